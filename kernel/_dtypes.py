@@ -1,0 +1,31 @@
+"""Array dtypes of the compiled board and kernel outputs, declared once.
+
+Kernels assume these dtypes; public wrappers convert user input to them at the
+boundary (``np.asarray(..., dtype=...)``) and never inside a kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Global hex index; ``NO_HEX`` (-1) marks "no hex" (off the map).
+HEX_INDEX = np.int32
+NO_HEX = -1
+
+#: Exact lattice coordinates (centres and vertices, see :mod:`kernel.geometry`).
+COORD = np.int32
+
+#: Levels (ground level, Location level, obstacle heights) in whole levels.
+LEVEL = np.int16
+
+#: Bit set of the terrain features in a hex (bit ``t`` = terrain type ``t``).
+TERRAIN_MASK = np.uint32
+
+#: Bit set of hexside features on one hexside (bit ``k`` = hexside type ``k``).
+HEXSIDE_MASK = np.uint16
+
+#: Hindrance DRM values.
+HINDRANCE = np.int16
+
+#: Movement costs inside kernels: float64 with ``inf`` = unreachable.
+COST = np.float64

@@ -1,0 +1,373 @@
+"""The compiled board: a whole map as dense numpy arrays, ready for the kernels.
+
+:func:`load` reads a scenario, a board file or a bundled name, composes the
+mapboard (:mod:`kernel.mapboard`) and compiles it under its ruleset
+(:mod:`kernel.rulesets`) into a :class:`Board`.  Hot data is a handful of
+arrays indexed by the global hex index (column-major order: by ``x`` then
+``y``); names live in a tuple and a dict beside them, never in the kernels.
+
+Heights (``obstacle_height``, ``hindrance_height``) are in **half levels**
+so that walls and hedges (half-level obstacles) stay integer; ground and
+Location levels are whole levels.
+
+Examples
+--------
+>>> board = load("default")
+>>> len(board) > 1000
+True
+>>> board.name(board.index("71I9"))
+'71I9'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
+from kernel.boardfile import (
+    BoardFileError,
+    BoardPlacement,
+    ScenarioSpec,
+    read_board_file,
+    read_scenario_file,
+    resolve_file,
+)
+from kernel.coordinates import HexRef, LocationRef, format_coordinate, parse_coordinate, parse_hex
+from kernel.geometry import CENTRE_STEP
+from kernel.mapboard import Composition, compose
+from kernel.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset
+
+
+class Board:
+    """A compiled map under one ruleset.
+
+    Attributes (arrays of length ``N = len(board)`` unless noted)
+    ----------------------------------------------------------------
+    x, y : int32
+        Exact lattice centre (:mod:`kernel.geometry`).
+    col, row : int32
+        Lattice column and row.
+    neighbours : int32, shape (N, 6)
+        Hex across each hexside (0 = N, clockwise), ``NO_HEX`` (-1) off the map.
+    cell_index : int32, shape (columns + 2, rows + 2)
+        Hex at lattice ``(col + 1, row + 1)``; a border of ``NO_HEX`` pads it so
+        that a lookup one step off the map needs no bounds check.
+    terrain : uint32
+        Bit ``t`` set when the hex holds terrain type ``t`` of the ruleset.
+    ground_level, building_levels : int16
+        Ground level; number of upper building levels (Locations h1..hN).
+    obstacle_height : int16
+        Height of the hex's LOS obstacle in half levels (0: none).
+    obstacle_inherent : bool
+        The obstacle is inherent terrain (B.6: counts even touched at a vertex).
+    hindrance : int16
+        The hex's hindrance DRM (the largest of its hindrance features; 0: none).
+    hindrance_height : int16
+        Height of its hindrance in half levels (half-level terrain: 1).
+    hindrance_inherent : bool
+        The hindrance is inherent terrain (B.6).
+    hexside : uint16, shape (N, 6)
+        Bit ``k`` set when hexside type ``k`` lies on that hexside; both hexes
+        sharing a hexside hold the same bits.
+    touches : uint8
+        Bit ``d`` set when the hex's obstacle touches hexside ``d`` (no Bypass
+        along it, A4.3).
+    location_offset : int32, shape (N + 1,)
+        Locations of hex ``i`` are ``location_offset[i]:location_offset[i+1]``
+        in ``location_hex`` / ``location_level`` (level relative to ground).
+    """
+
+    def __init__(self, ruleset: Ruleset, composition: Composition, title: str, source: str,
+                 boards: list[BoardPlacement] | None = None):
+        self.ruleset = ruleset
+        self.title = title
+        self.source = source
+        self.boards = [(p.id, p.row, p.column, p.rotated) for p in (boards or [])]
+        hexes = sorted(composition.hexes.values(), key=lambda h: (h.x, h.y))
+        n = len(hexes)
+        self.names: tuple[str, ...] = tuple(h.name for h in hexes)
+        self._index = {name: i for i, name in enumerate(self.names)}
+        if len(self._index) != n:
+            seen: dict[str, int] = {}
+            for name in self.names:
+                seen[name] = seen.get(name, 0) + 1
+            duplicates = sorted(k for k, v in seen.items() if v > 1)
+            raise BoardFileError(f"{source}: hex names {duplicates[:5]} occur more than once: renumber a board with 'as NUMBER'")
+        self.x = np.array([h.x for h in hexes], dtype=COORD)
+        self.y = np.array([h.y for h in hexes], dtype=COORD)
+        self.col = (self.x // 3).astype(COORD)
+        self.row = ((self.y - 1 + self.col % 2) // 2).astype(COORD)
+        self.board_id = tuple(h.board for h in hexes)
+        self.overlay = tuple(h.overlay for h in hexes)
+        self.merged = np.array([h.half_count == 2 for h in hexes], dtype=np.bool_)
+
+        self.cell_index = np.full((int(self.col.max()) + 3, int(self.row.max()) + 3), NO_HEX, dtype=HEX_INDEX)
+        self.cell_index[self.col + 1, self.row + 1] = np.arange(n, dtype=HEX_INDEX)
+        self.neighbours = np.full((n, 6), NO_HEX, dtype=HEX_INDEX)
+        for direction in range(6):
+            dx, dy = CENTRE_STEP[direction]
+            nx = self.x + dx
+            ny = self.y + dy
+            ncol = nx // 3
+            nrow = (ny - 1 + ncol % 2) // 2
+            inside = (ncol >= -1) & (nrow >= -1) & (ncol <= self.cell_index.shape[0] - 2) & (nrow <= self.cell_index.shape[1] - 2)
+            found = np.full(n, NO_HEX, dtype=HEX_INDEX)
+            found[inside] = self.cell_index[ncol[inside] + 1, nrow[inside] + 1]
+            self.neighbours[:, direction] = found
+
+        # Terrain features, levels and hexside features.
+        self.terrain = np.zeros(n, dtype=TERRAIN_MASK)
+        self.ground_level = np.zeros(n, dtype=LEVEL)
+        self.building_levels = np.zeros(n, dtype=LEVEL)
+        explicit_touch = np.full(n, -1, dtype=np.int16)
+        for i, h in enumerate(hexes):
+            mask = 0
+            for name in h.spec.terrain:
+                mask |= 1 << ruleset.terrain_index(name)
+            self.terrain[i] = mask
+            self.ground_level[i] = h.spec.level
+            self.building_levels[i] = h.spec.building_levels
+            if h.spec.touch is not None:
+                explicit_touch[i] = h.spec.touch
+        self.hexside = np.zeros((n, 6), dtype=HEXSIDE_MASK)
+        key_to_side: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for direction in range(6):
+            dx, dy = CENTRE_STEP[direction]
+            for i in range(n):
+                key = (2 * int(self.x[i]) + int(dx), 2 * int(self.y[i]) + int(dy))
+                key_to_side.setdefault(key, []).append((i, direction))
+        for key, features in composition.hexsides.items():
+            mask = 0
+            for name in features:
+                mask |= 1 << ruleset.hexside_index(name)
+            for i, direction in key_to_side.get(key, []):
+                self.hexside[i, direction] = mask
+        self._derive_los_arrays(explicit_touch)
+        self._build_locations()
+        for array in self.arrays().values():
+            array.setflags(write=False)
+
+    # ------------------------------------------------------------------ derived
+    def _derive_los_arrays(self, explicit_touch: np.ndarray) -> None:
+        rs = self.ruleset
+        n = len(self.names)
+        self.obstacle_height = np.zeros(n, dtype=LEVEL)
+        self.obstacle_inherent = np.zeros(n, dtype=np.bool_)
+        self.hindrance = np.zeros(n, dtype=HINDRANCE)
+        self.hindrance_height = np.zeros(n, dtype=LEVEL)
+        self.hindrance_inherent = np.zeros(n, dtype=np.bool_)
+        bypass_mask = 0
+        for t, name in enumerate(rs.terrain_names):
+            bit = np.uint32(1 << t)
+            has = (self.terrain & bit) != 0
+            role = rs.terrain_los_role[t]
+            if rs.terrain_bypass[t]:
+                bypass_mask |= 1 << t
+            if role == LOS_OBSTACLE:
+                height = rs.terrain_height[t] + 2 * self.building_levels
+                self.obstacle_height = np.where(has, np.maximum(self.obstacle_height, height), self.obstacle_height).astype(LEVEL)
+                self.obstacle_inherent |= has & bool(rs.terrain_inherent[t])
+            elif role == LOS_HINDRANCE:
+                if rs.terrain_half_level[t]:
+                    height = 1
+                elif rs.terrain_height[t] > 0:
+                    height = int(rs.terrain_height[t])
+                else:
+                    height = 2
+                self.hindrance = np.where(has, np.maximum(self.hindrance, rs.terrain_hindrance[t]), self.hindrance).astype(HINDRANCE)
+                self.hindrance_height = np.where(has, np.maximum(self.hindrance_height, height), self.hindrance_height).astype(LEVEL)
+                self.hindrance_inherent |= has & bool(rs.terrain_inherent[t])
+        # Obstacle touches a hexside when the hex across holds the same bypassable obstacle.
+        own = self.terrain & np.uint32(bypass_mask)
+        touches = np.zeros(n, dtype=np.uint8)
+        for direction in range(6):
+            other = self.neighbours[:, direction]
+            across = np.where(other >= 0, self.terrain[np.maximum(other, 0)], 0).astype(TERRAIN_MASK)
+            shared = (own & across) != 0
+            touches |= (shared.astype(np.uint8) << direction)
+        touches = np.where(explicit_touch >= 0, explicit_touch, touches).astype(np.uint8)
+        self.touches = np.where(own != 0, touches, 0).astype(np.uint8)
+        self.bypassable = own != 0
+
+    def _build_locations(self) -> None:
+        counts = 1 + self.building_levels.astype(np.int32)
+        self.location_offset = np.zeros(len(self.names) + 1, dtype=np.int32)
+        np.cumsum(counts, out=self.location_offset[1:])
+        self.location_hex = np.repeat(np.arange(len(self.names), dtype=HEX_INDEX), counts)
+        self.location_level = (np.arange(self.location_offset[-1]) - self.location_offset[self.location_hex]).astype(LEVEL)
+
+    # ------------------------------------------------------------------ names
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return f"<Board {self.title!r}: {len(self)} hexes, ruleset {self.ruleset.name}>"
+
+    def index(self, name) -> int:
+        """Global index of a hex given by name (``"2I9"``, ``"32oE7"``) or index.
+
+        Raises
+        ------
+        KeyError
+            If the hex is not on this map (the message names it and the map).
+        ValueError
+            If the name is not a valid grid coordinate.
+        """
+        if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
+            if not 0 <= int(name) < len(self):
+                raise IndexError(f"hex index {int(name)} out of range: expected 0..{len(self) - 1}")
+            return int(name)
+        if not isinstance(name, str):
+            raise TypeError(f"hex must be a name like '2I9' or an index, not {type(name).__name__}")
+        ref = parse_hex(name)
+        canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
+        try:
+            return self._index[canonical]
+        except KeyError:
+            raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})") from None
+
+    def indices(self, names) -> np.ndarray:
+        """Global indices of many hexes (names or indices) as an int32 array."""
+        if isinstance(names, np.ndarray) and names.dtype.kind in "iu":
+            if names.size and (names.min() < 0 or names.max() >= len(self)):
+                bad = names[(names < 0) | (names >= len(self))][0]
+                raise IndexError(f"hex index {int(bad)} out of range: expected 0..{len(self) - 1}")
+            return names.astype(HEX_INDEX)
+        return np.array([self.index(name) for name in names], dtype=HEX_INDEX)
+
+    def name(self, index: int) -> str:
+        """Grid coordinate of the hex at global ``index``."""
+        index = int(index)
+        if not 0 <= index < len(self):
+            raise IndexError(f"hex index {index} out of range: expected 0..{len(self) - 1}")
+        return self.names[index]
+
+    def location(self, text: str) -> tuple[int, int]:
+        """``(hex index, level above ground)`` of a Location like ``"1E4h1"``."""
+        ref = parse_coordinate(text)
+        if not isinstance(ref, LocationRef):
+            raise ValueError(f"{text!r} is not a Location: expected a hex with an optional level, like '1E4h1'")
+        hex_index = self.index(format_coordinate(ref.hex))
+        level = ref.level or 0
+        if not -1 <= level <= self.building_levels[hex_index] or (level == -1):
+            raise ValueError(
+                f"Location {text!r}: level {level} does not exist: {self.names[hex_index]} has levels "
+                f"0..{int(self.building_levels[hex_index])}"
+            )
+        return hex_index, level
+
+    # ------------------------------------------------------------------ queries
+    def terrain_of(self, index) -> list[str]:
+        """Names of the terrain features in a hex."""
+        mask = int(self.terrain[self.index(index)])
+        return [name for t, name in enumerate(self.ruleset.terrain_names) if mask >> t & 1]
+
+    def hexside_features(self, index, direction: int) -> list[str]:
+        """Names of the features on hexside ``direction`` of a hex."""
+        mask = int(self.hexside[self.index(index), direction])
+        return [name for k, name in enumerate(self.ruleset.hexside_names) if mask >> k & 1]
+
+    def has_terrain(self, name: str) -> np.ndarray:
+        """Boolean array: which hexes hold terrain ``name``."""
+        return (self.terrain & np.uint32(1 << self.ruleset.terrain_index(name))) != 0
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The hot numpy arrays of the board, by name."""
+        return {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray)}
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the board's arrays."""
+        return sum(a.nbytes for a in self.arrays().values())
+
+    def summary(self) -> dict:
+        """Counts of hexes, terrain, hexside features and levels (for ``hexkernel info``)."""
+        rs = self.ruleset
+        terrain = {name: int(self.has_terrain(name).sum()) for name in rs.terrain_names}
+        hexsides = {}
+        for k, name in enumerate(rs.hexside_names):
+            # each interior hexside is held by two hexes; count hexsides once
+            held = (self.hexside & np.uint16(1 << k)) != 0
+            doubled = held & (self.neighbours >= 0)
+            hexsides[name] = int(doubled.sum() // 2 + (held & (self.neighbours < 0)).sum())
+        levels, counts = np.unique(self.ground_level, return_counts=True)
+        return {
+            "title": self.title,
+            "source": self.source,
+            "ruleset": rs.name,
+            "switches": dict(rs.switches),
+            "boards": [
+                {"board": b, "row": r, "column": c, "rotated": rot} for b, r, c, rot in self.boards
+            ],
+            "hexes": len(self),
+            "merged_half_hexes": int(self.merged.sum()),
+            "overlay_hexes": sum(1 for o in self.overlay if o is not None),
+            "locations": int(self.location_offset[-1]),
+            "ground_levels": {int(level): int(count) for level, count in zip(levels, counts)},
+            "terrain": {k: v for k, v in terrain.items() if v},
+            "hexsides": {k: v for k, v in hexsides.items() if v},
+            "multi_level_buildings": int((self.building_levels > 0).sum()),
+            "bytes_per_hex": round(self.nbytes / len(self), 1),
+        }
+
+
+def compile_scenario(scenario: ScenarioSpec) -> Board:
+    """Compose and compile a parsed scenario into a :class:`Board`."""
+    try:
+        ruleset = load_ruleset(scenario.ruleset, scenario.switches)
+    except ValueError as error:
+        raise BoardFileError(f"{scenario.source}: {error}") from None
+    composition = compose(scenario)
+    return Board(ruleset, composition, scenario.title, scenario.source, scenario.boards)
+
+
+def load(name_or_path: str | Path, **switches: bool) -> Board:
+    """Load and compile a map: a scenario or board file, or a bundled name.
+
+    Parameters
+    ----------
+    name_or_path : str or Path
+        ``"default"`` (the bundled four-board ASL scenario), another bundled
+        scenario or board name (``"71"``, ``"vv-village"``), or a path to a
+        ``.scenario`` / ``.board`` file.
+    **switches : bool
+        Ruleset switches overriding the scenario's (``orchards_in_season=False``).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file or bundled name.
+    kernel.boardfile.BoardFileError
+        The file is malformed (the message names file, line and coordinate).
+
+    Examples
+    --------
+    >>> board = load("71")
+    >>> len(board)
+    346
+    >>> board.terrain_of("71I9") if "71I9" in board.names else []  # doctest: +SKIP
+    """
+    path = Path(name_or_path)
+    is_board = path.suffix in (".board", ".overlay")
+    if path.suffix == ".scenario" or (not is_board and not path.is_file() and _bundled_scenario(str(name_or_path))):
+        scenario = read_scenario_file(resolve_file(name_or_path, None, "scenario"))
+    else:
+        board_path = resolve_file(name_or_path, None, "board")
+        spec = read_board_file(board_path)
+        if spec.kind != "board":
+            raise BoardFileError(f"{board_path}: is an overlay (kind = overlay): expected a board or scenario")
+        scenario = ScenarioSpec(
+            source=str(board_path), title=spec.title or f"board {spec.id}", ruleset=spec.ruleset,
+            boards=[BoardPlacement(spec, 0, 0, False, spec.id, 0)], overlays=[], switches={},
+        )
+    if switches:
+        scenario.switches = {**scenario.switches, **switches}
+    return compile_scenario(scenario)
+
+
+def _bundled_scenario(name: str) -> bool:
+    from kernel.paths import data_dir
+
+    return (data_dir() / "scenarios" / f"{name}.scenario").is_file()

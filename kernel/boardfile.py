@@ -1,0 +1,474 @@
+"""Reading and writing the human-editable board, overlay and scenario files.
+
+The format is documented in ``docs/board-format.md``.  Files are split into
+``[sections]``; ``[board]``, ``[scenario]`` and ``[switches]`` hold
+``key = value`` lines, the other sections are whitespace-separated tables.
+``#`` starts a comment.  Every error names the file, the line and, where
+there is one, the grid coordinate, and no half-built board is ever returned.
+
+Examples
+--------
+>>> spec = read_board_file(data_dir() / "boards" / "71.board")
+>>> spec.id, spec.columns, spec.rows
+('71', 33, 10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kernel.coordinates import column_index, column_letters, parse_hex
+from kernel.geometry import DIRECTION_NAMES, direction_between
+from kernel.paths import data_dir
+from kernel.rulesets import load_ruleset
+
+LAYOUTS = ("geomorphic", "rectangular", "staggered")
+ORIENTATIONS = ("flat", "pointy")
+
+
+class BoardFileError(ValueError):
+    """A board, overlay or scenario file is malformed (message: file:line: what)."""
+
+
+@dataclass
+class HexSpec:
+    """One hex of a board file: ground level, terrain features and options."""
+
+    level: int | None            # None only in overlays: keep the covered hex's level
+    terrain: tuple[str, ...]
+    building_levels: int = 0
+    touch: int | None = None     # bit set of hexsides the obstacle touches; None = default
+    line: int = 0
+
+
+@dataclass
+class BoardSpec:
+    """A parsed board or overlay file (local lattice, names not yet global)."""
+
+    source: str
+    kind: str                    # "board" or "overlay"
+    id: str                      # board number ("71") or overlay id ("ov1")
+    ruleset: str
+    layout: str
+    orientation: str
+    columns: int
+    rows: int
+    title: str = ""
+    default_level: int = 0
+    hexes: dict[tuple[int, int], HexSpec] = field(default_factory=dict)
+    #: (local cell, hexside direction) -> feature names, each hexside stored once
+    hexsides: dict[tuple[tuple[int, int], int], tuple[str, ...]] = field(default_factory=dict)
+    anchors: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+    def number_range(self, column: int) -> range:
+        """Valid hex numbers in local ``column`` for this layout."""
+        odd = column % 2 == 1
+        if self.layout == "geomorphic":
+            return range(0 if odd else 1, self.rows + 1)
+        if self.layout == "staggered" and odd:
+            return range(1, self.rows)
+        return range(1, self.rows + 1)
+
+    def cells(self):
+        """All local cells ``(column, number)`` in column-major order."""
+        for column in range(self.columns):
+            for number in self.number_range(column):
+                yield column, number
+
+    def contains(self, cell: tuple[int, int]) -> bool:
+        column, number = cell
+        return 0 <= column < self.columns and number in self.number_range(column)
+
+    @staticmethod
+    def lattice_row(column: int, number: int) -> int:
+        """Local lattice row of hex ``number`` in ``column`` (digest section 2)."""
+        return number - 1 + column % 2
+
+    def local_name(self, cell: tuple[int, int]) -> str:
+        return f"{column_letters(cell[0])}{cell[1]}"
+
+
+@dataclass
+class BoardPlacement:
+    """One board of a scenario: where it lies and whether it is upside down."""
+
+    board: BoardSpec
+    row: int
+    column: int
+    rotated: bool
+    id: str
+    line: int
+
+
+@dataclass
+class OverlayPlacement:
+    """One overlay of a scenario, placed by two adjacent map hexes (A2.73)."""
+
+    overlay: BoardSpec
+    first: str
+    second: str
+    line: int
+
+
+@dataclass
+class ScenarioSpec:
+    """A parsed scenario: boards, overlays, ruleset and switches."""
+
+    source: str
+    title: str
+    ruleset: str
+    boards: list[BoardPlacement]
+    overlays: list[OverlayPlacement]
+    switches: dict[str, bool]
+
+
+def _sections(path: Path, allowed: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
+    """Split a file into sections of (line number, text) with comments removed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"file {str(path)!r} does not exist") from None
+    except UnicodeDecodeError as error:
+        raise BoardFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if not line.endswith("]"):
+                raise BoardFileError(f"{path}:{number}: section header {line!r} has no closing ']'")
+            current = line[1:-1].strip()
+            if current not in allowed:
+                raise BoardFileError(
+                    f"{path}:{number}: unknown section [{current}]: expected one of "
+                    + ", ".join(f"[{name}]" for name in allowed)
+                )
+            if current in sections:
+                raise BoardFileError(f"{path}:{number}: section [{current}] appears twice")
+            sections[current] = []
+            continue
+        if current is None:
+            raise BoardFileError(f"{path}:{number}: {line!r} comes before any [section] header")
+        sections[current].append((number, line))
+    return sections
+
+
+def _key_values(path: Path, lines, allowed: set[str]) -> dict[str, tuple[int, str]]:
+    values: dict[str, tuple[int, str]] = {}
+    for number, line in lines:
+        if "=" not in line:
+            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'key = value'")
+        key, value = (part.strip() for part in line.split("=", 1))
+        if key not in allowed:
+            raise BoardFileError(f"{path}:{number}: unknown key {key!r}: expected one of {', '.join(sorted(allowed))}")
+        if key in values:
+            raise BoardFileError(f"{path}:{number}: key {key!r} given twice (first on line {values[key][0]})")
+        values[key] = (number, value)
+    return values
+
+
+def _integer(path: Path, number: int, what: str, text: str, minimum: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise BoardFileError(f"{path}:{number}: {what} is {text!r}: expected an integer") from None
+    if minimum is not None and value < minimum:
+        raise BoardFileError(f"{path}:{number}: {what} is {value}: expected at least {minimum}")
+    return value
+
+
+def _boolean(path: Path, number: int, what: str, text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("yes", "true", "on"):
+        return True
+    if lowered in ("no", "false", "off"):
+        return False
+    raise BoardFileError(f"{path}:{number}: {what} is {text!r}: expected yes/no (or true/false)")
+
+
+_BOARD_KEYS = {"id", "kind", "ruleset", "layout", "orientation", "columns", "rows", "title", "default_level", "anchors"}
+
+
+def read_board_file(path: str | Path) -> BoardSpec:
+    """Parse and validate a ``.board`` or ``.overlay`` file.
+
+    Raises
+    ------
+    BoardFileError
+        For any malformed line, unknown terrain, duplicate or out-of-range hex;
+        the message gives ``file:line:`` and the coordinate.
+    FileNotFoundError
+        If the file does not exist.
+    """
+    path = Path(path)
+    sections = _sections(path, {"board": "", "hexes": "", "hexsides": ""})
+    if "board" not in sections:
+        raise BoardFileError(f"{path}: missing the [board] section")
+    header = _key_values(path, sections["board"], _BOARD_KEYS)
+    for required in ("id", "ruleset", "columns", "rows"):
+        if required not in header:
+            raise BoardFileError(f"{path}: [board] lacks the required key {required!r}")
+
+    def get(key, default=None):
+        return header[key][1] if key in header else default
+
+    kind = get("kind", "board")
+    if kind not in ("board", "overlay"):
+        raise BoardFileError(f"{path}:{header['kind'][0]}: kind is {kind!r}: expected 'board' or 'overlay'")
+    ruleset_name = get("ruleset")
+    try:
+        ruleset = load_ruleset(ruleset_name)
+    except ValueError as error:
+        raise BoardFileError(f"{path}:{header['ruleset'][0]}: {error}") from None
+    layout = get("layout", "geomorphic" if ruleset_name == "asl" else "rectangular")
+    if layout not in LAYOUTS:
+        raise BoardFileError(f"{path}:{header['layout'][0]}: layout is {layout!r}: expected one of {', '.join(LAYOUTS)}")
+    orientation = get("orientation", "flat")
+    if orientation not in ORIENTATIONS:
+        raise BoardFileError(
+            f"{path}:{header['orientation'][0]}: orientation is {orientation!r}: expected one of {', '.join(ORIENTATIONS)}"
+        )
+    board_id = get("id")
+    if kind == "board" and not board_id.isdigit():
+        raise BoardFileError(f"{path}:{header['id'][0]}: board id is {board_id!r}: expected a board number (digits)")
+    columns = _integer(path, header["columns"][0], "columns", get("columns"), 1)
+    rows = _integer(path, header["rows"][0], "rows", get("rows"), 1)
+    if columns > 52:
+        raise BoardFileError(f"{path}:{header['columns'][0]}: columns is {columns}: expected at most 52 (A..ZZ)")
+    default_level = _integer(path, header["default_level"][0], "default_level", get("default_level")) if "default_level" in header else 0
+    spec = BoardSpec(
+        source=str(path), kind=kind, id=board_id, ruleset=ruleset_name, layout=layout,
+        orientation=orientation, columns=columns, rows=rows, title=get("title", ""),
+        default_level=default_level,
+    )
+
+    def cell_of(number: int, text: str) -> tuple[int, int]:
+        try:
+            ref = parse_hex(text)
+        except ValueError as error:
+            raise BoardFileError(f"{path}:{number}: {error}") from None
+        if ref.board is not None or ref.overlay:
+            raise BoardFileError(f"{path}:{number}: hex {text!r}: expected a hex of this board without board number, like 'I9'")
+        cell = (ref.column_index, ref.number)
+        if not spec.contains(cell):
+            numbers = spec.number_range(cell[0]) if cell[0] < columns else None
+            expected = (
+                f"column {ref.column} holds hexes {numbers.start}..{numbers.stop - 1}" if numbers is not None
+                else f"columns are A..{column_letters(columns - 1)}"
+            )
+            raise BoardFileError(f"{path}:{number}: hex {text!r} is off this {columns}x{rows} board: {expected}")
+        return cell
+
+    if kind == "overlay":
+        if "anchors" not in header:
+            raise BoardFileError(f"{path}: an overlay needs 'anchors = HEX1 HEX2' (its hexes marked 1 and 2)")
+        line, text = header["anchors"]
+        parts = text.split()
+        if len(parts) != 2:
+            raise BoardFileError(f"{path}:{line}: anchors is {text!r}: expected two adjacent hexes like 'B2 B3'")
+        first, second = cell_of(line, parts[0]), cell_of(line, parts[1])
+        try:
+            direction_between(first[0], spec.lattice_row(*first), second[0], spec.lattice_row(*second))
+        except ValueError:
+            raise BoardFileError(f"{path}:{line}: anchors {parts[0]} and {parts[1]} are not adjacent") from None
+        spec.anchors = (first, second)
+
+    for number, line in sections.get("hexes", []):
+        parts = line.split()
+        if len(parts) < 3:
+            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'HEX LEVEL TERRAIN... [options]', e.g. 'I9 0 woods'")
+        cell = cell_of(number, parts[0])
+        if cell in spec.hexes:
+            raise BoardFileError(
+                f"{path}:{number}: hex {parts[0]} is listed twice (first on line {spec.hexes[cell].line})"
+            )
+        if parts[1] == "-" and kind == "overlay":
+            level = None
+        else:
+            level = _integer(path, number, f"level of {parts[0]}", parts[1])
+        terrain: list[str] = []
+        building_levels = 0
+        touch = None
+        for item in parts[2:]:
+            if "=" in item:
+                key, value = item.split("=", 1)
+                if key == "levels":
+                    building_levels = _integer(path, number, f"levels of {parts[0]}", value, 0)
+                elif key == "touch":
+                    touch = _parse_touch(path, number, parts[0], value)
+                else:
+                    raise BoardFileError(
+                        f"{path}:{number}: hex {parts[0]}: unknown option {key!r}: expected levels=N or touch=0,1,..."
+                    )
+            elif item == ".":
+                continue
+            else:
+                if item not in ruleset.terrain_names:
+                    raise BoardFileError(
+                        f"{path}:{number}: hex {parts[0]}: unknown terrain {item!r} for ruleset {ruleset_name!r}: "
+                        f"expected one of {', '.join(ruleset.terrain_names)}"
+                    )
+                if item in terrain:
+                    raise BoardFileError(f"{path}:{number}: hex {parts[0]}: terrain {item!r} listed twice")
+                terrain.append(item)
+        spec.hexes[cell] = HexSpec(level, tuple(terrain), building_levels, touch, number)
+
+    for number, line in sections.get("hexsides", []):
+        parts = line.split()
+        if len(parts) < 2:
+            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'HEX-HEX FEATURE...' or 'HEX:DIR FEATURE...'")
+        key = _parse_hexside(path, number, parts[0], spec, cell_of)
+        if key in spec.hexsides:
+            raise BoardFileError(f"{path}:{number}: hexside {parts[0]} is listed twice")
+        for item in parts[1:]:
+            if item not in ruleset.hexside_names:
+                raise BoardFileError(
+                    f"{path}:{number}: hexside {parts[0]}: unknown hexside feature {item!r} for ruleset "
+                    f"{ruleset_name!r}: expected one of {', '.join(ruleset.hexside_names)}"
+                )
+        if len(set(parts[1:])) != len(parts) - 1:
+            raise BoardFileError(f"{path}:{number}: hexside {parts[0]}: a feature is listed twice")
+        spec.hexsides[key] = tuple(parts[1:])
+    return spec
+
+
+def _parse_touch(path: Path, number: int, hex_name: str, value: str) -> int:
+    if value == "none":
+        return 0
+    if value == "all":
+        return 0b111111
+    mask = 0
+    for item in value.split(","):
+        if item not in ("0", "1", "2", "3", "4", "5"):
+            raise BoardFileError(
+                f"{path}:{number}: hex {hex_name}: touch={value!r}: expected hexside numbers 0..5 separated by commas, 'none' or 'all'"
+            )
+        mask |= 1 << int(item)
+    return mask
+
+
+def _parse_hexside(path: Path, number: int, text: str, spec: BoardSpec, cell_of):
+    """Normalise ``I9-I10`` or ``I9:S`` to (cell, direction) with one key per hexside."""
+    if ":" in text:
+        hex_text, direction_text = text.split(":", 1)
+        cell = cell_of(number, hex_text)
+        if direction_text in DIRECTION_NAMES:
+            direction = DIRECTION_NAMES.index(direction_text)
+        elif direction_text in ("0", "1", "2", "3", "4", "5"):
+            direction = int(direction_text)
+        else:
+            raise BoardFileError(
+                f"{path}:{number}: hexside {text!r}: direction {direction_text!r}: expected 0..5 or one of {', '.join(DIRECTION_NAMES)}"
+            )
+    else:
+        if text.count("-") != 1:
+            raise BoardFileError(f"{path}:{number}: hexside {text!r}: expected two adjacent hexes like 'I9-I10' or 'I9:S'")
+        first_text, second_text = text.split("-")
+        first, second = cell_of(number, first_text), cell_of(number, second_text)
+        try:
+            direction = direction_between(
+                first[0], spec.lattice_row(*first), second[0], spec.lattice_row(*second)
+            )
+        except ValueError:
+            raise BoardFileError(f"{path}:{number}: hexside {text!r}: {first_text} and {second_text} are not adjacent") from None
+        cell = first
+    # Store each hexside under the hex with the smaller cell that shares it, if on board.
+    from kernel.geometry import neighbour  # local import keeps module import light
+
+    col, row = cell[0], spec.lattice_row(*cell)
+    other_col, other_row = neighbour(col, row, direction)
+    other_number = other_row + 1 - other_col % 2
+    other = (other_col, other_number)
+    if spec.contains(other) and other < cell:
+        return other, (direction + 3) % 6
+    return cell, direction
+
+
+_SCENARIO_KEYS = {"title", "ruleset"}
+
+
+def resolve_file(name_or_path: str | Path, base: Path | None, kind: str) -> Path:
+    """Find a board/overlay/scenario by path (relative to ``base``) or bundled name."""
+    folders = {"board": "boards", "overlay": "overlays", "scenario": "scenarios"}
+    candidate = Path(name_or_path)
+    if base is not None and not candidate.is_absolute():
+        relative = base / candidate
+        if relative.is_file():
+            return relative
+    if candidate.is_file():
+        return candidate
+    bundled = data_dir() / folders[kind] / f"{name_or_path}.{kind}"
+    if bundled.is_file():
+        return bundled
+    known = sorted(p.stem for p in (data_dir() / folders[kind]).glob(f"*.{kind}"))
+    raise FileNotFoundError(
+        f"no {kind} {str(name_or_path)!r}: expected a file path or a bundled {kind} name ({', '.join(known) or 'none'})"
+    )
+
+
+def read_scenario_file(path: str | Path) -> ScenarioSpec:
+    """Parse a ``.scenario`` file: boards in rows and columns, overlays, switches."""
+    path = Path(path)
+    sections = _sections(path, {"scenario": "", "boards": "", "overlays": "", "switches": ""})
+    header = _key_values(path, sections.get("scenario", []), _SCENARIO_KEYS)
+    if "boards" not in sections or not sections["boards"]:
+        raise BoardFileError(f"{path}: a scenario needs a [boards] section with at least one board")
+    boards: list[BoardPlacement] = []
+    for number, line in sections["boards"]:
+        parts = line.split()
+        if len(parts) < 3:
+            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'ROW COLUMN BOARD [rotated] [as NUMBER]'")
+        row = _integer(path, number, "board row", parts[0], 0)
+        column = _integer(path, number, "board column", parts[1], 0)
+        try:
+            board = read_board_file(resolve_file(parts[2], path.parent, "board"))
+        except FileNotFoundError as error:
+            raise BoardFileError(f"{path}:{number}: {error}") from None
+        rotated = False
+        board_id = board.id
+        rest = parts[3:]
+        while rest:
+            word = rest.pop(0)
+            if word == "rotated":
+                rotated = True
+            elif word == "as" and rest and rest[0].isdigit():
+                board_id = rest.pop(0)
+            else:
+                raise BoardFileError(f"{path}:{number}: unexpected {word!r}: expected 'rotated' or 'as NUMBER'")
+        for other in boards:
+            if (other.row, other.column) == (row, column):
+                raise BoardFileError(f"{path}:{number}: position ({row}, {column}) already holds board {other.id} (line {other.line})")
+            if other.id == board_id:
+                raise BoardFileError(
+                    f"{path}:{number}: board number {board_id} is used twice (line {other.line}): use 'as NUMBER' to renumber"
+                )
+        boards.append(BoardPlacement(board, row, column, rotated, board_id, number))
+    overlays: list[OverlayPlacement] = []
+    for number, line in sections.get("overlays", []):
+        parts = line.split()
+        if len(parts) != 3:
+            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'OVERLAY FIRST-HEX SECOND-HEX'")
+        try:
+            overlay = read_board_file(resolve_file(parts[0], path.parent, "overlay"))
+        except FileNotFoundError as error:
+            raise BoardFileError(f"{path}:{number}: {error}") from None
+        if overlay.kind != "overlay":
+            raise BoardFileError(f"{path}:{number}: {parts[0]} is a board, not an overlay (kind = overlay)")
+        overlays.append(OverlayPlacement(overlay, parts[1], parts[2], number))
+    switches: dict[str, bool] = {}
+    for number, line in sections.get("switches", []):
+        if "=" not in line:
+            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'switch = yes/no'")
+        key, value = (part.strip() for part in line.split("=", 1))
+        switches[key] = _boolean(path, number, f"switch {key}", value)
+    rulesets = {placement.board.ruleset for placement in boards}
+    ruleset = header["ruleset"][1] if "ruleset" in header else boards[0].board.ruleset
+    if rulesets != {ruleset}:
+        raise BoardFileError(f"{path}: boards use rulesets {sorted(rulesets)}: expected all to use {ruleset!r}")
+    return ScenarioSpec(
+        source=str(path), title=header["title"][1] if "title" in header else path.stem,
+        ruleset=ruleset, boards=boards, overlays=overlays, switches=switches,
+    )
