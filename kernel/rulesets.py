@@ -50,6 +50,7 @@ _RULE_KEYS = {
     "los_model", "elevation_cost", "hindrance_cap", "units_block_los", "road_cost",
     "road_classes", "occupied_hexes_block_movement", "uphill_cover", "downhill_cover",
     "whole_allowance_climb", "whole_allowance_classes", "no_climb_classes",
+    "cost_combine", "open_cost", "smoke_cost", "bridge_road_only_classes", "default_allowance",
 }
 _TOP_KEYS = {"name", "title", "unit_classes", "bypass_classes", "rules", "switches", "terrain", "hexside"}
 
@@ -259,7 +260,25 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
     rules.setdefault("whole_allowance_climb", 0)
     rules.setdefault("whole_allowance_classes", [])
     rules.setdefault("no_climb_classes", [])
-    for key in ("road_classes", "whole_allowance_classes", "no_climb_classes"):
+    rules.setdefault("bridge_road_only_classes", [])
+    if rules.setdefault("cost_combine", "sum") not in ("sum", "max"):
+        fail(f"rules.cost_combine is {rules['cost_combine']!r}: expected 'sum' or 'max'")
+    for key in ("open_cost", "smoke_cost", "road_cost"):
+        value = rules.setdefault(key, 1)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or 2 * value != int(2 * value):
+            fail(f"rules.{key} is {value!r}: expected a non-negative multiple of 0.5")
+    allowance = rules.get("default_allowance", 4)
+    if not isinstance(allowance, dict):
+        allowance = {name: allowance for name in classes}
+    for name in allowance:
+        if name not in classes:
+            fail(f"rules.default_allowance names unit class {name!r}: expected one of {classes}")
+    for name in classes:
+        value = allowance.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            fail(f"rules.default_allowance for {name!r} is {value!r}: expected a positive number")
+    rules["default_allowance"] = {name: float(allowance[name]) for name in classes}
+    for key in ("road_classes", "whole_allowance_classes", "no_climb_classes", "bridge_road_only_classes"):
         for name in rules[key]:
             if name not in classes:
                 fail(f"rules.{key} names unit class {name!r}: expected one of {classes}")
