@@ -155,12 +155,21 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
 
     lo2 = T2
     hi2 = S2
+    # V&V 10.7: the first crossed hex at level 1 of a ground <-> Level 2 LOS is a slope hex
+    slope_hex = -1
+    if model == MODEL_VV and lo2 == 0 and hi2 == 4:
+        for e in range(first + 1, last):
+            if kind[e] == VERTEX:
+                continue
+            h = grid[ca + dcol[e] + GRID_PAD, ya + dyv[e] + GRID_PAD]
+            if h >= 0 and ground2[h] == 2:
+                slope_hex = h
+                break
     total = 0
     blocked = False
     blocked_at = -1
     reason = R_NONE
     blind = False
-    slope_hex_used = False
     previous = a
     e = first + 1
     while e < last:
@@ -212,8 +221,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
                     ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, False, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
                     step_drm = ht + hsm + hv
                 else:
-                    step_effect, step_reason, slope_hex_used = _simple_hex_effect(
-                        model, h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex_used, True)
+                    step_effect, step_reason = _simple_hex_effect(h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex)
                     if model == MODEL_VV:
                         step_drm = hind[h]
         elif k == VERTEX:
@@ -261,49 +269,54 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
                     ty, sy, vy = _asl_hex_hindrance(y, S2, T2, same, slope, False, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
                     y_inh = hind_inh[y]
                 # A6.1: both sides needed; B.6: inherent counts from one side
-                if ex <= ey:
-                    step_effect, step_reason = ex, rx
-                else:
-                    step_effect, step_reason = ey, ry
+                step_effect = ex if ex <= ey else ey
+                if y < 0 or x < 0:
+                    step_effect = NONE
                 if ix > step_effect:
-                    step_effect, step_reason = ix, rix
+                    step_effect = ix
                 if iy > step_effect:
-                    step_effect, step_reason = iy, riy
-                if step_effect != NONE and step_hex == x and ex < step_effect and y >= 0:
-                    step_hex = y
-                # hindrance along the hexside, counted once (B.6)
-                terrain = 0
-                if (x_inh and tx > 0) or (y_inh and ty > 0):
-                    if x_inh and tx > terrain:
-                        terrain = tx
-                    if y_inh and ty > terrain:
-                        terrain = ty
-                elif tx > 0 and ty > 0:
-                    terrain = tx if tx < ty else ty
+                    step_effect = iy
+                if step_effect != NONE:
+                    # the reason of the first side whose own effect reaches the run's
+                    if x >= 0 and ex >= step_effect:
+                        step_reason = rx
+                    else:
+                        step_reason = ry
+                    if step_effect == BLIND:
+                        step_reason = R_BLIND
+                # hindrance along the hexside, counted once (B.6): per source,
+                # max(min(X, Y), inherent X, inherent Y)
+                terrain = tx if tx < ty else ty
+                if x_inh and tx > terrain:
+                    terrain = tx
+                if y_inh and ty > terrain:
+                    terrain = ty
                 step_drm = terrain + (sx if sx > sy else sy) + (1 if (vx + vy) > 0 else 0)
             else:
                 bx = False
                 by = False
                 hx = False
                 hy = False
+                rx = R_NONE
+                ry = R_NONE
                 if x >= 0:
-                    ef, rs_, slope_hex_used = _simple_hex_effect(model, x, lo2, hi2, ground2, obst_h, units, units_block, slope_hex_used, False)
+                    ef, rx = _simple_hex_effect(x, lo2, hi2, ground2, obst_h, units, units_block, slope_hex)
                     bx = ef == BLOCK
                     hx = model == MODEL_VV and hind[x] > 0
                 if y >= 0:
-                    ef, rs_, slope_hex_used = _simple_hex_effect(model, y, lo2, hi2, ground2, obst_h, units, units_block, slope_hex_used, False)
+                    ef, ry = _simple_hex_effect(y, lo2, hi2, ground2, obst_h, units, units_block, slope_hex)
                     by = ef == BLOCK
                     hy = model == MODEL_VV and hind[y] > 0
                 if bx and by:
                     step_effect = BLOCK
-                    step_reason = R_OBSTACLE
+                    step_reason = rx
                 elif ((bx or hx) and hy) or ((by or hy) and hx):
                     step_drm = 1
                 if model == MODEL_VV and run_dir >= 0:
                     side = x if x >= 0 else y
                     side_dir = run_dir if x >= 0 else (run_dir + 3) % 6
                     if side >= 0:
-                        if hs_obst[side, side_dir] > 0:
+                        if hs_obst[side, side_dir] > 0 and step_effect == NONE:
                             step_effect = BLOCK
                             step_reason = R_HEXSIDE
                         step_drm += hs_hind[side, side_dir]
@@ -333,22 +346,18 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
 
 
 @jit
-def _simple_hex_effect(model, h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex_used, may_use_slope):
-    """(effect, reason, slope_hex_used) of hex h for V&V (section 3) and CCN (section 4)."""
+def _simple_hex_effect(h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex):
+    """(effect, reason) of hex h for V&V (section 3) and CCN (section 4)."""
     G = ground2[h]
-    if obst_h[h] > 0:
-        return BLOCK, R_OBSTACLE, slope_hex_used
-    if units_block and units[h]:
-        return BLOCK, R_UNIT, slope_hex_used
     if G > hi2:
-        return BLOCK, R_HILL, slope_hex_used
-    if G > lo2:
-        if model == MODEL_VV and lo2 == 0 and hi2 == 4 and G == 2 and not slope_hex_used:
-            if may_use_slope:
-                return NONE, R_NONE, True
-            return NONE, R_NONE, slope_hex_used
-        return BLOCK, R_HILL, slope_hex_used
-    return NONE, R_NONE, slope_hex_used
+        return BLOCK, R_HILL
+    if G > lo2 and h != slope_hex:
+        return BLOCK, R_HILL
+    if obst_h[h] > 0:
+        return BLOCK, R_OBSTACLE
+    if units_block and units[h]:
+        return BLOCK, R_UNIT
+    return NONE, R_NONE
 
 
 @jit

@@ -1,0 +1,46 @@
+"""One registry of fast kernels and their slow references.
+
+Tests (``tests/test_*_oracle.py``) check every kernel against its reference
+on the cases listed here, and the benchmarks in ``bench/`` time the same
+kernels, so what is benchmarked is what is tested.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import kernel
+from kernel.los import los
+from kernel.movement import movement_field
+from kernel.trace import trace
+from tests.reference.los_reference import reference_los, reference_trace
+from tests.reference.movement_reference import reference_movement
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A kernel, its reference, and the rulesets it is compared on."""
+
+    name: str
+    kernel: Callable
+    reference: Callable
+    rulesets: tuple[str, ...] = ("asl", "valor-victory", "ccn")
+
+
+def kernel_los(board, a, b, level_a=0, level_b=0, counters=None, unit_class=0):
+    unit = board.ruleset.unit_classes[unit_class]
+    return los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
+
+
+def kernel_movement(board, starts, unit_class, **options):
+    return movement_field(board, starts, unit_class, **options)
+
+
+COMPARISONS = {
+    "trace": Comparison("trace", trace, reference_trace),
+    "los": Comparison("los", kernel_los, reference_los),
+    "movement_field": Comparison("movement_field", kernel_movement, reference_movement),
+}
+
+__all__ = ["COMPARISONS", "Comparison", "kernel"]

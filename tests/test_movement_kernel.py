@@ -1,0 +1,168 @@
+"""The movement kernels: golden cases, the networkx reference, paths, parallel runs, errors."""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+import pytest
+
+import kernel
+from kernel.movement import (
+    UNREACHABLE,
+    board_edge_hexes,
+    movement_field,
+    movement_matrix,
+    reachable,
+)
+from kernel.random_board import random_board
+from tests.comparisons import COMPARISONS
+from tests.reference.movement_reference import bypass, loc, path_cost
+from tests.test_movement_reference import CASES, per_hex, query, write_board
+
+INF = math.inf
+
+
+def as_reference_node(board, field, state):
+    """A kernel state id as the reference's node tuple."""
+    n_loc = field.tables.n_locations
+    if state < 2 * n_loc:
+        location = state >> 1
+        mode = "stopped" if state & 1 else "moving"
+        return loc(int(board.location_hex[location]), int(board.location_level[location]), mode)
+    b = state - 2 * n_loc
+    return bypass(int(field.tables.tables.bypass_hex[b]), int(field.tables.tables.bypass_dir[b]))
+
+
+def as_reference_result(board, field):
+    states = np.flatnonzero(np.isfinite(field.state_cost))
+    return {"cost": field.cost, "exit_cost": field.exit_cost,
+            "state_cost": {as_reference_node(board, field, int(s)): float(field.state_cost[s]) for s in states}}
+
+
+@pytest.mark.parametrize("board_spec, unit_class, starts, options, expected", CASES)
+def test_golden_cases_of_the_digest(tmp_path, board_spec, unit_class, starts, options, expected):
+    spec = dict(board_spec)
+    board = write_board(tmp_path, spec.pop("hexes", ""), spec.pop("hexsides", ""), **spec)
+    kwargs = {key: per_hex(board, options[key]) for key in ("smoke", "units") if key in options}
+    allowance = options.get("allowance")
+    entries = options.get("entry_hexes") or None
+    field = movement_field(board, starts, unit_class, allowance, entry_hexes=entries, **kwargs)
+    result = as_reference_result(board, field)
+    assert {what: query(board, result, what) for what in expected} == expected
+
+
+@pytest.mark.parametrize("seed", range(4), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_fields_match_the_networkx_reference(ruleset, seed):
+    comparison = COMPARISONS["movement_field"]
+    board = random_board(ruleset, 11, 8, seed=seed)
+    rng = np.random.default_rng(seed)
+    n = len(board)
+    for unit in board.ruleset.unit_classes:
+        smoke = rng.random(n) < 0.05
+        units = rng.random(n) < 0.06 if ruleset == "ccn" else None
+        starts = [int(x) for x in rng.integers(0, n, 2)]
+        entries = [int(x) for x in rng.integers(0, n, 2)] if seed % 2 else []
+        allowance = [None, 4.0, 6.5][seed % 3]
+        field = comparison.kernel(board, starts, unit, allowance=allowance, smoke=smoke, units=units,
+                                  entry_hexes=entries or None)
+        reference = comparison.reference(board, starts, unit, allowance=allowance, smoke=smoke, units=units,
+                                         entry_hexes=entries)
+        expected = np.asarray(reference["cost"], float)
+        exit_expected = reference["exit_cost"]
+        if allowance is not None:
+            expected = np.where(expected <= allowance, expected, INF)
+        assert np.array_equal(field.cost, expected), f"{unit}: costs differ at {np.flatnonzero(field.cost != expected)[:5]}"
+        if allowance is None or exit_expected <= allowance:
+            assert field.exit_cost == exit_expected
+        # every path is legal and re-costs to the field's value
+        if not entries:
+            for h in np.flatnonzero(np.isfinite(field.cost))[:40]:
+                path = [as_reference_node(board, field, s) for s in field.path_states(int(h))]
+                assert path_cost(board, path, unit, starts=starts, smoke=smoke, units=units,
+                                 allowance=allowance) == field.cost[h]
+
+
+def test_path_names_use_bypass_notation(tmp_path):
+    hexes = "\n".join(f"{h} 0 water" for h in ("A1", "A3", "B1", "B3", "C1", "C2")) + "\nB2 0 woods stone-building"
+    board = write_board(tmp_path, hexes, columns=3, rows=3)
+    field = movement_field(board, "A2", "infantry")
+    path = field.path_to("C3")
+    assert path[0] == "A2" and path[-1] == "C3"
+    assert any("-" in step for step in path[1:-1]), path  # goes round B2 in Bypass (A4.3)
+    assert field.cost[board.index("C3")] == 3.0
+
+
+def test_matrix_rows_equal_single_fields_and_sentinel():
+    board = random_board("asl", 12, 8, seed=5)
+    matrix = movement_matrix(board, "infantry")
+    assert matrix.dtype == np.uint16
+    for source in (0, 17, 50):
+        field = movement_field(board, source, "infantry")
+        expected = np.where(np.isfinite(field.cost), np.round(field.cost * 2), UNREACHABLE).astype(np.uint16)
+        assert np.array_equal(matrix[source], expected)
+    assert (matrix == UNREACHABLE).any(), "the random board should have unreachable hexes (water, prohibited)"
+
+
+def test_matrix_allowance_limits_and_marks_unreachable():
+    board = random_board("asl", 12, 8, seed=5)
+    full = movement_matrix(board, "infantry")
+    limited = movement_matrix(board, "infantry", 4)
+    beyond = (full != UNREACHABLE) & (full > 8)
+    assert beyond.any()
+    assert (limited[beyond] == UNREACHABLE).all()
+    assert np.array_equal(limited[~beyond], full[~beyond])
+
+
+def test_parallel_matrix_equals_serial():
+    board = random_board("asl", 14, 9, seed=6)
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        serial = movement_matrix(board, "infantry")
+        numba.set_num_threads(max(2, previous))
+        parallel = movement_matrix(board, "infantry")
+    finally:
+        numba.set_num_threads(previous)
+    assert np.array_equal(serial, parallel)
+
+
+def test_reachable_respects_allowance_and_unit_class():
+    board = kernel.load("default")
+    infantry = reachable(board, "71I4", "infantry", 4)
+    more = reachable(board, "71I4", "infantry", 6)
+    assert infantry.sum() < more.sum() and not (infantry & ~more).any()
+    truck = reachable(board, "71I4", "truck", 4)
+    assert truck.sum() != infantry.sum()
+
+
+def test_entry_from_board_edge_and_leaving_the_map():
+    board = random_board("asl", 10, 6, seed=2, terrain_density=0.0, hexside_density=0.0, max_level=0)
+    west = board_edge_hexes(board, "W")
+    field = movement_field(board, None, "infantry", entry_hexes=west)
+    assert (field.cost[west] == 1.0).all()  # Open Ground entered from off the map (A2.5)
+    inside = movement_field(board, "E3", "infantry")
+    assert inside.exit_cost == float(board_edge_hexes(board, "N").size and inside.cost[board_edge_hexes(board, "N")].min() + 1)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda b: movement_field(b, "71I4", "cavalry"), "unknown unit class 'cavalry'"),
+    (lambda b: movement_field(b, "71I4", "infantry", -1), "allowance is -1"),
+    (lambda b: movement_field(b, None, "infantry"), "no start hex and no entry hex"),
+    (lambda b: movement_field(b, "71I4", "infantry", smoke=np.zeros(3)), r"smoke has shape \(3,\)"),
+    (lambda b: reachable(b, "71I4", "infantry", None), "reachable needs an allowance"),
+    (lambda b: movement_matrix(b, "infantry", "four"), "allowance is 'four'"),
+    (lambda b: board_edge_hexes(b, "up"), "side is 'up'"),
+])
+def test_bad_input_gets_a_clear_error(call, match):
+    board = kernel.load("default")
+    with pytest.raises(ValueError, match=match):
+        call(board)
+
+
+def test_unknown_start_hex_names_the_hex():
+    board = kernel.load("default")
+    with pytest.raises(KeyError, match="'71Z99' is not on this map"):
+        movement_field(board, "71Z99", "infantry")
