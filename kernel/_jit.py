@@ -28,6 +28,15 @@ def jit(function):
     return numba.njit(**_COMMON)(function)
 
 
+def jit_inline(function):
+    """Compile ``function`` to be inlined into its (jitted) callers at numba IR level.
+
+    For per-pair evaluators called from bulk loops: passing a few dozen array
+    arguments per call otherwise costs more than the work itself.
+    """
+    return numba.njit(inline="always", **_COMMON)(function)
+
+
 def jit_parallel(function):
     """Compile ``function`` as a parallel nopython kernel (``numba.prange`` rows)."""
     return numba.njit(parallel=True, **_COMMON)(function)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from kernel._jit import jit, jit_parallel
-from kernel.trace import GRID_PAD, HEXSIDE, INTERIOR, VERTEX
+from kernel._jit import jit, jit_inline, jit_parallel
+from kernel.trace import HEXSIDE, INTERIOR, VERTEX
 
 # Effects of a step, ordered.
 NONE, BLIND, BLOCK = 0, 1, 2
@@ -30,7 +30,7 @@ MODEL_ASL, MODEL_VV, MODEL_CCN = 0, 1, 2
 BLOCKED = -1
 
 
-@jit
+@jit_inline
 def _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, ground2, obst_h, inherent_only, obst_inh):
     """(effect, reason) of hex h in an ASL LOS (section 2, 'Effect of a hex')."""
     G = ground2[h]
@@ -72,7 +72,7 @@ def _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, ground2, obst_h, inherent_
     return effect, reason
 
 
-@jit
+@jit_inline
 def _applies(top, G, S2, same, slope):
     """Whether a hindrance source whose top is ``top`` counts (section 2)."""
     if slope:
@@ -82,7 +82,7 @@ def _applies(top, G, S2, same, slope):
     return top >= S2
 
 
-@jit
+@jit_inline
 def _asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, ground2, hind, hind_top, hind_inh,
                        smoke, smoke_top, vehicle):
     """(terrain, smoke, vehicle) DRMs of hex h that apply; inherent sources only if asked."""
@@ -99,31 +99,35 @@ def _asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, ground2, hind, hin
     return terrain, s, v
 
 
-@jit
+@jit_inline
 def _range(r_a, r_b, higher_is_a):
     if higher_is_a:
         return r_a, r_b
     return r_b, r_a
 
 
-@jit
+@jit_inline
 def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, counters,
              rec_hex, rec_kind, rec_effect, rec_reason, rec_drm):
     """Evaluate one LOS; returns (blocked, hindrance, blocked_at, reason, blind, slope, n_records).
 
-    ``tpl`` = (grid, start, dcol, dy, kind, cross, range_a, range_b, max_dc, max_dy);
+    ``tpl`` = (grid_flat, base, start, offset, kind, cross, range_a, range_b, max_dc, max_dy);
     ``board_tables`` = (col, y, ground2, obst_h, obst_inh, hind, hind_top, hind_inh,
-    hs_obst, hs_hind, cap); ``counters`` = (smoke, smoke_top, vehicle, units).
+    hs_obst, hs_hind, cap, units_block, hs_any); ``counters`` = (smoke, smoke_top,
+    vehicle, units, inert) where ``inert[h]`` is the hex's ground (half levels)
+    when nothing in it can affect a LOS, else 32767: such a hex is skipped
+    whenever it is not above the lower end.
     With ``full`` false it returns at the first block (hindrance then partial).
     """
-    grid, start, dcol, dyv, kind, cross, range_a, range_b, max_dc, max_dy = tpl
-    col, yv, ground2, obst_h, obst_inh, hind, hind_top, hind_inh, hs_obst, hs_hind, cap, units_block = board_tables
-    smoke, smoke_top, vehicle, units = counters
+    grid, base, start, offset, kind, cross, range_a, range_b, max_dc, max_dy = tpl
+    col, yv, ground2, obst_h, obst_inh, hind, hind_top, hind_inh, hs_obst, hs_hind, cap, units_block, hs_any = board_tables
+    smoke, smoke_top, vehicle, units, inert = counters
     n_rec = 0
     if a == b:
         return False, 0, -1, R_NONE, False, False, 0
     ca = col[a]
     ya = yv[a]
+    base_a = base[a]
     t = (col[b] - ca + max_dc) * (2 * max_dy + 1) + (yv[b] - ya + max_dy)
     first = start[t]
     last = start[t + 1] - 1
@@ -142,7 +146,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
         for e in range(first + 1, last):
             if kind[e] == VERTEX:
                 continue
-            h = grid[ca + dcol[e] + GRID_PAD, ya + dyv[e] + GRID_PAD]
+            h = grid[base_a + offset[e]]
             if h < 0:
                 continue
             r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
@@ -161,7 +165,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
         for e in range(first + 1, last):
             if kind[e] == VERTEX:
                 continue
-            h = grid[ca + dcol[e] + GRID_PAD, ya + dyv[e] + GRID_PAD]
+            h = grid[base_a + offset[e]]
             if h >= 0 and ground2[h] == 2:
                 slope_hex = h
                 break
@@ -174,7 +178,23 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
     e = first + 1
     while e < last:
         k = kind[e]
-        h = grid[ca + dcol[e] + GRID_PAD, ya + dyv[e] + GRID_PAD]
+        h = grid[base_a + offset[e]]
+        if not record and h >= 0 and inert[h] <= lo2:
+            # fast path: nothing in this hex can matter (only a crossing into it can)
+            if k == INTERIOR:
+                d = cross[e]
+                if not (d >= 0 and previous >= 0 and previous != a and hs_any[previous, d]):
+                    previous = h
+                    e += 1
+                    continue
+            elif k == VERTEX:
+                e += 1
+                continue
+            else:
+                y2 = grid[base_a + offset[e + 1]]
+                if (y2 < 0 or inert[y2] <= lo2) and not (model == MODEL_VV and cross[e] >= 0 and hs_any[h, cross[e]]):
+                    e += 2
+                    continue
         step_effect = NONE
         step_reason = R_NONE
         step_drm = 0
@@ -184,7 +204,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
         if k == INTERIOR:
             # the hexside crossed on the way in, if any (section 1 'crossings')
             d = cross[e]
-            if d >= 0 and previous >= 0 and h >= 0 and previous != a:
+            if d >= 0 and previous >= 0 and h >= 0 and previous != a and hs_any[previous, d]:
                 x_effect = NONE
                 x_drm = 0
                 if model == MODEL_ASL:
@@ -218,6 +238,8 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
                 if model == MODEL_ASL:
                     r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
                     step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, ground2, obst_h, False, obst_inh)
+                    if step_effect != NONE and not full and not blocked:
+                        return True, total, h, step_reason, step_effect == BLIND, slope, n_rec
                     ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, False, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
                     step_drm = ht + hsm + hv
                 else:
@@ -236,7 +258,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
             step_kind = S_RUN
             advance = 2
             x = h
-            y = grid[ca + dcol[e + 1] + GRID_PAD, ya + dyv[e + 1] + GRID_PAD]
+            y = grid[base_a + offset[e + 1]]
             step_hex = x if x >= 0 else y
             run_dir = cross[e]
             if model == MODEL_ASL:
@@ -345,7 +367,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
     return blocked, total, blocked_at, reason, blind, slope, n_rec
 
 
-@jit
+@jit_inline
 def _simple_hex_effect(h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex):
     """(effect, reason) of hex h for V&V (section 3) and CCN (section 4)."""
     G = ground2[h]

@@ -468,6 +468,12 @@ def read_scenario_file(path: str | Path) -> ScenarioSpec:
     ruleset = header["ruleset"][1] if "ruleset" in header else boards[0].board.ruleset
     if rulesets != {ruleset}:
         raise BoardFileError(f"{path}: boards use rulesets {sorted(rulesets)}: expected all to use {ruleset!r}")
+    for placement in overlays:
+        if placement.overlay.ruleset != ruleset:
+            raise BoardFileError(
+                f"{path}:{placement.line}: overlay {placement.overlay.id} uses ruleset "
+                f"{placement.overlay.ruleset!r}: expected {ruleset!r} like the boards"
+            )
     return ScenarioSpec(
         source=str(path), title=header["title"][1] if "title" in header else path.stem,
         ruleset=ruleset, boards=boards, overlays=overlays, switches=switches,

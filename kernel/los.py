@@ -117,7 +117,9 @@ def _counter_tables(board, counters):
         cached = board.__dict__.get(key)
         if cached is None:
             zero = np.zeros(n, HINDRANCE)
-            cached = (zero, zero.copy(), np.zeros(n, np.bool_), np.zeros(n, np.bool_))
+            vehicles = np.zeros(n, np.bool_)
+            units = np.zeros(n, np.bool_)
+            cached = (zero, zero.copy(), vehicles, units, _inert_ground(board, zero, vehicles, units))
             board.__dict__[key] = cached
         return cached
     if not isinstance(counters, Counters):
@@ -126,8 +128,19 @@ def _counter_tables(board, counters):
     height = _array(counters.smoke_height, n, HINDRANCE, "smoke_height", 2)
     ground2 = 2 * board.ground_level.astype(HINDRANCE)
     smoke_top = (ground2 + 2 * height).astype(HINDRANCE)
-    return (smoke, smoke_top, _array(counters.vehicles, n, np.bool_, "vehicles", False),
-            _array(counters.units, n, np.bool_, "units", False))
+    vehicles = _array(counters.vehicles, n, np.bool_, "vehicles", False)
+    units = _array(counters.units, n, np.bool_, "units", False)
+    return (smoke, smoke_top, vehicles, units, _inert_ground(board, smoke, vehicles, units))
+
+
+def _inert_ground(board, smoke, vehicles, units):
+    """Per hex: its ground in half levels if nothing in it can affect a LOS, else 32767.
+
+    Such a hex has no effect on a LOS whose lower end is at or above its
+    ground (the kernels' fast path).
+    """
+    busy = (board.obstacle_height > 0) | (board.hindrance > 0) | (smoke > 0) | vehicles | units
+    return np.where(busy, 32767, 2 * board.ground_level).astype(LEVEL)
 
 
 def _board_tables(board):
@@ -150,7 +163,7 @@ def _board_tables(board):
         board.col.astype(np.int64), board.y.astype(np.int64), ground2, board.obstacle_height.astype(LEVEL),
         board.obstacle_inherent, board.hindrance.astype(HINDRANCE), hind_top, board.hindrance_inherent,
         np.ascontiguousarray(hs_obst), np.ascontiguousarray(hs_hind), int(rs.rules["hindrance_cap"]),
-        bool(rs.rules["units_block_los"]),
+        bool(rs.rules["units_block_los"]), ((hs_obst > 0) | (hs_hind > 0)),
     )
     board.__dict__["_los_tables"] = tables
     return tables
@@ -158,7 +171,7 @@ def _board_tables(board):
 
 def _template_tuple(board):
     tpl = templates(board)
-    return (tpl.grid, tpl.start, tpl.dcol, tpl.dy, tpl.kind, tpl.cross, tpl.range_a, tpl.range_b,
+    return (tpl.grid_flat, tpl.base, tpl.start, tpl.offset, tpl.kind, tpl.cross, tpl.range_a, tpl.range_b,
             tpl.max_dc, tpl.max_dy)
 
 

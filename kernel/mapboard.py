@@ -16,7 +16,7 @@ hexes on one exact lattice (see :mod:`kernel.geometry`), keyed by their centre
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kernel.boardfile import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
 from kernel.coordinates import column_letters, format_coordinate, parse_hex
@@ -87,9 +87,10 @@ def compose(scenario: ScenarioSpec) -> Composition:
                 f"{source}:{placement.line}: board {board.id} is {board.columns}x{board.rows}: expected "
                 f"{first.columns}x{first.rows} like board {first.id}"
             )
-        if multi and board.columns % 2 == 0:
+        if (multi or placement.rotated) and board.columns % 2 == 0:
             raise BoardFileError(
-                f"{source}:{placement.line}: board {board.id} has {board.columns} columns: butting needs an odd column count"
+                f"{source}:{placement.line}: board {board.id} has {board.columns} columns: "
+                "butting or rotating needs an odd column count"
             )
 
     halves: dict[tuple[int, int], list] = {}
@@ -104,6 +105,8 @@ def compose(scenario: ScenarioSpec) -> Composition:
             if placement.rotated:
                 x, y = width - x, height - y
             spec = board.hexes.get(cell) or HexSpec(board.default_level, (), 0, None, 0)
+            if placement.rotated and spec.touch is not None:   # touch bits are hexside numbers
+                spec = replace(spec, touch=_rotate_touch(spec.touch, 3))
             name = (placement.id if named else "") + f"{column_letters(cell[0])}{cell[1]}"
             halves.setdefault((x0 + x, y0 + y), []).append((placement, cell, spec, name))
         for (cell, direction), features in board.hexsides.items():
@@ -197,7 +200,7 @@ def _apply_overlay(composition: Composition, placement, by_name, source: str) ->
             level=target.spec.level if spec.level is None else spec.level,
             terrain=spec.terrain,
             building_levels=spec.building_levels,
-            touch=spec.touch,
+            touch=None if spec.touch is None else _rotate_touch(spec.touch, rotation),
             line=spec.line,
         )
         target.overlay = overlay.id
@@ -208,6 +211,12 @@ def _apply_overlay(composition: Composition, placement, by_name, source: str) ->
         composition.hexsides.setdefault(
             hexside_key(key[0], key[1], (direction + rotation) % 6), set()
         ).update(features)
+
+
+def _rotate_touch(mask: int, steps: int) -> int:
+    """A 6-bit hexside mask turned ``steps`` x 60 degrees clockwise (bit d -> bit d + steps)."""
+    steps %= 6
+    return ((mask << steps) | (mask >> (6 - steps))) & 0b111111
 
 
 def _row(centre: tuple[int, int]) -> int:

@@ -91,7 +91,7 @@ def random_board(
     if hills is None:
         hills = max(1, len(cells) // 80) if max_level > 0 else 0
     levels = np.zeros(len(cells), dtype=np.int64)
-    for _ in range(hills):
+    for _ in range(hills if max_level > 0 else 0):   # a flat map has no summits
         summit = lattice[int(rng.integers(len(cells)))]
         height = int(rng.integers(1, max_level + 1))
         for i, (c, r) in enumerate(lattice):

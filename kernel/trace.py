@@ -362,6 +362,11 @@ class TraceTemplates:
             (int(col.max()) + 1 + 2 * GRID_PAD, int(y.max()) + 1 + 2 * GRID_PAD), NO_HEX, dtype=HEX_INDEX
         )
         self.grid[col + GRID_PAD, y + GRID_PAD] = np.arange(len(board), dtype=HEX_INDEX)
+        #: ``grid`` flattened, and each template entry's offset into it, so a
+        #: lookup is ``grid_flat[base(a) + offset[e]]`` (one add, one load).
+        self.grid_flat = self.grid.ravel()
+        self.offset = (self.dcol.astype(np.int32) * self.grid.shape[1] + self.dy.astype(np.int32)).astype(np.int32)
+        self.base = ((col + GRID_PAD) * self.grid.shape[1] + (y + GRID_PAD)).astype(np.int64)
 
     def index(self, dc: int, dy: int) -> int:
         """Displacement index of ``(dc, dy)``."""
@@ -369,8 +374,8 @@ class TraceTemplates:
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.start, self.dcol, self.dy, self.kind, self.cross,
-                                      self.range_a, self.range_b, self.entry_sides, self.grid))
+        return sum(a.nbytes for a in (self.start, self.dcol, self.dy, self.kind, self.cross, self.range_a,
+                                      self.range_b, self.entry_sides, self.grid, self.offset, self.base))
 
 
 def templates(board) -> TraceTemplates:

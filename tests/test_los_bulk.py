@@ -1,0 +1,160 @@
+"""Bulk LOS APIs: matrices, blocks, bit-packed form, batches, fields of fire.
+
+The bulk kernels take a fast path (inert hexes skipped, early exit) that the
+single-LOS API does not, so they are checked against the reference directly.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+import kernel
+from kernel.los import (
+    BLOCKED,
+    Counters,
+    field_of_fire,
+    los,
+    los_matrix,
+    los_matrix_blocks,
+    los_pairs,
+    visibility_bits,
+)
+from kernel.random_board import random_board
+from tests.reference.los_reference import reference_los
+
+
+def _counter_dict(counters):
+    return {"smoke": counters.smoke, "smoke_height": counters.smoke_height,
+            "vehicles": counters.vehicles, "units": counters.units}
+
+
+@pytest.mark.parametrize("seed", (0, 1), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_matrix_matches_reference(ruleset, seed):
+    board = random_board(ruleset, 12, 9, seed=seed)
+    rng = np.random.default_rng(seed)
+    n = len(board)
+    counters = None
+    if seed == 1:
+        counters = Counters(smoke=np.where(rng.random(n) < 0.08, 2, 0), smoke_height=np.full(n, 2),
+                            vehicles=rng.random(n) < 0.05, units=rng.random(n) < 0.05)
+    matrix = los_matrix(board, counters=counters)
+    mismatches = []
+    for a, b in zip(rng.integers(0, n, 600), rng.integers(0, n, 600)):
+        ref = reference_los(board, int(a), int(b), counters=_counter_dict(counters) if counters else None)
+        expected = ref["hindrance"] if ref["visible"] else BLOCKED
+        if a == b:
+            expected = 0
+        if matrix[a, b] != min(expected, 127):
+            mismatches.append((board.name(a), board.name(b), int(matrix[a, b]), expected))
+    assert not mismatches, mismatches[:3]
+    assert (matrix == BLOCKED).any() and (matrix > 0).any() if ruleset != "ccn" else (matrix == BLOCKED).any()
+
+
+def test_matrix_is_symmetric_with_zero_diagonal_and_sentinel():
+    board = kernel.load("default")
+    matrix = los_matrix(board)
+    assert matrix.dtype == np.int8 and matrix.shape == (len(board), len(board))
+    assert np.array_equal(matrix, matrix.T)
+    assert (np.diag(matrix) == 0).all()
+    assert set(np.unique(matrix)) >= {BLOCKED, 0, 1}
+    assert matrix.min() == BLOCKED
+
+
+def test_parallel_matrix_equals_serial():
+    board = random_board("asl", 16, 10, seed=3)
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        serial = los_matrix(board)
+        numba.set_num_threads(max(2, previous))
+        parallel = los_matrix(board)
+    finally:
+        numba.set_num_threads(previous)
+    assert np.array_equal(serial, parallel)
+
+
+def test_blocks_and_bits_equal_the_matrix():
+    board = random_board("asl", 14, 10, seed=4)
+    matrix = los_matrix(board)
+    rows = np.concatenate([block for _, block in los_matrix_blocks(board, block_rows=37)])
+    assert np.array_equal(rows, matrix)
+    bits = visibility_bits(board, block_rows=50)
+    assert bits.shape == (len(board), (len(board) + 7) // 8)
+    assert np.array_equal(np.unpackbits(bits, axis=1)[:, :len(board)].astype(bool), matrix != BLOCKED)
+
+
+def test_matrix_over_upper_locations():
+    board = kernel.load("default")
+    upper = np.flatnonzero(board.building_levels > 0)
+    hexes = np.concatenate([upper, upper])
+    levels = np.concatenate([np.zeros(len(upper), int), board.building_levels[upper]])
+    matrix = los_matrix(board, (hexes, levels))
+    for i in range(len(hexes)):
+        for j in range(0, len(hexes), 3):
+            single = los(board, int(hexes[i]), int(hexes[j]), level_a=int(levels[i]), level_b=int(levels[j]))
+            assert matrix[i, j] == (min(single.hindrance, 127) if single.visible else BLOCKED) or i == j
+
+
+def test_pairs_equal_single_queries():
+    board = kernel.load("default")
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, len(board), 300)
+    b = rng.integers(0, len(board), 300)
+    result = los_pairs(board, a, b)
+    for k in range(0, 300, 7):
+        single = los(board, int(a[k]), int(b[k]))
+        assert result.visible[k] == single.visible
+        assert result.hindrance[k] == single.hindrance
+        assert result.blind[k] == single.blind
+        assert (board.names[result.blocked_at[k]] if result.blocked_at[k] >= 0 else None) == single.blocked_at
+
+
+def test_field_of_fire_single_and_several_sources():
+    board = kernel.load("default")
+    matrix = los_matrix(board)
+    one = field_of_fire(board, "71I4")
+    row = matrix[board.index("71I4")]
+    assert np.array_equal(one.visible, row != BLOCKED)
+    assert np.array_equal(one.hindrance, np.where(row != BLOCKED, row, BLOCKED))
+    sources = ["71I4", "72M6", "73Q5"]
+    several = field_of_fire(board, sources)
+    rows = matrix[board.indices(sources)]
+    best = np.where(rows == BLOCKED, 999, rows.astype(np.int32)).min(axis=0)
+    assert np.array_equal(several.visible, (rows != BLOCKED).any(axis=0))
+    assert np.array_equal(several.hindrance[several.visible], best[several.visible])
+    assert several.visible.sum() >= one.visible.sum()
+
+
+def test_field_of_fire_cover_equals_single_los_cover():
+    board = kernel.load("default")
+    fire = field_of_fire(board, "71I4", unit="infantry")
+    for target in np.flatnonzero(fire.visible)[::9]:
+        assert fire.cover[target] == los(board, "71I4", int(target), unit="infantry").cover
+
+
+def test_counters_change_the_matrix():
+    board = random_board("asl", 10, 8, seed=2, terrain_density=0.0, hexside_density=0.0, max_level=0)
+    plain = los_matrix(board)
+    smoky = los_matrix(board, counters=Counters.on(board, smoke={"E4": 3}))
+    assert (plain >= 0).all()
+    assert (smoky > plain).any()
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda b: los_matrix(b, counters=Counters(smoke=np.zeros(5))), ValueError, r"counters.smoke has shape \(5,\)"),
+    (lambda b: los(b, "71I4", "71I6", level_a=2), ValueError, "level_a is 2 in 71I4"),
+    (lambda b: los(b, "71I4", "71I6", level_b=-1), ValueError, "level_b is -1"),
+    (lambda b: los(b, "71I4", "99A1"), KeyError, "'99A1' is not on this map"),
+    (lambda b: los(b, "71I4", "71I6", counters={"smoke": 1}), TypeError, "counters must be a kernel.los.Counters"),
+    (lambda b: next(los_matrix_blocks(b, block_rows=0)), ValueError, "block_rows is 0"),
+    (lambda b: field_of_fire(b, []), ValueError, "no sources given"),
+    (lambda b: los_pairs(b, [1, 2], [3]), ValueError, "a has 2 hexes and b 1"),
+    (lambda b: los(b, "71I4", "71I6", unit="cavalry"), ValueError, "unknown unit class 'cavalry'"),
+])
+def test_bad_input_gets_a_clear_error(call, error, match):
+    board = kernel.load("default")
+    with pytest.raises(error, match=match):
+        call(board)
