@@ -1,14 +1,15 @@
 """numba kernels of movement (private; see :mod:`kernel.movement` for the API).
 
-States (``docs/movement-semantics.md``):
+The expanded state graph is assembled once per board, unit class and
+counters as CSR arrays (``kernel.movement.StateGraph``); the kernels here only
+walk it.  States (``docs/movement-semantics.md``):
 
 * Location ``loc`` (``location_offset[h] + level``) in mode moving has state
   id ``2 * loc``, stopped ``2 * loc + 1``;
 * Bypass position ``(h, d)`` has state id ``2 * n_locations + bypass_id[h, d]``.
 
-Edge costs come from per-class tables precomputed by the wrapper; the
-Dijkstra loop only reads them.  Costs are float64 with ``inf`` unreachable
-(no fastmath anywhere).
+Costs are whole numbers of half MF (int64); the wrapper converts them to
+float64 MF with ``inf`` for unreachable (no fastmath anywhere).
 """
 
 from __future__ import annotations
@@ -22,12 +23,17 @@ from kernel._jit import jit, jit_parallel
 
 FLAG_STOP = 1
 FLAG_ALL = 2
-INF = np.inf
+
+#: Costs inside the kernels are whole numbers of half MF (int64).  An edge that
+#: cannot be taken costs INF_HALF; a state never reached holds UNREACHED_HALF.
+INF_HALF = 1 << 40
+UNREACHED_HALF = 1 << 62
 
 #: uint16 sentinel for unreachable in half-MF matrices.
 UNREACHABLE = 65535
 
-#: The per-class edge tables the kernels read (built by kernel.movement.movement_tables).
+#: The per-class edge tables (built by kernel.movement.movement_tables), from
+#: which the expanded state graph is assembled.
 KernelTables = namedtuple("KernelTables", [
     "neighbours", "location_offset", "location_hex", "location_level", "building_levels",
     "enter_cost", "enter_flags", "climb_cost", "climb_all", "bypass_id", "bypass_hex",
@@ -36,153 +42,98 @@ KernelTables = namedtuple("KernelTables", [
 
 
 @jit
-def _push(heap_cost, heap_state, size, cost, state):
-    i = size
-    heap_cost[i] = cost
-    heap_state[i] = state
-    while i > 0:
-        parent = (i - 1) >> 1
-        if heap_cost[parent] <= cost:
-            break
-        heap_cost[i] = heap_cost[parent]
-        heap_state[i] = heap_state[parent]
-        i = parent
-    heap_cost[i] = cost
-    heap_state[i] = state
-    return size + 1
+def dijkstra(indptr, target, weight, first_only, start_states, start_costs, start_is_first, limit,
+             dist, pred, nxt, prv, where, heads):
+    """Least cost (whole half MF) from the start states over the expanded state graph (CSR).
 
-
-@jit
-def _pop(heap_cost, heap_state, size):
-    top_cost = heap_cost[0]
-    top_state = heap_state[0]
-    size -= 1
-    last_cost = heap_cost[size]
-    last_state = heap_state[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and heap_cost[child + 1] < heap_cost[child]:
-            child += 1
-        if heap_cost[child] >= last_cost:
-            break
-        heap_cost[i] = heap_cost[child]
-        heap_state[i] = heap_state[child]
-        i = child
-    if size > 0:
-        heap_cost[i] = last_cost
-        heap_state[i] = last_state
-    return top_cost, top_state, size
-
-
-@jit
-def _relax(dist, pred, heap_cost, heap_state, size, state, cost, from_state):
-    if cost < dist[state]:
-        dist[state] = cost
-        pred[state] = from_state
-        size = _push(heap_cost, heap_state, size, cost, state)
-    return size
-
-
-@jit
-def dijkstra(tables, start_states, start_costs, start_is_first, allowance_all, limit, dist, pred, heap_cost, heap_state):
-    """Least cost to every state from the given start states.
-
-    ``tables`` = (neighbours, location_offset, location_hex, location_level,
-    building_levels, enter_cost, enter_flags, climb_cost, climb_all, bypass_id,
-    bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations).  ``start_is_first[k]``
-    marks a start state at which an all-MF move is still allowed (a start hex
-    at cost 0).  States costlier than ``limit`` are not expanded.
+    Dial's algorithm: every edge weight is a whole number of half MF smaller
+    than ``heads.shape[0]``, so a circular array of doubly linked bucket lists
+    (``heads``, ``nxt``, ``prv``, ``where`` = bucket of a queued state or -1)
+    replaces the heap: no log factor, no stale entries.  The bucket updates are
+    written out in the loop on purpose: as separate jitted helpers their call
+    overhead made the kernel twenty times slower.  An edge with ``first_only``
+    set (an all-MF move) is taken only from a start state marked in
+    ``start_is_first`` while its cost is still 0.  ``dist`` holds
+    :data:`UNREACHED_HALF` for states not reached; states costlier than
+    ``limit`` are neither stored nor expanded.
     """
-    (neighbours, location_offset, location_hex, location_level, building_levels, enter_cost, enter_flags,
-     climb_cost, climb_all, bypass_id, bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations) = tables
-    dist[:] = INF
+    dist[:] = UNREACHED_HALF
     pred[:] = -1
-    size = 0
+    where[:] = -1
+    heads[:] = -1
+    n_buckets = heads.shape[0]
     first_move = np.zeros(dist.shape[0], np.bool_)
+    count = 0
+    current = UNREACHED_HALF
     for k in range(start_states.shape[0]):
-        s = start_states[k]
-        if start_costs[k] < dist[s]:
-            dist[s] = start_costs[k]
-            size = _push(heap_cost, heap_state, size, start_costs[k], s)
+        t = start_states[k]
+        c = start_costs[k]
         if start_is_first[k]:
-            first_move[s] = True
-    n_loc_states = 2 * n_locations
-    while size > 0:
-        cost, state, size = _pop(heap_cost, heap_state, size)
-        if cost > dist[state] or cost > limit:
-            continue
-        if state < n_loc_states:
-            if state & 1:
-                continue  # stopped: may not move on
-            loc = state >> 1
-            h = location_hex[loc]
-            level = location_level[loc]
-            first = first_move[state] and cost == 0.0
-            # climbing within a building (an all-MF hex: first move only, ends stopped)
-            if climb_cost[h] < INF:
-                step = climb_cost[h]
-                stop = 0
-                if climb_all[h]:
-                    step = allowance_all if first else INF
-                    stop = 1
-                if step < INF:
-                    if level > 0:
-                        size = _relax(dist, pred, heap_cost, heap_state, size, state - 2 + stop, cost + step, state)
-                    if level < building_levels[h]:
-                        size = _relax(dist, pred, heap_cost, heap_state, size, state + 2 + stop, cost + step, state)
-            if level != 0:
+            first_move[t] = True
+        if c < dist[t] and c <= limit:
+            if where[t] >= 0:  # the same state given twice: unlink the dearer entry
+                if prv[t] >= 0:
+                    nxt[prv[t]] = nxt[t]
+                else:
+                    heads[where[t]] = nxt[t]
+                if nxt[t] >= 0:
+                    prv[nxt[t]] = prv[t]
+            else:
+                count += 1
+            dist[t] = c
+            bucket = c % n_buckets
+            nxt[t] = heads[bucket]
+            prv[t] = -1
+            if heads[bucket] >= 0:
+                prv[heads[bucket]] = t
+            heads[bucket] = t
+            where[t] = bucket
+            if c < current:
+                current = c
+    while count > 0:
+        bucket = current % n_buckets
+        while heads[bucket] < 0:
+            current += 1
+            bucket = current % n_buckets
+        state = heads[bucket]
+        heads[bucket] = nxt[state]
+        if nxt[state] >= 0:
+            prv[nxt[state]] = -1
+        where[state] = -1
+        count -= 1
+        cost = dist[state]
+        first = first_move[state] and cost == 0
+        for e in range(indptr[state], indptr[state + 1]):
+            if first_only[e] and not first:
                 continue
-            for d in range(6):
-                q = neighbours[h, d]
-                if q < 0:
-                    continue
-                step = enter_cost[h, d]
-                if step < INF:
-                    flags = enter_flags[h, d]
-                    if flags & FLAG_ALL:
-                        if not first:
-                            step = INF
-                        else:
-                            step = allowance_all
-                    if step < INF:
-                        target = 2 * location_offset[q] + (1 if flags & FLAG_STOP else 0)
-                        size = _relax(dist, pred, heap_cost, heap_state, size, target, cost + step, state)
-                # Bypass entry into q's positions along the hexsides touching this hex
-                e = (d + 3) % 6
-                if bypass_in[q, e] < INF:
-                    for j in range(-1, 2):
-                        b = bypass_id[q, (e + j) % 6]
-                        if b >= 0:
-                            size = _relax(dist, pred, heap_cost, heap_state, size, n_loc_states + b,
-                                          cost + bypass_in[q, e], state)
-        else:
-            b = state - n_loc_states
-            h = bypass_hex[b]
-            d0 = bypass_dir[b]
-            for j in (-1, 1):
-                other = bypass_id[h, (d0 + j) % 6]
-                if other >= 0:
-                    size = _relax(dist, pred, heap_cost, heap_state, size, n_loc_states + other,
-                                  cost + bypass_along[h], state)
-            for j in range(-1, 2):
-                d = (d0 + j) % 6
-                q = neighbours[h, d]
-                if q < 0:
-                    continue
-                step = enter_cost[h, d]
-                flags = enter_flags[h, d]
-                if step < INF and not flags & FLAG_ALL:
-                    target = 2 * location_offset[q] + (1 if flags & FLAG_STOP else 0)
-                    size = _relax(dist, pred, heap_cost, heap_state, size, target, cost + step, state)
+            t = target[e]
+            c = cost + weight[e]
+            if c < dist[t] and c <= limit:
+                queued = where[t]
+                if queued >= 0:
+                    if prv[t] >= 0:
+                        nxt[prv[t]] = nxt[t]
+                    else:
+                        heads[queued] = nxt[t]
+                    if nxt[t] >= 0:
+                        prv[nxt[t]] = prv[t]
+                else:
+                    count += 1
+                dist[t] = c
+                pred[t] = state
+                bucket_t = c % n_buckets
+                nxt[t] = heads[bucket_t]
+                prv[t] = -1
+                if heads[bucket_t] >= 0:
+                    prv[heads[bucket_t]] = t
+                heads[bucket_t] = t
+                where[t] = bucket_t
     return 0
 
 
 @jit
 def hex_costs(dist, location_offset, bypass_id, n_locations, out):
-    """Field cost per hex: least over its ground Location (both modes) and Bypass positions."""
+    """Field cost per hex (half MF): least over its ground Location (both modes) and Bypass positions."""
     n = out.shape[0]
     for h in range(n):
         loc = location_offset[h]
@@ -197,27 +148,25 @@ def hex_costs(dist, location_offset, bypass_id, n_locations, out):
 
 
 @jit_parallel
-def movement_matrix_kernel(tables, n_states, allowance_all, limit, first_state_of_hex, sources, out):
+def movement_matrix_kernel(indptr, target, weight, first_only, location_offset, bypass_id, n_locations,
+                           n_buckets, limit, sources, out):
     """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
-    location_offset = tables.location_offset
-    bypass_id = tables.bypass_id
-    n_locations = tables.n_locations
+    n_states = indptr.shape[0] - 1
     n = out.shape[1]
     for k in numba.prange(sources.shape[0]):
-        dist = np.empty(n_states, np.float64)
+        dist = np.empty(n_states, np.int64)
         pred = np.empty(n_states, np.int32)
-        heap_cost = np.empty(n_states * 12 + 16, np.float64)
-        heap_state = np.empty(n_states * 12 + 16, np.int32)
+        nxt = np.empty(n_states, np.int32)
+        prv = np.empty(n_states, np.int32)
+        where = np.empty(n_states, np.int32)
+        heads = np.empty(n_buckets, np.int32)
         starts = np.empty(1, np.int64)
-        starts[0] = first_state_of_hex[sources[k]]
-        costs = np.zeros(1, np.float64)
+        starts[0] = 2 * location_offset[sources[k]]
+        costs = np.zeros(1, np.int64)
         first = np.ones(1, np.bool_)
-        dijkstra(tables, starts, costs, first, allowance_all, limit, dist, pred, heap_cost, heap_state)
-        row = np.empty(n, np.float64)
+        dijkstra(indptr, target, weight, first_only, starts, costs, first, limit, dist, pred, nxt, prv, where, heads)
+        row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_id, n_locations, row)
         for h in range(n):
             value = row[h]
-            if value <= limit and value < 32767.0:
-                out[k, h] = np.uint16(2.0 * value + 0.5)
-            else:
-                out[k, h] = UNREACHABLE
+            out[k, h] = np.uint16(value) if value < UNREACHABLE else UNREACHABLE

@@ -83,7 +83,7 @@ class Counters:
 
         >>> import kernel
         >>> board = kernel.load("71")
-        >>> Counters.on(board, smoke={"71I9": 3}).smoke.sum()
+        >>> int(Counters.on(board, smoke={"71I9": 3}).smoke.sum())
         3
         """
         n = len(board)

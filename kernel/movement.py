@@ -53,10 +53,17 @@ class MovementTables:
     cot_stop: np.ndarray
     leave_cost: np.ndarray
     allowance_all: float
+    allowance_half: int
+    n_buckets: int
+    indptr: np.ndarray
+    target: np.ndarray
+    weight: np.ndarray
+    first_only: np.ndarray
 
     @property
     def n_states(self) -> int:
         return 2 * self.n_locations + self.n_bypass
+
 
 
 def _combine(board, unit_index, mask_terrain, smoke):
@@ -91,16 +98,32 @@ def _combine(board, unit_index, mask_terrain, smoke):
 def movement_tables(board, unit: str, *, smoke=None, units=None, allowance=None) -> MovementTables:
     """Edge costs for ``unit`` on ``board`` (see ``docs/movement-semantics.md``).
 
+    Tables depend on the unit class, the counters and the allowance but not on
+    the start, so they are kept on the board (a few per board) and reused.
+
     Raises
     ------
     ValueError
         Unknown unit class, or counters of the wrong shape.
     """
     rs = board.ruleset
-    unit_index = rs.unit_index(unit)
+    rs.unit_index(unit)
     n = len(board)
     smoke = _mask(smoke, n, "smoke")
     units = _mask(units, n, "units")
+    key = (unit, allowance, smoke.tobytes() if smoke.any() else b"", units.tobytes() if units.any() else b"")
+    cache = board.__dict__.setdefault("_movement_tables", {})
+    if key not in cache:
+        if len(cache) >= 8:
+            cache.pop(next(iter(cache)))
+        cache[key] = _build_movement_tables(board, unit, smoke, units, allowance)
+    return cache[key]
+
+
+def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTables:
+    rs = board.ruleset
+    unit_index = rs.unit_index(unit)
+    n = len(board)
     all_terrain = (1 << len(rs.terrain_names)) - 1
     bypass_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bypass[t])
     cot, cot_all, cot_stop = _combine(board, unit_index, all_terrain, smoke)
@@ -190,15 +213,115 @@ def movement_tables(board, unit: str, *, smoke=None, units=None, allowance=None)
     edge_side = np.where(~valid, hexside_cost, math.inf).min(axis=1)
     leave_cost = cot + edge_side  # an all-MF hex: the allowance, first move only (see movement_field)
 
+    enter_half = _half(enter_cost)
+    climb_half = _half(climb_cost)
+    bypass_in_half = _half(bypass_in)
+    bypass_along_half = _half(bypass_along)
+    allowance_half = int(_half(np.array([allowance_all]))[0])
+    finite = [a[a < K.INF_HALF] for a in (enter_half, climb_half, bypass_in_half, bypass_along_half, _half(cot))]
+    largest = max([allowance_half] + [int(a.max()) for a in finite if a.size])
     tables = K.KernelTables(
         np.ascontiguousarray(neighbours, dtype=np.int64), board.location_offset.astype(np.int64),
         board.location_hex.astype(np.int64), board.location_level.astype(np.int64),
-        board.building_levels.astype(np.int64), np.ascontiguousarray(enter_cost), np.ascontiguousarray(enter_flags),
-        np.ascontiguousarray(climb_cost), climb_all, np.ascontiguousarray(bypass_id), bypass_hex, bypass_dir,
-        np.ascontiguousarray(bypass_in), np.ascontiguousarray(bypass_along), int(board.location_offset[-1]),
+        board.building_levels.astype(np.int64), enter_half, np.ascontiguousarray(enter_flags),
+        climb_half, climb_all, np.ascontiguousarray(bypass_id), bypass_hex, bypass_dir,
+        bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
     )
+    indptr, target, weight, first_only = _state_graph(tables, allowance_half)
     return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
-                          leave_cost, allowance_all)
+                          leave_cost, allowance_all, allowance_half, largest + 1, indptr, target, weight, first_only)
+
+
+def _state_graph(tables, allowance_half: int):
+    """The expanded state graph of ``docs/movement-semantics.md`` as CSR arrays.
+
+    Returns ``(indptr, target, weight, first_only)``: the out-edges of state
+    ``s`` are ``indptr[s]:indptr[s+1]``, with weights in half MF; all-MF moves
+    weigh the allowance and are flagged ``first_only``.  Stopped states have
+    no out-edges.  Built with numpy, once per unit class and counters.
+    """
+    (neighbours, location_offset, location_hex, location_level, building_levels, enter_cost, enter_flags,
+     climb_cost, climb_all, bypass_id, bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations) = tables
+    n = neighbours.shape[0]
+    n_loc_states = 2 * n_locations
+    ground = 2 * location_offset[:-1]            # moving ground state of each hex
+    INF = K.INF_HALF
+    sources, targets, weights, firsts = [], [], [], []
+
+    def add(src, dst, w, first):
+        keep = w < INF
+        sources.append(src[keep])
+        targets.append(dst[keep])
+        weights.append(w[keep])
+        firsts.append(np.broadcast_to(first, keep.shape)[keep])
+
+    hexes = np.repeat(np.arange(n), 6)
+    dirs = np.tile(np.arange(6), n)
+    q = neighbours[hexes, dirs]
+    valid = q >= 0
+    hexes, dirs, q = hexes[valid], dirs[valid], q[valid]
+    step = enter_cost[hexes, dirs]
+    flags = enter_flags[hexes, dirs]
+    all_mf = (flags & K.FLAG_ALL) != 0
+    stop = ((flags & K.FLAG_STOP) != 0).astype(np.int64)
+    # 1. entering a neighbour (an all-MF move weighs the allowance, first move only)
+    add(ground[hexes], ground[q] + stop, np.where(all_mf & (step < INF), allowance_half, step), all_mf)
+    # 2. climbing within a building
+    locations = np.arange(n_locations)
+    h_of = location_hex
+    climb = np.where(climb_all[h_of], allowance_half, climb_cost[h_of])
+    climb = np.where(climb_cost[h_of] < INF, climb, INF)
+    stop_climb = climb_all[h_of].astype(np.int64)
+    up = location_level < building_levels[h_of]
+    down = location_level > 0
+    add(2 * locations[up], 2 * (locations[up] + 1) + stop_climb[up], climb[up], climb_all[h_of][up])
+    add(2 * locations[down], 2 * (locations[down] - 1) + stop_climb[down], climb[down], climb_all[h_of][down])
+    # 3. Bypass entry from the hexes touching a Bypass hexside
+    for j in (-1, 0, 1):
+        e = (dirs + 3) % 6                      # hexside of q facing the mover
+        b = bypass_id[q, (e + j) % 6]
+        ok = b >= 0
+        add(ground[hexes[ok]], n_loc_states + b[ok], bypass_in[q[ok], e[ok]], False)
+    # 4. Bypass along to the next hexside and 5. Bypass exit
+    for j in (-1, 1):
+        other = bypass_id[bypass_hex, (bypass_dir + j) % 6]
+        ok = other >= 0
+        add(n_loc_states + np.flatnonzero(ok), n_loc_states + other[ok], bypass_along[bypass_hex[ok]], False)
+    for j in (-1, 0, 1):
+        d = (bypass_dir + j) % 6
+        q_exit = neighbours[bypass_hex, d]
+        ok = q_exit >= 0
+        ids = np.flatnonzero(ok)
+        step = enter_cost[bypass_hex[ok], d[ok]]
+        flags = enter_flags[bypass_hex[ok], d[ok]]
+        step = np.where((flags & K.FLAG_ALL) != 0, INF, step)
+        add(n_loc_states + ids, ground[q_exit[ok]] + ((flags & K.FLAG_STOP) != 0), step, False)
+
+    src = np.concatenate(sources).astype(np.int64)
+    order = np.argsort(src, kind="stable")
+    n_states = n_loc_states + len(bypass_hex)
+    indptr = np.zeros(n_states + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n_states), out=indptr[1:])
+    return (indptr, np.concatenate(targets).astype(np.int32)[order], np.concatenate(weights).astype(np.int64)[order],
+            np.concatenate(firsts).astype(np.bool_)[order])
+
+
+def _half(costs: np.ndarray) -> np.ndarray:
+    """MF costs (multiples of 1/2, ``inf`` impossible) as int64 half-MF steps (``INF_HALF``)."""
+    costs = np.asarray(costs, dtype=np.float64)
+    doubled = np.where(np.isfinite(costs), 2.0 * costs, 0.0)
+    if not np.array_equal(doubled, np.rint(doubled)):
+        raise ValueError("a movement cost is not a multiple of 1/2 MF: the ruleset tables should make this impossible")
+    return np.ascontiguousarray(np.where(np.isfinite(costs), doubled, K.INF_HALF).astype(np.int64))
+
+
+def _check_allowance(allowance) -> None:
+    if allowance is None:
+        return
+    if isinstance(allowance, bool) or not isinstance(allowance, (int, float, np.integer, np.floating)) or not allowance >= 0:
+        raise ValueError(f"allowance is {allowance!r}: expected a non-negative number of MF/MP")
+    if 2 * float(allowance) != int(2 * float(allowance)):
+        raise ValueError(f"allowance is {allowance!r}: expected a multiple of 1/2 MF/MP")
 
 
 def _mask(value, n, name):
@@ -317,8 +440,7 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
         No start and no entry hex, unknown unit class, negative allowance.
     """
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
-    if allowance is not None and (isinstance(allowance, bool) or not isinstance(allowance, (int, float)) or allowance < 0):
-        raise ValueError(f"allowance is {allowance!r}: expected a non-negative number of MF/MP")
+    _check_allowance(allowance)
     starts = _hex_list(board, start, "start")
     entries = _hex_list(board, entry_hexes, "entry_hexes")
     if starts.size == 0 and entries.size == 0:
@@ -339,17 +461,19 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
         start_costs.append(cost)
         first.append(False)
     n_states = tables.n_states
-    dist = np.empty(n_states, np.float64)
+    dist = np.empty(n_states, np.int64)
     pred = np.empty(n_states, np.int32)
-    heap_cost = np.empty(n_states * 12 + 16, np.float64)
-    heap_state = np.empty(n_states * 12 + 16, np.int32)
-    limit = float(allowance) if allowance is not None else math.inf
-    K.dijkstra(tables.tables, np.array(start_states, np.int64), np.array(start_costs, np.float64),
-               np.array(first, np.bool_), tables.allowance_all, limit, dist, pred, heap_cost, heap_state)
-    if allowance is not None:
-        dist = np.where(dist <= limit, dist, math.inf)
-    cost = np.empty(len(board), np.float64)
-    K.hex_costs(dist, board.location_offset.astype(np.int64), tables.tables.bypass_id, tables.n_locations, cost)
+    work = [np.empty(n_states, np.int32) for _ in range(3)]
+    start_half = np.rint(2 * np.array(start_costs, np.float64)).astype(np.int64)
+    heads = np.empty(max(tables.n_buckets, int(start_half.max(initial=0)) + 1), np.int32)
+    limit = int(np.floor(2 * allowance)) if allowance is not None else K.INF_HALF
+    K.dijkstra(tables.indptr, tables.target, tables.weight, tables.first_only, np.array(start_states, np.int64),
+               start_half, np.array(first, np.bool_), limit, dist, pred, *work, heads)
+    state_cost = np.where(dist >= K.UNREACHED_HALF, math.inf, dist / 2.0)
+    cost_half = np.empty(len(board), np.int64)
+    K.hex_costs(dist, board.location_offset.astype(np.int64), tables.tables.bypass_id, tables.n_locations, cost_half)
+    cost = np.where(cost_half >= K.UNREACHED_HALF, math.inf, cost_half / 2.0)
+    dist = state_cost
     moving_ground = dist[2 * board.location_offset[:-1].astype(np.int64)]
     leave = moving_ground + np.where(tables.cot_all, math.inf, tables.leave_cost)
     if len(starts):
@@ -389,15 +513,14 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
         where a hex cannot be reached (or lies beyond ``allowance``).
     """
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
-    if allowance is not None and (isinstance(allowance, bool) or not isinstance(allowance, (int, float)) or allowance < 0):
-        raise ValueError(f"allowance is {allowance!r}: expected a non-negative number of MF/MP")
+    _check_allowance(allowance)
     source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else _hex_list(board, sources, "sources").astype(np.int64)
     tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
-    first_state = 2 * board.location_offset[:-1].astype(np.int64)
     out = np.empty((len(source_hexes), len(board)), np.uint16)
-    limit = float(allowance) if allowance is not None else math.inf
-    K.movement_matrix_kernel(tables.tables, tables.n_states, tables.allowance_all, limit, first_state,
-                             source_hexes, out)
+    limit = int(2 * allowance) if allowance is not None else K.INF_HALF
+    K.movement_matrix_kernel(tables.indptr, tables.target, tables.weight, tables.first_only,
+                             board.location_offset.astype(np.int64), tables.tables.bypass_id, tables.n_locations,
+                             tables.n_buckets, limit, source_hexes, out)
     return out
 
 
@@ -416,71 +539,21 @@ def board_edge_hexes(board, side: str) -> np.ndarray:
 
 
 def movement_graph(board, start, unit: str | None = None, allowance: float | None = None, **options):
-    """The expanded state graph as a ``scipy.sparse.csr_matrix`` (for peers such as scipy).
+    """The expanded state graph the kernel walks, as a ``scipy.sparse.csr_matrix`` in MF.
 
-    Edge weights are the same costs the kernel uses; all-MF moves appear only
-    out of the start states (they are legal only as the first move).  Returns
+    For peers such as scipy: all-MF moves are kept only out of the start
+    states (they are legal only as the first move), so a plain shortest-path
+    search from a start state gives the kernel's costs.  Returns
     ``(csr, start_states)``.  scipy is imported lazily (test/bench extra).
     """
     from scipy.sparse import csr_matrix
 
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     tables = movement_tables(board, unit, allowance=allowance, **options)
-    (neighbours, location_offset, location_hex, location_level, building_levels, enter_cost, enter_flags,
-     climb_cost, climb_all, bypass_id, bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations) = tables.tables
-    starts = {2 * int(location_offset[s]) for s in _hex_list(board, start, "start")}
-    rows, cols, weights = [], [], []
-    n_loc_states = 2 * n_locations
-
-    def add(a, b, w):
-        if np.isfinite(w):
-            rows.append(a)
-            cols.append(b)
-            weights.append(max(w, 1e-12))  # scipy drops explicit zero weights
-
-    for loc in range(n_locations):
-        h = int(location_hex[loc])
-        level = int(location_level[loc])
-        state = 2 * loc
-        if climb_cost[h] < math.inf:
-            step, stop = climb_cost[h], 0
-            if climb_all[h]:
-                step, stop = (tables.allowance_all if state in starts else math.inf), 1
-            if level > 0:
-                add(state, state - 2 + stop, step)
-            if level < building_levels[h]:
-                add(state, state + 2 + stop, step)
-        if level:
-            continue
-        for d in range(6):
-            q = int(neighbours[h, d])
-            if q < 0:
-                continue
-            step = enter_cost[h, d]
-            flags = int(enter_flags[h, d])
-            if flags & FLAG_ALL:
-                step = tables.allowance_all if state in starts else math.inf
-            target = 2 * int(location_offset[q]) + (1 if flags & FLAG_STOP else 0)
-            add(state, target, step)
-            e = (d + 3) % 6
-            if bypass_in[q, e] < math.inf:
-                for j in (-1, 0, 1):
-                    b = int(bypass_id[q, (e + j) % 6])
-                    if b >= 0:
-                        add(state, n_loc_states + b, bypass_in[q, e])
-    for b in range(len(bypass_hex)):
-        h = int(bypass_hex[b])
-        d0 = int(bypass_dir[b])
-        for j in (-1, 1):
-            other = int(bypass_id[h, (d0 + j) % 6])
-            if other >= 0:
-                add(n_loc_states + b, n_loc_states + other, bypass_along[h])
-        for j in (-1, 0, 1):
-            d = (d0 + j) % 6
-            q = int(neighbours[h, d])
-            if q >= 0 and not enter_flags[h, d] & FLAG_ALL:
-                target = 2 * int(location_offset[q]) + (1 if enter_flags[h, d] & FLAG_STOP else 0)
-                add(n_loc_states + b, target, enter_cost[h, d])
-    n = tables.n_states
-    csr = csr_matrix((np.array(weights), (np.array(rows), np.array(cols))), shape=(n, n))
-    return csr, sorted(starts)
+    starts = sorted({2 * int(board.location_offset[s]) for s in _hex_list(board, start, "start")})
+    source = np.repeat(np.arange(tables.n_states), np.diff(tables.indptr))
+    keep = ~tables.first_only | np.isin(source, starts)
+    weights = tables.weight[keep] / 2.0
+    weights = np.where(weights == 0, 1e-12, weights)  # scipy drops explicit zero weights
+    csr = csr_matrix((weights, (source[keep], tables.target[keep])), shape=(tables.n_states, tables.n_states))
+    return csr, starts

@@ -48,6 +48,7 @@ _TITLE = 0.62
 _SIDE = 0.3
 _BAND = 1.25          # legend band under the map
 _FOOT = 0.25
+_BAND_PORTRAIT = 1.9
 
 # Hill levels: light to dark browns; below ground a blue-grey.
 _LEVEL_COLOURS = {-2: "#b0bec5", -1: "#cfd8dc", 0: "#f8f5e9", 1: "#ecd9a8", 2: "#d5b377",
@@ -67,8 +68,8 @@ _TERRAIN_COLOURS = {
 # Terrain drawn as a building block in the middle of the hex rather than a fill.
 _BUILDINGS = {"stone-building", "wooden-building", "building"}
 _HEXSIDE_STYLES = {   # name: (colour, width in multiples of the base hexside width)
-    "wall": ("#37474f", 1.0), "hedge": ("#1f7a1f", 1.0), "bocage": ("#0d4d14", 1.35),
-    "hedgerow": ("#0d4d14", 1.2), "cliff": ("#4e2a1e", 1.35), "stream": ("#1e88e5", 1.0),
+    "wall": ("#37474f", 1.0), "hedge": ("#2e8b2e", 0.9), "bocage": ("#0d4d14", 1.35),
+    "hedgerow": ("#0b3d0b", 1.5), "cliff": ("#4e2a1e", 1.35), "stream": ("#1e88e5", 1.0),
     "fieldworks": ("#8b3a1a", 1.1),
 }
 _ROAD_COLOUR = "#c45a1a"
@@ -77,6 +78,7 @@ _ROAD_COLOUR = "#c45a1a"
 _NAME_RISE = 0.95
 _BLOCK_DROP = 0.4
 _VALUE_DROP = 0.45
+_MIN_NAME_SIZE = 4.5   # points: below this, names lose their board number
 _PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
             "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324")
 
@@ -258,6 +260,8 @@ class _Page:
             page = best[1]
         self.size = page
         width, height = page
+        if height > width and band == _BAND:
+            band = _BAND_PORTRAIT   # a portrait page has room for a taller legend
         self.figure = Figure(figsize=page, dpi=dpi)
         FigureCanvasAgg(self.figure)
         self.frame = frame
@@ -275,8 +279,24 @@ class _Page:
         #: points per display unit
         self.ppu = scale * 72.0
         self.band_top = (top - ah) / height      # figure fraction where the band starts
+        self.band_height = band
         self.band_bottom = max(0.0, (top - ah - band) / height)
         self.box = box
+        # hex labels: full names where they fit, else names without the board
+        # number (the board numbers are then written at the map's edges)
+        board = frame.board
+        self.multi_board = len(set(board.board_id)) > 1
+        self.labels = list(board.names)
+        shown = self.inside()
+        self.name_size = _name_fontsize(self, self.labels, shown)
+        self.local = False
+        if self.name_size < _MIN_NAME_SIZE:
+            local = local_names(board)
+            local_size = _name_fontsize(self, local, shown)
+            if local_size > self.name_size:
+                self.labels, self.name_size, self.local = local, local_size, True
+        if self.local and self.multi_board:
+            subtitle = (subtitle + "  ·  " if subtitle else "") + "hex names omit their board number (board labels at the edges)"
         self.figure.text(0.5, 1 - 0.28 / height, title, ha="center", va="center", fontsize=13, weight="bold")
         if subtitle:
             self.figure.text(0.5, 1 - 0.52 / height, subtitle, ha="center", va="center", fontsize=8.5,
@@ -293,16 +313,25 @@ class _Page:
             keep &= mask
         return np.flatnonzero(keep)
 
-    def legend(self, handles, *, right=1.0, title=None):
+    def legend(self, handles, *, right=1.0, title=None, rows=None):
+        """A legend in the band under the map, in as many columns as it needs."""
         if not handles:
             return
         n = len(handles)
         width_in = self.size[0] * right - 2 * _SIDE
-        ncol = max(1, min(n, int(width_in / 1.75)))
+        rows_fit = rows or max(1, int((self.band_height - 0.15) / 0.165))
+        for fontsize in (7.5, 6.5, 5.5):
+            longest = max(len(h.get_label()) for h in handles)
+            column_in = longest * 0.52 * fontsize / 72 + 0.5
+            max_cols = max(1, int(width_in / column_in))
+            ncol = max(1, min(max_cols, -(-n // rows_fit)))
+            if -(-n // ncol) <= rows_fit:
+                break
+        self.legend_rows = -(-n // ncol)
         self.figure.legend(
-            handles=handles, loc="upper left", ncol=ncol, fontsize=7.5, frameon=False,
+            handles=handles, loc="upper left", ncol=ncol, fontsize=fontsize, frameon=False,
             bbox_to_anchor=(_SIDE / self.size[0], self.band_top - 0.08 / self.size[1]),
-            handlelength=2.2, columnspacing=1.2, title=title, title_fontsize=8, alignment="left",
+            handlelength=2.2, columnspacing=1.0, borderaxespad=0.2, title=title, title_fontsize=8, alignment="left",
         )
 
     def colorbar(self, mappable, label, *, left=0.68):
@@ -354,7 +383,7 @@ def _fit_box(frame, box, page_size=None, band=_BAND, limit=None):
 
 def _zoom_box(frame, hexes, margin_hexes=2.0, band=_BAND):
     """A page-shaped box around ``hexes`` (or the whole map when that is smaller)."""
-    full = frame.bounds()
+    full = _full_box(frame)
     box = frame.bounds(hexes, margin=margin_hexes * frame.hex_width)
     fitted, size = _fit_box(frame, box, band=band, limit=full)
     if (fitted[1] - fitted[0]) >= (full[1] - full[0]) or (fitted[3] - fitted[2]) >= (full[3] - full[2]):
@@ -380,13 +409,15 @@ def _draw_board(page, board, *, muted=0.0, names=True):
     ppu = page.ppu
     shade = (lambda c: _mute(c, muted)) if muted else (lambda c: c)
     handles = []
+    in_view = np.zeros(len(board), bool)
+    in_view[page.inside()] = True
 
     # hill levels: the whole hex
     levels = board.ground_level.astype(int)
     fills = [shade(level_colour(v)) for v in levels]
     ax.add_collection(PolyCollection(frame.hexagons(), facecolors=fills, edgecolors="#9a9a9a",
                                      linewidths=max(0.15, 0.012 * ppu), zorder=1))
-    present_levels = sorted(set(levels.tolist()))
+    present_levels = sorted(set(levels[in_view].tolist()))
     if len(present_levels) > 1 or present_levels != [0]:
         for v in present_levels:
             label = "ground level 0" if v == 0 else (f"hill level {v}" if v > 0 else f"depression level {v}")
@@ -401,7 +432,8 @@ def _draw_board(page, board, *, muted=0.0, names=True):
         has = np.flatnonzero((board.terrain & np.uint32(1 << t)) != 0)
         if has.size == 0:
             continue
-        seen_terrain.append(t)
+        if in_view[has].any():
+            seen_terrain.append(t)
         colour = shade(terrain_colour(rs, t))
         if name in _BUILDINGS:
             for i in has:
@@ -424,7 +456,7 @@ def _draw_board(page, board, *, muted=0.0, names=True):
             squares.append([(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)])
         ax.add_collection(PolyCollection(squares, facecolors=block_colours, edgecolors="#222222",
                                          linewidths=max(0.2, 0.03 * ppu), zorder=3))
-        upper = np.flatnonzero(board.building_levels > 0)
+        upper = np.flatnonzero((board.building_levels > 0) & in_view) if not muted else []
         size = float(np.clip(0.9 * ppu, 2, 10))
         for i in upper:
             ax.text(frame.cx[i], frame.cy[i] - _BLOCK_DROP, f"+{int(board.building_levels[i])}", ha="center", va="center",
@@ -435,7 +467,7 @@ def _draw_board(page, board, *, muted=0.0, names=True):
             label += " (square)"
         handles.append(Patch(facecolor=shade(terrain_colour(rs, t)), edgecolor="#555555" if rs.terrain_names[t] in _BUILDINGS else "none",
                              label=label))
-    if (board.building_levels > 0).any():
+    if not muted and ((board.building_levels > 0) & in_view).any():
         handles.append(Patch(facecolor="#5f6368", edgecolor="#222222", label="+N: upper building levels"))
 
     # contours: hexsides between hexes of different ground level
@@ -459,7 +491,8 @@ def _draw_board(page, board, *, muted=0.0, names=True):
             segments = np.stack([np.stack([frame.cx[hexes], frame.cy[hexes]], -1), np.stack([mx, my], -1)], axis=1)
             ax.add_collection(LineCollection(segments, colors=shade(_ROAD_COLOUR), linewidths=0.8 * base_width,
                                              zorder=5, capstyle="round"))
-            handles.append(Line2D([], [], color=shade(_ROAD_COLOUR), lw=2.0, label="road"))
+            if in_view[hexes].any():
+                handles.append(Line2D([], [], color=shade(_ROAD_COLOUR), lw=2.0, label="road"))
 
     # hexside features: thick coloured segments on the hexsides
     for k, name in enumerate(rs.hexside_names):
@@ -472,7 +505,8 @@ def _draw_board(page, board, *, muted=0.0, names=True):
         colour, width = _HEXSIDE_STYLES.get(name, (_PALETTE[(k + 5) % len(_PALETTE)], 1.0))
         ax.add_collection(LineCollection(frame.hexside_segments(hexes, dirs), colors=shade(colour),
                                          linewidths=width * base_width, zorder=6, capstyle="butt"))
-        handles.append(Line2D([], [], color=shade(colour), lw=3.0 * width, label=f"{name} (hexside)"))
+        if in_view[hexes].any() or in_view[np.maximum(board.neighbours[hexes, dirs], 0)].any():
+            handles.append(Line2D([], [], color=shade(colour), lw=3.0 * width, label=f"{name} (hexside)"))
 
     # names, in the top part of the hex (buildings and values sit below)
     if names:
@@ -480,44 +514,62 @@ def _draw_board(page, board, *, muted=0.0, names=True):
     return handles
 
 
-def _names(page, board, *, dim=None, scale=0.9):
-    """Hex names (without board number) in the top part of each hex in view."""
+def _names(page, board, *, dim=None, scale=0.9, skip=()):
+    """Hex names in the top part of each hex in view (not the ``skip`` hexes); returns the font size."""
     import matplotlib.patheffects as effects
 
     frame = page.frame
-    labels = local_names(board)
+    labels = page.labels
     shown = page.inside()
-    size = _name_fontsize(page, labels, shown) * scale
+    size = page.name_size * scale
     halo = [effects.withStroke(linewidth=max(0.6, size * 0.3), foreground="white")]
     rise = _NAME_RISE
+    skip = {int(i) for i in skip}
     for i in shown:
+        if i in skip:
+            continue
         faint = dim is not None and dim[i]
         page.ax.text(frame.cx[i], frame.cy[i] + rise, labels[i], ha="center", va="center", fontsize=size,
                      color="#d8d8d8" if faint else "#111111", zorder=10, clip_on=True,
                      path_effects=None if faint else halo)
-    page.name_size = size
     return size
 
 
-def _board_labels(page, board, alpha=0.22):
-    """Large faint board numbers on multi-board maps (names inside hexes omit them)."""
-    ids = sorted(set(board.board_id))
-    if len(ids) < 2:
+def _board_labels(page, board):
+    """Board numbers at the map's top or bottom edge (multi-board maps, full view)."""
+    if not page.multi_board:
         return
     frame = page.frame
-    size = float(np.clip(14 * page.ppu, 10, 90))
+    xmin, xmax, ymin, ymax = page.box
+    top, bottom = float(frame.cy.max()), float(frame.cy.min())
+    rotated = {str(b[0]): bool(b[3]) for b in getattr(board, "boards", [])}
     ids_array = np.array(board.board_id, dtype=object)
-    for board_id in ids:
+    for board_id in sorted(set(board.board_id)):
         members = np.flatnonzero(ids_array == board_id)
-        ax = page.ax
-        ax.text(float(frame.cx[members].mean()), float(frame.cy[members].mean()), f"{board_id}", ha="center",
-                va="center", fontsize=size, color="black", alpha=alpha, weight="bold", zorder=9, clip_on=True)
+        x = float(frame.cx[members].mean())
+        text = f"board {board_id}" + (" (rotated)" if rotated.get(str(board_id)) else "")
+        if abs(float(frame.cy[members].max()) - top) < 1.0:
+            y, va = top + SQRT3 + 0.3, "bottom"
+        elif abs(float(frame.cy[members].min()) - bottom) < 1.0:
+            y, va = bottom - SQRT3 - 0.3, "top"
+        else:
+            continue
+        if not (xmin <= x <= xmax and ymin <= y <= ymax):
+            continue
+        page.ax.text(x, y, text, ha="center", va=va, fontsize=8, weight="bold", color="#444444", zorder=9,
+                     clip_on=False)
+
+
+def _full_box(frame):
+    """The whole map, with room at the top and bottom edges for board labels."""
+    xmin, xmax, ymin, ymax = frame.bounds()
+    if len(set(frame.board.board_id)) > 1:
+        ymin, ymax = ymin - 2.2, ymax + 2.2
+    return xmin, xmax, ymin, ymax
 
 
 def _subtitle(board, extra=""):
     text = f"{board.title}  ·  ruleset {board.ruleset.name}  ·  {len(board)} hexes"
-    if len(set(board.board_id)) > 1:
-        text += "  ·  names inside hexes omit the board number (large grey digits)"
     return text + (f"  ·  {extra}" if extra else "")
 
 
@@ -542,7 +594,7 @@ def board_picture(board, *, title: str | None = None, hexes=None, dpi: int = DEF
     matplotlib.figure.Figure
     """
     frame = _Frame(board)
-    box, size = (frame.bounds(), None) if hexes is None else _zoom_box(frame, board.indices(list(hexes)))
+    box, size = (_full_box(frame), None) if hexes is None else _zoom_box(frame, board.indices(list(hexes)))
     page = _Page(frame, box, title or "The map: terrain, hill levels, hexside features and roads", _subtitle(board),
                  dpi=dpi, page=size)
     handles = _draw_board(page, board)
@@ -585,7 +637,7 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
     heights = ", ".join(
         f"{n} (ground level {int(board.ground_level[s])}{', building level ' + str(int(v)) if int(v) else ''})"
         for n, s, v in zip(names, sources, source_levels))
-    page = _Page(frame, frame.bounds(), title or f"Field of fire from {', '.join(names)}",
+    page = _Page(frame, _full_box(frame), title or f"Field of fire from {', '.join(names)}",
                  _subtitle(board, counts), dpi=dpi)
     handles = _draw_board(page, board, muted=0.45, names=False)
     ax, ppu = page.ax, page.ppu
@@ -598,7 +650,7 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
             ax.add_collection(PolyCollection(polys[mask], facecolors=colour, alpha=alpha, edgecolors="none", zorder=3.5))
         status_handles.append(Patch(facecolor=colour, alpha=alpha, label=f"{label}: {int(mask.sum())}"))
 
-    name_size = _names(page, board, dim=blocked)
+    name_size = _names(page, board, dim=blocked, skip=sources)
     value_size = float(np.clip(name_size * 1.4, 2.0, 11.0))
     for i in page.inside():
         if hindered[i]:
@@ -621,7 +673,7 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
                     path_effects=[effects.withStroke(linewidth=2.2, foreground="white")])
     status_handles.append(Line2D([], [], marker="*", ls="none", markerfacecolor=_SOURCE, markeredgecolor="white",
                                  markersize=11, label=f"firer: {heights}"))
-    _board_labels(page, board, alpha=0.16)
+    _board_labels(page, board)
     page.legend(status_handles + handles)
     return page.figure
 
@@ -723,7 +775,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
                          else int(path_field.tables.tables.bypass_hex[s - 2 * field.tables.n_locations])
                          for s in path_states})
     focus = np.union1d(np.flatnonzero(within), np.array(path_hexes + list(starts), dtype=np.int64))
-    box, size = (frame.bounds(), None)
+    box, size = (_full_box(frame), None)
     if zoom and focus.size:
         box, size = _zoom_box(frame, focus, margin_hexes=1.5)
     start_names = ", ".join(board.names[s] for s in starts[:4]) + ("..." if len(starts) > 4 else "")
@@ -798,7 +850,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
                                  markersize=7, label="Bypass: along the hexside"))
     elif to is not None:
         status.append(Line2D([], [], color="none", label=f"{board.names[path_hex]}: not reachable"))
-    _board_labels(page, board, alpha=0.16)
+    _board_labels(page, board)
     page.legend(status + handles, right=0.64)
     page.colorbar(ScalarMappable(norm=Normalize(0, max(limit, 1.0)),
                                  cmap=_truncated(cmap, 0.05, 0.85)),
@@ -839,7 +891,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     report = result.explain().splitlines()
     band = _BAND + (min(len(report), 16) * 0.105 if explain else 0.0)
     hexes = [h for h, _ in crossed] + [a, b]
-    box, size = (frame.bounds(), None)
+    box, size = (_full_box(frame), None)
     if zoom:
         box, size = _zoom_box(frame, hexes, margin_hexes=2.0, band=band)
     verdict = "clear" if result.visible else f"BLOCKED at {result.blocked_at} ({result.reason})"
@@ -878,7 +930,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
         ax.add_collection(PolyCollection(polys[sorted(blocks)], facecolors="#e53935", alpha=0.55, edgecolors="#b71c1c",
                                          linewidths=max(0.6, 0.08 * ppu), zorder=3.7))
         status.append(Patch(facecolor="#e53935", alpha=0.55, edgecolor="#b71c1c", label="blocks the LOS"))
-    name_size = _names(page, board)
+    name_size = _names(page, board, skip=(a, b))
     halo = [effects.withStroke(linewidth=max(0.6, name_size * 0.3), foreground="white")]
     value_size = float(np.clip(name_size * 1.4, 3, 12))
     for h, value in drm.items():
@@ -915,16 +967,16 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
                          label=f"viewer {result.viewer}"))
     status.append(Line2D([], [], marker="s", ls="none", markerfacecolor="#1565c0", markeredgecolor="white",
                          markersize=8, label=f"target {result.target}"))
-    _board_labels(page, board, alpha=0.16)
-    page.legend(status + handles)
+    _board_labels(page, board)
+    page.legend(status + handles, rows=5)
     if explain:
         lines = report if len(report) <= 16 else report[:15] + [f"  ... {len(report) - 15} more steps"]
-        rows = int(np.ceil(len(page.figure.legends[0].get_texts()) / max(1, page.figure.legends[0]._ncols)))
-        page.note("\n".join(lines), y_offset=0.22 + 0.16 * rows, fontsize=6.5, family="monospace")
+        page.note("\n".join(lines), y_offset=0.25 + 0.17 * getattr(page, "legend_rows", 0), fontsize=6.5,
+                  family="monospace")
     return page.figure
 
 
-def values_picture(board, values, *, title: str, label: str, cmap: str = "viridis", names: bool = True,
+def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu", names: bool = True,
                    dpi: int = DEFAULT_DPI):
     """Any number per hex as a colour map over the board (e.g. how many hexes each hex sees)."""
     from matplotlib import colormaps
@@ -939,7 +991,7 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "viridi
     finite = np.isfinite(values)
     low = float(values[finite].min()) if finite.any() else 0.0
     high = float(values[finite].max()) if finite.any() else 1.0
-    page = _Page(frame, frame.bounds(), title, _subtitle(board, f"{label}: {low:g} to {high:g}"), dpi=dpi)
+    page = _Page(frame, _full_box(frame), title, _subtitle(board, f"{label}: {low:g} to {high:g}"), dpi=dpi)
     handles = _draw_board(page, board, muted=0.6, names=False)
     colours = colormaps[cmap]
     norm = Normalize(low, high if high > low else low + 1)
@@ -948,7 +1000,7 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "viridi
                                           edgecolors="none", zorder=3.5))
     if names:
         _names(page, board)
-    _board_labels(page, board, alpha=0.16)
+    _board_labels(page, board)
     page.legend([h for h in handles if "hexside" in h.get_label() or h.get_label() == "road"], right=0.64)
     page.colorbar(ScalarMappable(norm=norm, cmap=colours), label)
     return page.figure

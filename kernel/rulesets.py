@@ -59,11 +59,19 @@ class RulesetError(ValueError):
     """A ruleset file is invalid; the message names the file and the entry."""
 
 
-def _deep_merge(base: dict, override: dict) -> dict:
+def _deep_merge(base: dict, override: dict, where: tuple[str, ...] = ()) -> dict:
+    """Merge a switch override into the raw tables.
+
+    A terrain or hexside type's ``move`` and ``cover`` tables are one value per
+    unit class: an override replaces them whole (its ``default`` then covers
+    every class it does not name) instead of keeping the old per-class entries.
+    """
     merged = copy.deepcopy(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _deep_merge(merged[key], value)
+        path = where + (key,)
+        whole = len(path) == 3 and path[0] in ("terrain", "hexside") and key in ("move", "cover")
+        if isinstance(value, dict) and isinstance(merged.get(key), dict) and not whole:
+            merged[key] = _deep_merge(merged[key], value, path)
         else:
             merged[key] = copy.deepcopy(value)
     return merged

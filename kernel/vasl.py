@@ -449,10 +449,12 @@ INHERENT_MIN_PIXELS = 8
 HEXSIDE_SPAN = 0.5
 HEXSIDE_DEPTH = 5.0
 HEXSIDE_MIN_SHARE = 0.15
-#: Road: road pixels within ``ROAD_CENTRE_RADIUS`` of a hex's centre make a
-#: road hex; within ``ROAD_SIDE_RADIUS`` of a hexside midpoint (at least
-#: ``ROAD_MIN_PIXELS``) a road crossing between two road hexes.
+#: Road: road pixels within ``ROAD_CENTRE_RADIUS`` of a hex's centre (at
+#: least ``ROAD_MIN_PIXELS``), or covering ``ROAD_SHARE`` of its area, make a
+#: road hex; road pixels within ``ROAD_SIDE_RADIUS`` of a hexside midpoint (at
+#: least ``ROAD_MIN_PIXELS``) a road crossing between two road hexes.
 ROAD_CENTRE_RADIUS = 10.0
+ROAD_SHARE = 0.1
 ROAD_SIDE_RADIUS = 8.0
 ROAD_MIN_PIXELS = 6
 #: Bypass: obstacle pixels within ``TOUCH_RADIUS`` of a hexside midpoint (at
@@ -791,9 +793,10 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
         centre_codes = los.terrain[xs, ys]
         centre_codes = centre_codes[area_codes[centre_codes]]
         centre_key = None
+        centre_code = None
         if centre_codes.size:
             values, number = np.unique(centre_codes, return_counts=True)
-            code = int(values[np.argmax(number)])
+            code = centre_code = int(values[np.argmax(number)])
             if terrain_codes[code]:
                 centre_key = int(lookup.feature[code])
             elif unmapped_codes[code]:
@@ -844,16 +847,17 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
         # ground level: the dominant elevation; a depression under the centre dot gives its own
         elevations = elev_counts[i]
         level = int(np.argmax(elevations)) - 128 if elevations.sum() else 0
-        if centre_key is not None and not isinstance(centre_key, tuple):
+        if centre_code is not None and lookup.depression[centre_code] and centre_key in features:
             xs, ys = _disc(los, cx, cy, CENTRE_RADIUS)
-            under = los.terrain[xs, ys]
-            depressed = lookup.depression[under]
-            if depressed.any() and centre_key in features:
-                level = int(np.min(los.elevation[xs, ys][depressed]))
+            under = los.elevation[xs, ys][los.terrain[xs, ys] == centre_code]
+            values, number = np.unique(under, return_counts=True)
+            level = int(values[np.argmax(number)])
         hex_levels[cell] = level
         # road hex: road pixels at the centre
         xs, ys = _disc(los, cx, cy, ROAD_CENTRE_RADIUS)
-        road_hex[i] = np.count_nonzero(lookup.kind[los.terrain[xs, ys]] == _KIND_ROAD) >= ROAD_MIN_PIXELS
+        road_pixels = counts[lookup.kind == _KIND_ROAD].sum()
+        road_hex[i] = (np.count_nonzero(lookup.kind[los.terrain[xs, ys]] == _KIND_ROAD) >= ROAD_MIN_PIXELS
+                       or road_pixels >= ROAD_SHARE * max(counts.sum(), 1))
 
     # building types from the metadata
     for hex_name, type_name in metadata.building_types.items():

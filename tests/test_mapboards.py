@@ -53,7 +53,7 @@ def merged_names(board):
 
 @pytest.fixture
 def boards(tmp_path):
-    """Boards 1 and 2 (plain), and 'wood' (board 3) with terrain on its edge halves."""
+    """Plain 5 x 3 boards 1 (one.board) and 2 (two.board)."""
     write(tmp_path, "one.board", board_text(1))
     write(tmp_path, "two.board", board_text(2))
     return tmp_path

@@ -25,7 +25,7 @@ from kernel.rulesets import (
 )
 
 BUNDLED = {
-    # name: (unit classes, terrain types, hexside types, switches with defaults, los_model)
+    # name: (unit classes, terrain types, hexside types, switches with their defaults)
     "asl": (6, 14, 6, {"orchards_in_season": True, "grain_in_season": True}),
     "valor-victory": (3, 12, 4, {"crops_in_season": True}),
     "ccn": (3, 9, 1, {}),
@@ -409,3 +409,32 @@ def test_unknown_switch_without_switches(tmp_path):
 def test_unknown_switch_on_bundled():
     with pytest.raises(RulesetError, match=r"asl\.toml: unknown switch 'winter': this ruleset's switches are grain_in_season, orchards_in_season"):
         load_ruleset("asl", {"winter": True})
+
+
+def test_switch_replaces_per_class_move_table_whole(tmp_path):
+    """A switch's ``move = { default = 1 }`` means 1 for every class, not just the default."""
+    switches = SWITCHES + '\n[switches.frozen]\ndefault = false\non = { terrain = { woods = { move = { default = 1 } } } }\n'
+    path = write(tmp_path, mini(switches=switches))
+    normal = load_ruleset(path)
+    frozen = load_ruleset(path, {"frozen": True})
+    woods = normal.terrain_index("woods")
+    assert normal.terrain_move[:, woods].tolist() == [2.0, math.inf]
+    assert frozen.terrain_move[:, woods].tolist() == [1.0, 1.0]
+    # Other properties of the entry are merged, not replaced.
+    assert frozen.terrain_los_role[woods] == LOS_OBSTACLE and frozen.terrain_bypass[woods]
+
+
+def test_switch_overrides_rules(tmp_path):
+    switches = SWITCHES + '\n[switches.fast]\ndefault = false\non = { rules = { cost_combine = "max", open_cost = 0.5 } }\n'
+    path = write(tmp_path, mini(switches=switches))
+    assert load_ruleset(path).rules["cost_combine"] == "sum"
+    fast = load_ruleset(path, {"fast": True})
+    assert fast.rules["cost_combine"] == "max" and fast.rules["open_cost"] == 0.5
+    assert fast.rules["los_model"] == "asl"
+
+
+def test_asl_grain_out_of_season_is_open_ground_for_vehicles():
+    off = load_ruleset("asl", {"grain_in_season": False})
+    grain = off.terrain_index("grain")
+    for unit in off.unit_classes:
+        assert off.terrain_move[off.unit_index(unit), grain] == 1.0, unit
