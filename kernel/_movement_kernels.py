@@ -29,6 +29,18 @@ FLAG_ALL = 2
 INF_HALF = 1 << 40
 UNREACHED_HALF = 1 << 62
 
+#: Packing of one CSR edge into an int64 (see :func:`dijkstra`).
+EDGE_TARGET_MASK = (1 << 32) - 1
+EDGE_WEIGHT_SHIFT = 32
+EDGE_WEIGHT_MASK = (1 << 30) - 1
+EDGE_FIRST_SHIFT = 62
+
+
+def pack_edges(target, weight, first_only):
+    """Pack CSR edge arrays into the int64 form :func:`dijkstra` reads."""
+    return (target.astype(np.int64) | (weight.astype(np.int64) << EDGE_WEIGHT_SHIFT)
+            | (first_only.astype(np.int64) << EDGE_FIRST_SHIFT))
+
 #: uint16 sentinel for unreachable in half-MF matrices.
 UNREACHABLE = 65535
 
@@ -42,17 +54,19 @@ KernelTables = namedtuple("KernelTables", [
 
 
 @jit
-def dijkstra(indptr, target, weight, first_only, start_states, start_costs, start_is_first, limit,
+def dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
              dist, pred, nxt, prv, where, heads):
     """Least cost (whole half MF) from the start states over the expanded state graph (CSR).
 
+    ``edges[e]`` packs an out-edge: target state in bits 0-31, weight (whole
+    half MF) in bits 32-61, bit 62 set for an all-MF move (one load per edge).
     Dial's algorithm: every edge weight is a whole number of half MF smaller
     than ``heads.shape[0]``, so a circular array of doubly linked bucket lists
     (``heads``, ``nxt``, ``prv``, ``where`` = bucket of a queued state or -1)
     replaces the heap: no log factor, no stale entries.  The bucket updates are
     written out in the loop on purpose: as separate jitted helpers their call
-    overhead made the kernel twenty times slower.  An edge with ``first_only``
-    set (an all-MF move) is taken only from a start state marked in
+    overhead made the kernel twenty times slower.  An all-MF edge is taken
+    only from a start state marked in
     ``start_is_first`` while its cost is still 0.  ``dist`` holds
     :data:`UNREACHED_HALF` for states not reached; states costlier than
     ``limit`` are neither stored nor expanded.
@@ -104,10 +118,11 @@ def dijkstra(indptr, target, weight, first_only, start_states, start_costs, star
         cost = dist[state]
         first = first_move[state] and cost == 0
         for e in range(indptr[state], indptr[state + 1]):
-            if first_only[e] and not first:
+            packed = edges[e]
+            if (packed >> EDGE_FIRST_SHIFT) & 1 and not first:
                 continue
-            t = target[e]
-            c = cost + weight[e]
+            t = packed & EDGE_TARGET_MASK
+            c = cost + ((packed >> EDGE_WEIGHT_SHIFT) & EDGE_WEIGHT_MASK)
             if c < dist[t] and c <= limit:
                 queued = where[t]
                 if queued >= 0:
@@ -148,8 +163,7 @@ def hex_costs(dist, location_offset, bypass_id, n_locations, out):
 
 
 @jit_parallel
-def movement_matrix_kernel(indptr, target, weight, first_only, location_offset, bypass_id, n_locations,
-                           n_buckets, limit, sources, out):
+def movement_matrix_kernel(indptr, edges, location_offset, bypass_id, n_locations, n_buckets, limit, sources, out):
     """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
     n_states = indptr.shape[0] - 1
     n = out.shape[1]
@@ -164,9 +178,48 @@ def movement_matrix_kernel(indptr, target, weight, first_only, location_offset, 
         starts[0] = 2 * location_offset[sources[k]]
         costs = np.zeros(1, np.int64)
         first = np.ones(1, np.bool_)
-        dijkstra(indptr, target, weight, first_only, starts, costs, first, limit, dist, pred, nxt, prv, where, heads)
+        dijkstra(indptr, edges, starts, costs, first, limit, dist, pred, nxt, prv, where, heads)
         row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_id, n_locations, row)
         for h in range(n):
             value = row[h]
             out[k, h] = np.uint16(value) if value < UNREACHABLE else UNREACHABLE
+
+
+@jit
+def field_outputs(dist, location_offset, bypass_id, n_locations, leave_cost, cot_all, first_hexes,
+                  allowance_all, state_cost, cost):
+    """Float outputs of one field: MF per state and per hex, and the cheapest exit.
+
+    ``leave_cost[h]`` is the MF cost of leaving the map from edge hex ``h``
+    (inf elsewhere); from an all-MF hex leaving is an all-MF move, allowed
+    only from the ``first_hexes`` (start hexes at cost 0), where it costs
+    ``allowance_all``.  Returns ``(exit_cost, exit_hex)``.
+    """
+    for s in range(dist.shape[0]):
+        state_cost[s] = np.inf if dist[s] >= UNREACHED_HALF else dist[s] / 2.0
+    n = cost.shape[0]
+    best = np.inf
+    best_hex = -1
+    for h in range(n):
+        ground = 2 * location_offset[h]
+        value = state_cost[ground]
+        if state_cost[ground + 1] < value:
+            value = state_cost[ground + 1]
+        for d in range(6):
+            b = bypass_id[h, d]
+            if b >= 0 and state_cost[2 * n_locations + b] < value:
+                value = state_cost[2 * n_locations + b]
+        cost[h] = value
+        if not cot_all[h]:
+            leave = state_cost[ground] + leave_cost[h]
+            if leave < best:
+                best = leave
+                best_hex = h
+    for k in range(first_hexes.shape[0]):
+        h = first_hexes[k]
+        if cot_all[h] and leave_cost[h] < np.inf and state_cost[2 * location_offset[h]] == 0.0:
+            if allowance_all < best:
+                best = allowance_all
+                best_hex = h
+    return best, best_hex

@@ -221,6 +221,9 @@ class Board:
             return int(name)
         if not isinstance(name, str):
             raise TypeError(f"hex must be a name like '2I9' or an index, not {type(name).__name__}")
+        found = self._index.get(name)
+        if found is not None:  # a canonical name: no parsing needed
+            return found
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
         try:

@@ -59,6 +59,7 @@ class MovementTables:
     target: np.ndarray
     weight: np.ndarray
     first_only: np.ndarray
+    edges: np.ndarray
 
     @property
     def n_states(self) -> int:
@@ -109,11 +110,16 @@ def movement_tables(board, unit: str, *, smoke=None, units=None, allowance=None)
     rs = board.ruleset
     rs.unit_index(unit)
     n = len(board)
-    smoke = _mask(smoke, n, "smoke")
-    units = _mask(units, n, "units")
-    key = (unit, allowance, smoke.tobytes() if smoke.any() else b"", units.tobytes() if units.any() else b"")
+    if smoke is None and units is None:
+        key = (unit, allowance, b"", b"")
+    else:
+        smoke = _mask(smoke, n, "smoke")
+        units = _mask(units, n, "units")
+        key = (unit, allowance, smoke.tobytes() if smoke.any() else b"", units.tobytes() if units.any() else b"")
     cache = board.__dict__.setdefault("_movement_tables", {})
     if key not in cache:
+        smoke = _mask(smoke, n, "smoke")
+        units = _mask(units, n, "units")
         if len(cache) >= 8:
             cache.pop(next(iter(cache)))
         cache[key] = _build_movement_tables(board, unit, smoke, units, allowance)
@@ -229,7 +235,8 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
     )
     indptr, target, weight, first_only = _state_graph(tables, allowance_half)
     return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
-                          leave_cost, allowance_all, allowance_half, largest + 1, indptr, target, weight, first_only)
+                          leave_cost, allowance_all, allowance_half, largest + 1, indptr, target, weight, first_only,
+                          K.pack_edges(target, weight, first_only))
 
 
 def _state_graph(tables, allowance_half: int):
@@ -449,9 +456,10 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     start_states = [2 * int(board.location_offset[s]) for s in starts]
     start_costs = [0.0] * len(starts)
     first = [True] * len(starts)
-    occupied = _mask(units, len(board), "units") & bool(board.ruleset.rules["occupied_hexes_block_movement"])
+    blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"]) and units is not None
+    occupied = _mask(units, len(board), "units") if blocks else None
     for e in entries:
-        if occupied[e]:
+        if occupied is not None and occupied[e]:
             continue  # entering from off the map is an entry: not into an occupied hex
         cost = tables.allowance_all if tables.cot_all[e] else float(tables.cot[e])
         if not np.isfinite(cost):
@@ -467,21 +475,14 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     start_half = np.rint(2 * np.array(start_costs, np.float64)).astype(np.int64)
     heads = np.empty(max(tables.n_buckets, int(start_half.max(initial=0)) + 1), np.int32)
     limit = int(np.floor(2 * allowance)) if allowance is not None else K.INF_HALF
-    K.dijkstra(tables.indptr, tables.target, tables.weight, tables.first_only, np.array(start_states, np.int64),
+    K.dijkstra(tables.indptr, tables.edges, np.array(start_states, np.int64),
                start_half, np.array(first, np.bool_), limit, dist, pred, *work, heads)
-    state_cost = np.where(dist >= K.UNREACHED_HALF, math.inf, dist / 2.0)
-    cost_half = np.empty(len(board), np.int64)
-    K.hex_costs(dist, board.location_offset.astype(np.int64), tables.tables.bypass_id, tables.n_locations, cost_half)
-    cost = np.where(cost_half >= K.UNREACHED_HALF, math.inf, cost_half / 2.0)
+    state_cost = np.empty(n_states, np.float64)
+    cost = np.empty(len(board), np.float64)
+    exit_cost, exit_hex = K.field_outputs(dist, tables.tables.location_offset, tables.tables.bypass_id,
+                                          tables.n_locations, tables.leave_cost, tables.cot_all,
+                                          starts.astype(np.int64), tables.allowance_all, state_cost, cost)
     dist = state_cost
-    moving_ground = dist[2 * board.location_offset[:-1].astype(np.int64)]
-    leave = moving_ground + np.where(tables.cot_all, math.inf, tables.leave_cost)
-    if len(starts):
-        # leaving from an all-MF hex is an all-MF move: only as the first move
-        edge = np.isfinite(tables.leave_cost[starts]) & tables.cot_all[starts]
-        leave[starts[edge]] = np.minimum(leave[starts[edge]], tables.allowance_all)
-    exit_hex = int(np.argmin(leave)) if np.isfinite(leave).any() else -1
-    exit_cost = float(leave[exit_hex]) if exit_hex >= 0 else math.inf
     return MovementField(board, unit, cost, dist, pred, exit_cost, exit_hex, tables)
 
 
@@ -518,9 +519,8 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
     tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
     out = np.empty((len(source_hexes), len(board)), np.uint16)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF
-    K.movement_matrix_kernel(tables.indptr, tables.target, tables.weight, tables.first_only,
-                             board.location_offset.astype(np.int64), tables.tables.bypass_id, tables.n_locations,
-                             tables.n_buckets, limit, source_hexes, out)
+    K.movement_matrix_kernel(tables.indptr, tables.edges, board.location_offset.astype(np.int64),
+                             tables.tables.bypass_id, tables.n_locations, tables.n_buckets, limit, source_hexes, out)
     return out
 
 

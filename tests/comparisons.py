@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import kernel
-from kernel.los import los
+from kernel.los import los, los_matrix
 from kernel.movement import movement_field
 from kernel.trace import trace
 from tests.reference.los_reference import reference_los, reference_trace
@@ -40,6 +40,7 @@ def kernel_movement(board, starts, unit_class, **options):
 COMPARISONS = {
     "trace": Comparison("trace", trace, reference_trace),
     "los": Comparison("los", kernel_los, reference_los),
+    "los_matrix": Comparison("los_matrix", los_matrix, reference_los),
     "movement_field": Comparison("movement_field", kernel_movement, reference_movement),
 }
 

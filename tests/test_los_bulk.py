@@ -22,7 +22,7 @@ from kernel.los import (
     visibility_bits,
 )
 from kernel.random_board import random_board
-from tests.reference.los_reference import reference_los
+from tests.comparisons import COMPARISONS
 
 
 def _counter_dict(counters):
@@ -40,10 +40,11 @@ def test_matrix_matches_reference(ruleset, seed):
     if seed == 1:
         counters = Counters(smoke=np.where(rng.random(n) < 0.08, 2, 0), smoke_height=np.full(n, 2),
                             vehicles=rng.random(n) < 0.05, units=rng.random(n) < 0.05)
-    matrix = los_matrix(board, counters=counters)
+    comparison = COMPARISONS["los_matrix"]
+    matrix = comparison.kernel(board, counters=counters)
     mismatches = []
     for a, b in zip(rng.integers(0, n, 600), rng.integers(0, n, 600)):
-        ref = reference_los(board, int(a), int(b), counters=_counter_dict(counters) if counters else None)
+        ref = comparison.reference(board, int(a), int(b), counters=_counter_dict(counters) if counters else None)
         expected = ref["hindrance"] if ref["visible"] else BLOCKED
         if a == b:
             expected = 0

@@ -1,0 +1,69 @@
+"""Shared benchmark helpers: one measurement path, and the ratio table.
+
+``make test`` (and CI) runs the benchmarks in short mode: pytest-benchmark is
+disabled, each timed function runs a few rounds measured here with
+``time.perf_counter``, and only gross regressions measured as ratios in the
+same run fail.  ``make bench`` runs them fully under pytest-benchmark.
+Either way the terminal summary prints every timing and ratio.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+#: name -> best (minimum) seconds of one call, from this run.
+TIMINGS: dict[str, float] = {}
+#: name -> (value, unit or note) extra figures, e.g. pairs the lerp kernel gets wrong.
+FIGURES: dict[str, tuple[float, str]] = {}
+#: (numerator, denominator, label, limit or None) ratios to print (and check where a limit is given).
+RATIOS: list[tuple[str, str, str, float | None]] = []
+
+
+def measure(benchmark, name: str, function, rounds: int = 5) -> float:
+    """Time ``function`` (best of ``rounds``) through pytest-benchmark when enabled."""
+    function()  # warm-up: JIT compilation and caches stay out of the figures
+    if benchmark.disabled:
+        best = float("inf")
+        for _ in range(rounds):
+            start = time.perf_counter()
+            function()
+            best = min(best, time.perf_counter() - start)
+    else:
+        benchmark.pedantic(function, rounds=max(rounds, 10), warmup_rounds=1, iterations=1)
+        best = benchmark.stats.stats.min
+    TIMINGS[name] = best
+    return best
+
+
+def ratio(numerator: str, denominator: str) -> float:
+    if numerator not in TIMINGS or denominator not in TIMINGS:
+        pytest.skip(f"needs timings of {numerator!r} and {denominator!r} from this run")
+    return TIMINGS[numerator] / TIMINGS[denominator]
+
+
+def _format(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:9.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:9.2f} ms"
+    return f"{seconds:9.2f} s "
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not TIMINGS:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("hexkernel benchmarks (best of the rounds of this run)")
+    for name, seconds in TIMINGS.items():
+        write(f"  {name:<58} {_format(seconds)}")
+    for name, (value, unit) in FIGURES.items():
+        write(f"  {name:<58} {value:12.1f} {unit}")
+    if RATIOS:
+        write("  ratios (same run):")
+        for numerator, denominator, label, limit in RATIOS:
+            if numerator in TIMINGS and denominator in TIMINGS:
+                value = TIMINGS[numerator] / TIMINGS[denominator]
+                check = f"  (CI fails above {limit})" if limit else ""
+                write(f"    {label:<56} {value:8.2f}x{check}")
