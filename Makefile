@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/hexkernel info
+	$(VENV)/bin/hexkernel demo --out out
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -79,6 +79,14 @@ def _allowance(text: str) -> float:
     return value
 
 
+def _formats(text: str) -> list[str]:
+    formats = [part.strip().lower() for part in text.split(",") if part.strip()]
+    bad = [f for f in formats if f not in ("png", "svg")]
+    if bad or not formats:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected png, svg or png,svg")
+    return list(dict.fromkeys(formats))
+
+
 def _dpi(text: str) -> int:
     value = _positive_int(text)
     if not 30 <= value <= 600:
@@ -581,10 +589,10 @@ class _Progress:
         filled = percent * 30 // 100
         bar = "#" * filled + "." * (30 - filled)
         elapsed = time.perf_counter() - self.start
-        end = "\n" if done >= self.total else ("\r" if self.tty else "\n")
-        sys.stderr.write(f"\r{self.label} [{bar}] {percent:3d}% {done}/{self.total} rows {elapsed:.1f} s{end}"
-                         if self.tty else f"{self.label} [{bar}] {percent:3d}% {done}/{self.total} rows "
-                         f"{elapsed:.1f} s{end}")
+        # on a terminal the bar redraws itself in place; in a log, one line per 10%
+        start = "\r" if self.tty else ""
+        end = "\n" if done >= self.total or not self.tty else ""
+        sys.stderr.write(f"{start}{self.label} [{bar}] {percent:3d}% {done}/{self.total} rows {elapsed:.1f} s{end}")
         sys.stderr.flush()
 
 
@@ -668,16 +676,14 @@ def command_matrix(args) -> None:
 _DEMO_STRONG = ("71I4",)
 
 
-def _strong_position(board) -> tuple[int, int]:
-    """A commanding Location: 71I4 on the bundled map, else the highest Location."""
+def _strong_position(board, seen) -> tuple[int, int]:
+    """A commanding Location: 71I4 on the bundled map, else the hex that sees the most hexes."""
     for name in _DEMO_STRONG:
         if name in board.names:
             return board.index(name), 0
     import numpy as np
 
-    height = board.ground_level.astype(int) + board.building_levels.astype(int)
-    best = int(np.argmax(height))
-    return best, int(board.building_levels[best])
+    return int(np.argmax(seen)), 0
 
 
 def _demo_destination(board, field, allowance) -> int:
@@ -716,6 +722,7 @@ def _demo_target(board, viewer, level) -> int:
 
 
 def command_demo(args) -> None:
+    _check_writable(args.json_out)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -756,7 +763,7 @@ def command_demo(args) -> None:
     if args.source:
         source, level = _location(board, args.source, "--from")
     else:
-        source, level = _strong_position(board)
+        source, level = _strong_position(board, seen)
     source_name = _location_name(board, source, level)
     started = time.perf_counter()
     fire = field_of_fire(board, [source], levels=[level])
@@ -806,7 +813,7 @@ def command_demo(args) -> None:
             "move": lambda: pictures.movement_picture(board, field, allowance=allowance, to=destination, full=full),
             "los": lambda: pictures.los_picture(board, result),
         }
-        formats = ["png"] + (["svg"] if args.svg else [])
+        formats = args.formats
         for name, make in figures.items():
             figure = make()
             for fmt in formats:
@@ -822,10 +829,15 @@ def command_demo(args) -> None:
                "total_seconds": round(total, 4), "files": files}
     save_json("summary.json", summary)
     width = max(len(label) for label, _, _ in steps)
-    print(f"hexkernel demo: {board.title} ({board.ruleset.name}, {len(board)} hexes) -> {out}/")
-    for label, seconds, note in steps:
-        print(f"  {label:<{width}}  {seconds:7.2f} s  {note}")
-    print(f"  {'total':<{width}}  {total:7.2f} s  {len(files)} files in {out}/ (summary.json lists them)")
+
+    def text():
+        lines = [f"hexkernel demo: {board.title} ({board.ruleset.name}, {len(board)} hexes) -> {out}/"]
+        for label, seconds, note in steps:
+            lines.append(f"  {label:<{width}}  {seconds:7.2f} s  {note}")
+        lines.append(f"  {'total':<{width}}  {total:7.2f} s  {len(files)} files in {out}/ (summary.json lists them)")
+        return lines
+
+    _emit(args, summary, text)
 
 
 # ---------------------------------------------------------------------------
@@ -919,11 +931,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--map", default=DEFAULT_MAP, metavar="MAP",
                       help="scenario or board file, or bundled name (default: %(default)s)")
     demo.add_argument("--from", dest="source", metavar="HEX",
-                      help="the firer's Location and the mover's hex (default: 71I4, else the highest Location)")
+                      help="the firer's Location and the mover's hex (default: 71I4, else the hex that sees most)")
     demo.add_argument("--unit", metavar="CLASS", help="moving unit class (default: the ruleset's first)")
-    demo.add_argument("--svg", action="store_true", help="also write SVG pictures")
+    demo.add_argument("--formats", type=_formats, default=["png", "svg"], metavar="LIST",
+                      help="picture formats, comma-separated (default: png,svg)")
     demo.add_argument("--no-pictures", action="store_true", help="skip the pictures")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
+    demo.add_argument("--json", action="store_true", help="print the summary as JSON instead of text")
+    demo.add_argument("--json-out", metavar="FILE", help="also write the summary JSON to FILE")
     demo.set_defaults(run=command_demo)
     return parser
 

@@ -229,13 +229,6 @@ def _mute(colour, amount=0.55):
     return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
 
 
-def _text_colour(fill) -> str:
-    from matplotlib.colors import to_rgb
-
-    r, g, b = to_rgb(fill)
-    return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.45 else "black"
-
-
 # ---------------------------------------------------------------------------
 # page
 # ---------------------------------------------------------------------------
@@ -403,7 +396,6 @@ def _draw_board(page, board, *, muted=0.0, names=True):
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    import matplotlib.patheffects as effects
 
     ax, frame, rs = page.ax, page.frame, board.ruleset
     ppu = page.ppu
@@ -425,7 +417,7 @@ def _draw_board(page, board, *, muted=0.0, names=True):
 
     # area terrain: an inset hexagon (one per feature, smaller and smaller)
     polys, colours = [], []
-    blocks, block_colours, block_levels = [], [], []
+    blocks, block_colours = [], []
     counts = np.zeros(len(board), int)
     seen_terrain = []
     for t, name in enumerate(rs.terrain_names):
@@ -721,9 +713,8 @@ def _path_points(board, frame, field, states):
 
 
 def _format_cost(value: float) -> str:
-    if value == int(value):
-        return str(int(value))
-    return f"{value:.1f}".rstrip("0").rstrip(".") if abs(value * 2 - round(value * 2)) > 1e-9 else f"{value:g}"
+    """``4``, ``1.5``, ``10.5``: costs are whole or half MF/MP."""
+    return f"{float(value):g}"
 
 
 def movement_picture(board, field, *, allowance: float | None = None, to=None, full=None, zoom: bool = True,
@@ -885,8 +876,8 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     from kernel.trace import trace
 
     frame = _Frame(board)
-    a, level_a = board.location(result.viewer)
-    b, level_b = board.location(result.target)
+    a, _ = board.location(result.viewer)
+    b, _ = board.location(result.target)
     crossed = trace(board, a, b)
     report = result.explain().splitlines()
     band = _BAND + (min(len(report), 16) * 0.105 if explain else 0.0)

@@ -1,0 +1,193 @@
+"""The command line, run as users run it: ``python -m kernel.cli ...`` in a subprocess.
+
+Each subprocess pays for numba's start-up, so the commands are few and each
+checks several things (text, JSON against the Python API, pictures).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel.cli import build_parser, main
+from kernel.los import Counters, field_of_fire, los, los_matrix
+from kernel.movement import movement_field
+
+ROOT = Path(__file__).resolve().parent.parent
+A4_100_DPI = (1169, 827)
+
+
+def hexkernel(*args, cwd, expect=0):
+    """Run the CLI in a fresh process; returns the CompletedProcess."""
+    process = subprocess.run([sys.executable, "-m", "kernel.cli", *map(str, args)], cwd=cwd, capture_output=True,
+                             text=True, timeout=600)
+    assert process.returncode == expect, (process.returncode, process.stdout[-2000:], process.stderr[-2000:])
+    return process
+
+
+def png_size(path) -> tuple[int, int]:
+    data = Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def check_svg(path) -> None:
+    data = Path(path).read_bytes()
+    assert data.startswith(b"<?xml") and b"<svg" in data[:1000] and len(data) > 10_000
+
+
+def cost_list(costs):
+    return [None if not math.isfinite(c) else c for c in costs]
+
+
+@pytest.fixture(scope="module")
+def default():
+    return kernel.load("default")
+
+
+# ---------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------
+
+def test_info_text_json_and_pictures(tmp_path):
+    process = hexkernel("info", "--map", "71", "--json-out", "info.json", "--png", "map.png", "--svg", "map.svg",
+                        "--dpi", 100, cwd=tmp_path)
+    assert process.stdout.startswith("Hexkernel board 71")
+    assert "hexes: 346" in process.stdout
+    assert json.loads((tmp_path / "info.json").read_text()) == json.loads(json.dumps(kernel.load("71").summary()))
+    assert png_size(tmp_path / "map.png") == A4_100_DPI
+    check_svg(tmp_path / "map.svg")
+
+
+def test_los_matches_the_api(tmp_path, default):
+    process = hexkernel("los", "71P5h2", "71I9", "--explain", "--json-out", "los.json", "--png", "los.png",
+                        "--dpi", 100, cwd=tmp_path)
+    result = los(default, "71P5h2", "71I9")
+    assert process.stdout.strip() == result.explain()
+    assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **asdict(result)}
+    assert png_size(tmp_path / "los.png") == A4_100_DPI
+
+
+def test_fire_with_counters_matches_the_api(tmp_path, default):
+    counters = {"smoke": {"71M6": 3}, "vehicles": ["71N7"], "units": []}
+    (tmp_path / "counters.json").write_text(json.dumps(counters))
+    process = hexkernel("fire", "--from", "71O6h1", "--counters", "counters.json", "--json", "--svg", "fire.svg",
+                        cwd=tmp_path)
+    payload = json.loads(process.stdout)
+    fire = field_of_fire(default, "71O6", levels=1, counters=Counters.on(default, **counters))
+    assert payload["sources"] == ["71O6h1"] and payload["levels"] == [1]
+    assert payload["hexes"] == list(default.names)
+    assert payload["visible"] == fire.visible.tolist()
+    assert payload["hindrance"] == fire.hindrance.tolist()
+    assert payload["source"] == fire.source.tolist()
+    assert payload["cover"] == fire.cover.tolist()
+    assert payload["summary"]["visible"] == int(fire.visible.sum())
+    assert payload["summary"]["hindered"] == int((fire.visible & (fire.hindrance > 0)).sum()) > 0
+    # the counters change the answer (the SMOKE hex is seen through +3, or not at all)
+    plain = field_of_fire(default, "71O6", levels=1)
+    assert payload["hindrance"] != plain.hindrance.tolist()
+    check_svg(tmp_path / "fire.svg")
+
+
+def test_move_matches_the_api(tmp_path, default):
+    process = hexkernel("move", "--from", "71I4", "--unit", "infantry", "--allowance", 4, "--to", "71M6",
+                        "--json-out", "move.json", "--png", "move.png", "--dpi", 100, cwd=tmp_path)
+    field = movement_field(default, "71I4", "infantry", 4)
+    payload = json.loads((tmp_path / "move.json").read_text())
+    assert payload["cost"] == cost_list(field.cost)
+    assert payload["reachable"] == [n for n, c in zip(default.names, field.cost) if c <= 4]
+    assert payload["path"] == field.path_to("71M6") == ["71I4", "71J4", "71K5", "71L5", "71M6-71M5"]
+    assert payload["path_cost"] == field.state_cost[field.path_states("71M6")[-1]] == 4
+    assert f"{len(payload['reachable'])} hexes reachable" in process.stdout
+    assert "path to 71M6 (4 MF): 71I4 71J4 71K5 71L5 71M6-71M5(Bypass)" in process.stdout
+    assert png_size(tmp_path / "move.png") == (A4_100_DPI[1], A4_100_DPI[0])  # a portrait zoom on the area
+
+
+def test_matrix_writes_a_loadable_npy(tmp_path, default):
+    process = hexkernel("matrix", "--out", "los.npy", "--block-rows", 500, "--json", cwd=tmp_path)
+    matrix = np.load(tmp_path / "los.npy")
+    expected = los_matrix(default)
+    assert matrix.dtype == np.int8 and matrix.shape == (len(default), len(default))
+    np.testing.assert_array_equal(matrix, expected)
+    payload = json.loads(process.stdout)
+    assert payload["shape"] == [len(default), len(default)]
+    assert payload["visible_pairs"] == int((expected != -1).sum()) - len(default)
+    assert "100%" in process.stderr  # the progress bar (1332 hexes: a large map)
+
+
+# ---------------------------------------------------------------------------
+# user mistakes: exit code 2, one line, no traceback
+# ---------------------------------------------------------------------------
+
+BAD_BOARD = """[board]
+id = 9
+ruleset = asl
+columns = 3
+rows = ten
+"""
+
+MISTAKES = [
+    (["info", "--map", "no-such-map"], "unknown map 'no-such-map'"),
+    (["info", "--map", "bad.board"], "bad.board:5: rows is 'ten'"),
+    (["los", "71I4", "71ZZ99"], "hex '71ZZ99' is not on this map"),
+    (["los", "71I4h2", "71I9"], "level 2 does not exist"),
+    (["move", "--from", "71I4", "--allowance", "lots"], "argument --allowance: 'lots' is not a number"),
+    (["move", "--from", "71I4", "--unit", "tank"], "unknown unit class 'tank'"),
+    (["fire", "--from", "71I4", "--counters", "broken.json"], "not valid JSON"),
+    (["fire", "--from", "71I4", "--counters", "wrong-hex.json"], "smoke: hex '71ZZ1' is not on this map"),
+    (["matrix", "--out", "missing/los.npy"], "folder 'missing' does not exist"),
+    (["fire"], "the following arguments are required: --from"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), MISTAKES, ids=[" ".join(a) for a, _ in MISTAKES])
+def test_user_mistakes_exit_2_with_one_line(tmp_path, args, message):
+    (tmp_path / "bad.board").write_text(BAD_BOARD)
+    (tmp_path / "broken.json").write_text('{"smoke": {"71I9": 3}')
+    (tmp_path / "wrong-hex.json").write_text('{"smoke": {"71ZZ1": 3}}')
+    process = hexkernel(*args, cwd=tmp_path, expect=2)
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1, process.stderr
+    assert message in lines[0]
+    assert lines[0].startswith("hexkernel")
+    assert "Traceback" not in process.stderr and process.stdout == ""
+
+
+# ---------------------------------------------------------------------------
+# in-process: help on every command, the demo
+# ---------------------------------------------------------------------------
+
+def test_every_command_has_help(capsys):
+    commands = build_parser()._subparsers._group_actions[0].choices
+    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo"}
+    for command in commands:
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--help"])
+        assert stop.value.code == 0
+        assert f"usage: hexkernel {command}" in capsys.readouterr().out
+
+
+def test_demo_writes_pictures_json_and_a_summary(tmp_path, capsys):
+    assert main(["demo", "--map", "71", "--out", str(tmp_path / "out"), "--formats", "png", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    for step in ("LOS matrix 346 x 346", "field of fire from 71I4", "movement of infantry from 71I4", "pictures",
+                 "total"):
+        assert step in printed
+    out = tmp_path / "out"
+    summary = json.loads((out / "summary.json").read_text())
+    assert [s["step"] for s in summary["steps"]][0] == "load and compile the map"
+    for name in ("board", "los_matrix", "fire", "move", "los"):
+        assert png_size(out / f"{name}.png") in ((2338, 1654), (1654, 2338))  # A4 at 200 dpi
+    board = kernel.load("71")
+    np.testing.assert_array_equal(np.load(out / "los_matrix.npy"), los_matrix(board))
+    fire = json.loads((out / "fire.json").read_text())
+    assert fire["visible"] == field_of_fire(board, "71I4").visible.tolist()

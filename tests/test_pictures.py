@@ -1,0 +1,150 @@
+"""Pictures: produced, non-empty, A4-sized, and geometrically where they should be."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel import pictures
+from kernel.los import field_of_fire, los
+from kernel.movement import movement_field
+
+DPI = 60  # small and quick; an A4 page is then 701 x 496 pixels
+
+
+def png_size(path) -> tuple[int, int]:
+    """Width and height from a PNG file's IHDR header."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def a4_pixels(figure) -> tuple[int, int]:
+    width, height = figure.get_size_inches()
+    return round(width * figure.dpi), round(height * figure.dpi)
+
+
+@pytest.fixture(scope="module")
+def board71():
+    return kernel.load("71")
+
+
+@pytest.fixture(scope="module")
+def ccn():
+    return kernel.load("ccn-ridge")
+
+
+def texts(figure) -> str:
+    """Every text of a figure (titles, legend entries), for checks."""
+    found = [t.get_text() for t in figure.texts]
+    for legend in figure.legends:
+        found += [t.get_text() for t in legend.get_texts()]
+    return "\n".join(found)
+
+
+def test_board_picture_png_and_svg(board71, tmp_path):
+    figure = pictures.board_picture(board71, dpi=DPI)
+    assert tuple(figure.get_size_inches()) in (pictures.A4_LANDSCAPE, pictures.A4_PORTRAIT)
+    png = pictures.save(figure, tmp_path / "board.png")
+    svg = pictures.save(figure, tmp_path / "board.svg")
+    assert png_size(png) == a4_pixels(figure) == (701, 496)
+    head = svg.read_bytes()[:400]
+    assert head.startswith(b"<?xml") and b"<svg" in head
+    assert svg.stat().st_size > 10_000
+    legend = texts(figure)
+    for entry in ("woods", "stone-building", "hill level 3", "road", "wall (hexside)", "hedge (hexside)"):
+        assert entry in legend
+    # every hex has its name written in it (single board: full names fit)
+    drawn = {t.get_text() for t in figure.axes[0].texts}
+    assert set(board71.names) <= drawn
+
+
+def test_save_rejects_unknown_format(board71, tmp_path):
+    figure = pictures.values_picture(board71, np.arange(len(board71)), title="t", label="n", names=False, dpi=DPI)
+    with pytest.raises(ValueError, match="png or svg"):
+        pictures.save(figure, tmp_path / "x.jpg")
+    with pytest.raises(ValueError, match="one value per hex"):
+        pictures.values_picture(board71, [1, 2], title="t", label="n")
+
+
+def test_hexside_segments_lie_on_the_hexsides(board71):
+    frame = pictures._Frame(board71)
+    hexes, dirs = np.nonzero(board71.hexside != 0)
+    segments = frame.hexside_segments(hexes, dirs)
+    other = board71.neighbours[hexes, dirs]
+    inside = other >= 0
+    middle = segments.mean(axis=1)[inside]
+    between = np.stack([(frame.cx[hexes] + frame.cx[np.maximum(other, 0)]) / 2,
+                        (frame.cy[hexes] + frame.cy[np.maximum(other, 0)]) / 2], -1)[inside]
+    np.testing.assert_allclose(middle, between, atol=1e-9)
+    length = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
+    np.testing.assert_allclose(length, 2.0)  # a hexside is s long: 2 units of s/2
+
+
+def test_pointy_maps_are_drawn_transposed(ccn, board71, tmp_path):
+    assert pictures.orientation(ccn) == "pointy"
+    assert pictures.orientation(board71) == "flat"
+    frame = pictures._Frame(ccn)
+    np.testing.assert_allclose(frame.cx, ccn.y * math.sqrt(3))
+    np.testing.assert_allclose(frame.cy, -ccn.x)
+    polygon = frame.hexagons(hexes=[0])[0]
+    # pointy-topped: the top and bottom of each hex are single vertices
+    assert np.isclose(polygon[:, 1].max() - frame.cy[0], 2.0) and (np.isclose(polygon[:, 1], polygon[:, 1].max()).sum() == 1)
+    # the printed map is 13 hexes wide and 9 rows high: wider than tall
+    xmin, xmax, ymin, ymax = frame.bounds()
+    assert xmax - xmin > ymax - ymin
+    fire = field_of_fire(ccn, "C8")
+    figure = pictures.fire_picture(ccn, fire, dpi=DPI)
+    assert tuple(figure.get_size_inches()) == pictures.A4_LANDSCAPE
+    assert png_size(pictures.save(figure, tmp_path / "fire.png")) == (701, 496)
+
+
+def test_fire_picture_marks_source_and_counts(board71):
+    fire = field_of_fire(board71, "71P5", levels=2)
+    figure = pictures.fire_picture(board71, fire, levels=2, dpi=DPI)
+    words = texts(figure)
+    assert "Field of fire from 71P5h2" in words
+    assert f"visible, no hindrance: {int((fire.visible & (fire.hindrance <= 0)).sum())}" in words
+    assert f"blocked (no LOS): {int((~fire.visible).sum())}" in words
+    assert "firer: 71P5h2" in words
+
+
+def test_movement_picture_puts_bypass_on_the_hexside():
+    board = kernel.load("default")
+    field = movement_field(board, "71I4", "infantry", 4)
+    states = field.path_states("71M6")
+    names = [field.state_name(s) for s in states]
+    assert names[-1] == "71M6-71M5", names
+    frame = pictures._Frame(board)
+    xs, ys, kinds = pictures._path_points(board, frame, field, states)
+    assert kinds[0] == "hex" and kinds[-1] == "bypass"
+    h, n = board.index("71M6"), board.index("71M5")
+    assert math.isclose(xs[-1], (frame.cx[h] + frame.cx[n]) / 2)
+    assert math.isclose(ys[-1], (frame.cy[h] + frame.cy[n]) / 2)
+    assert math.isclose(xs[0], frame.cx[board.index("71I4")])
+    full = movement_field(board, "71I4", "infantry")
+    figure = pictures.movement_picture(board, field, allowance=4, to="71M6", full=full, dpi=DPI)
+    words = texts(figure)
+    assert "Bypass: along the hexside" in words
+    assert "path to 71M6 (4)" in words
+    assert "reachable within 4" in words
+    # costs written in the hexes agree with the field
+    drawn = [t.get_text() for t in figure.axes[0].texts]
+    assert "4" in drawn and "0" in drawn
+
+
+def test_los_picture_marks_the_block(board71):
+    result = los(board71, "71P5h2", "71I9")
+    figure = pictures.los_picture(board71, result, dpi=DPI)
+    words = texts(figure)
+    assert f"LOS {result.viewer} \u2192 {result.target}" in words
+    if result.visible:
+        assert "line of sight (clear)" in words
+    else:
+        assert f"blocked at {result.blocked_at}" in words
+        assert result.explain().splitlines()[0] in words
