@@ -111,7 +111,8 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
              rec_hex, rec_kind, rec_effect, rec_reason, rec_drm):
     """Evaluate one LOS; returns (blocked, hindrance, blocked_at, reason, blind, slope, n_records).
 
-    ``tpl`` = (grid_flat, base, start, offset, kind, cross, range_a, range_b, max_dc, max_dy);
+    ``tpl`` = (grid_flat, base, start, packed, range_a, range_b, max_dc, max_dy), with
+    ``packed[e] = offset << 5 | kind << 3 | (cross + 1)`` (see kernel.trace);
     ``board_tables`` = (col, y, ground2, obst_h, obst_inh, hind, hind_top, hind_inh,
     hs_obst, hs_hind, cap, units_block, hs_any); ``counters`` = (smoke, smoke_top,
     vehicle, units, inert) where ``inert[h]`` is the hex's ground (half levels)
@@ -119,7 +120,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
     whenever it is not above the lower end.
     With ``full`` false it returns at the first block (hindrance then partial).
     """
-    grid, base, start, offset, kind, cross, range_a, range_b, max_dc, max_dy = tpl
+    grid, base, start, packed, range_a, range_b, max_dc, max_dy = tpl
     col, yv, ground2, obst_h, obst_inh, hind, hind_top, hind_inh, hs_obst, hs_hind, cap, units_block, hs_any = board_tables
     smoke, smoke_top, vehicle, units, inert = counters
     n_rec = 0
@@ -144,9 +145,10 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
         slope = True
         crossed = 0
         for e in range(first + 1, last):
-            if kind[e] == VERTEX:
+            entry = packed[e]
+            if (entry >> 3) & 3 == VERTEX:
                 continue
-            h = grid[base_a + offset[e]]
+            h = grid[base_a + (entry >> 5)]
             if h < 0:
                 continue
             r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
@@ -163,9 +165,10 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
     slope_hex = -1
     if model == MODEL_VV and lo2 == 0 and hi2 == 4:
         for e in range(first + 1, last):
-            if kind[e] == VERTEX:
+            entry = packed[e]
+            if (entry >> 3) & 3 == VERTEX:
                 continue
-            h = grid[base_a + offset[e]]
+            h = grid[base_a + (entry >> 5)]
             if h >= 0 and ground2[h] == 2:
                 slope_hex = h
                 break
@@ -174,15 +177,17 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
     blocked_at = -1
     reason = R_NONE
     blind = False
+    hard_block = False  # a step blocks outright (not a blind-hex effect)
     previous = a
     e = first + 1
     while e < last:
-        k = kind[e]
-        h = grid[base_a + offset[e]]
+        entry = packed[e]
+        k = (entry >> 3) & 3
+        h = grid[base_a + (entry >> 5)]
         if not record and h >= 0 and inert[h] <= lo2:
             # fast path: nothing in this hex can matter (only a crossing into it can)
             if k == INTERIOR:
-                d = cross[e]
+                d = (entry & 7) - 1
                 if not (d >= 0 and previous >= 0 and previous != a and hs_any[previous, d]):
                     previous = h
                     e += 1
@@ -191,8 +196,9 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
                 e += 1
                 continue
             else:
-                y2 = grid[base_a + offset[e + 1]]
-                if (y2 < 0 or inert[y2] <= lo2) and not (model == MODEL_VV and cross[e] >= 0 and hs_any[h, cross[e]]):
+                y2 = grid[base_a + (packed[e + 1] >> 5)]
+                run = (entry & 7) - 1
+                if (y2 < 0 or inert[y2] <= lo2) and not (model == MODEL_VV and run >= 0 and hs_any[h, run]):
                     e += 2
                     continue
         step_effect = NONE
@@ -203,7 +209,7 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
         advance = 1
         if k == INTERIOR:
             # the hexside crossed on the way in, if any (section 1 'crossings')
-            d = cross[e]
+            d = (entry & 7) - 1
             if d >= 0 and previous >= 0 and h >= 0 and previous != a and hs_any[previous, d]:
                 x_effect = NONE
                 x_drm = 0
@@ -218,6 +224,8 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
                     if hs_obst[previous, d] > 0:
                         x_effect = BLOCK
                     x_drm = hs_hind[previous, d]
+                if x_effect == BLOCK:
+                    hard_block = True
                 if x_effect != NONE or x_drm != 0:
                     total += x_drm
                     if record:
@@ -258,9 +266,9 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
             step_kind = S_RUN
             advance = 2
             x = h
-            y = grid[base_a + offset[e + 1]]
+            y = grid[base_a + (packed[e + 1] >> 5)]
             step_hex = x if x >= 0 else y
-            run_dir = cross[e]
+            run_dir = (entry & 7) - 1
             if model == MODEL_ASL:
                 ex = NONE
                 rx = R_NONE
@@ -343,6 +351,8 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
                             step_reason = R_HEXSIDE
                         step_drm += hs_hind[side, side_dir]
         total += step_drm
+        if step_effect == BLOCK:
+            hard_block = True
         if record and (step_effect != NONE or step_drm != 0 or step_kind != S_VERTEX):
             if step_hex >= 0:
                 rec_hex[n_rec] = step_hex
@@ -364,6 +374,8 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
             if blocked and not full:
                 return blocked, total, blocked_at, reason, blind, slope, n_rec
         e += advance
+    # blind (section 5): blocked, and blind-hex effects are all that block it
+    blind = blocked and not hard_block and not (cap > 0 and total >= cap)
     return blocked, total, blocked_at, reason, blind, slope, n_rec
 
 

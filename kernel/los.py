@@ -171,8 +171,7 @@ def _board_tables(board):
 
 def _template_tuple(board):
     tpl = templates(board)
-    return (tpl.grid_flat, tpl.base, tpl.start, tpl.offset, tpl.kind, tpl.cross, tpl.range_a, tpl.range_b,
-            tpl.max_dc, tpl.max_dy)
+    return (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.range_a, tpl.range_b, tpl.max_dc, tpl.max_dy)
 
 
 def _model(board) -> int:

@@ -159,3 +159,18 @@ def test_bad_input_gets_a_clear_error(call, error, match):
     board = kernel.load("default")
     with pytest.raises(error, match=match):
         call(board)
+
+
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_los_is_reciprocal_between_ground_locations(ruleset):
+    """Each direction is evaluated on its own (the matrix only computes one): same answer both ways."""
+    board = random_board(ruleset, 14, 10, seed=9)
+    rng = np.random.default_rng(9)
+    a = rng.integers(0, len(board), 3000)
+    b = rng.integers(0, len(board), 3000)
+    forward = los_pairs(board, a, b)
+    backward = los_pairs(board, b, a)
+    assert np.array_equal(forward.visible, backward.visible)
+    assert np.array_equal(forward.hindrance[forward.visible], backward.hindrance[backward.visible])
+    assert np.array_equal(forward.blind, backward.blind)
+    assert np.array_equal(forward.continuous_slope, backward.continuous_slope)

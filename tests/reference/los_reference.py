@@ -490,6 +490,7 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
 
     total = 0
     blocked_at, reason, blind = -1, None, False
+    hard_block = False
     for step in steps:
         effect, why, where, drm = NONE, None, -1, 0
         if step.kind == "interior":
@@ -544,6 +545,10 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
                 why = "hexside" if effect else None
             drm = 0                            # crossings add nothing
         total += drm
+        # §5 blind: the LOS is blocked and blind-hex effects are all that
+        # block it (no step blocks outright and the hindrance cap is not reached).
+        if effect == BLOCK:
+            hard_block = True
         # SPEC: "`hindrance` is the total over all steps" is taken literally:
         # steps beyond the blocking step still add to it.
         if blocked_at >= 0:
@@ -560,6 +565,7 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
     cover = _terrain_cover(board, b, uc)
     for d in _entry_hexsides(board, a, b, contacts[-1]):
         cover = max(cover, _hexside_cover(board, _hexside_mask(board, b, d), uc))
+    blind = blocked_at >= 0 and not hard_block and not (cap > 0 and total >= cap)
     return _result(blocked_at < 0, total, blocked_at, reason, blind, slope, cover)
 
 
