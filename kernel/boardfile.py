@@ -424,7 +424,7 @@ def read_scenario_file(path: str | Path) -> ScenarioSpec:
         row = _integer(path, number, "board row", parts[0], 0)
         column = _integer(path, number, "board column", parts[1], 0)
         try:
-            board = read_board_file(resolve_file(parts[2], path.parent, "board"))
+            board = _read_scenario_board(parts[2], path.parent, f"{path}:{number}")
         except FileNotFoundError as error:
             raise BoardFileError(f"{path}:{number}: {error}") from None
         rotated = False
@@ -478,3 +478,67 @@ def read_scenario_file(path: str | Path) -> ScenarioSpec:
         source=str(path), title=header["title"][1] if "title" in header else path.stem,
         ruleset=ruleset, boards=boards, overlays=overlays, switches=switches,
     )
+
+
+def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
+    """Write a board or overlay spec as a ``.board`` / ``.overlay`` file (``docs/board-format.md``).
+
+    Every hex of ``spec.hexes`` is listed (``.`` for no terrain, ``-`` for an
+    overlay hex that keeps the covered level), then every hexside, so that
+    :func:`read_board_file` reads back an equal spec (up to ``source`` and the
+    line numbers).
+
+    Raises
+    ------
+    ValueError
+        A value cannot be written so that it reads back (a title with ``#`` or
+        a line break, a hex off the board).
+    """
+    path = Path(path)
+    if "#" in spec.title or "\n" in spec.title or "\r" in spec.title:
+        raise ValueError(f"board {spec.id}: title {spec.title!r} holds '#' or a line break: it would not read back")
+    for cell in list(spec.hexes) + [cell for cell, _ in spec.hexsides]:
+        if not spec.contains(cell):
+            raise ValueError(f"board {spec.id}: hex {spec.local_name(cell)} is off this {spec.columns}x{spec.rows} board")
+    lines = [f"# {spec.title or spec.kind + ' ' + spec.id} (written by hexkernel)", "", "[board]",
+             f"id = {spec.id}"]
+    if spec.kind != "board":
+        lines.append(f"kind = {spec.kind}")
+    lines += [f"ruleset = {spec.ruleset}", f"layout = {spec.layout}", f"orientation = {spec.orientation}",
+              f"columns = {spec.columns}", f"rows = {spec.rows}"]
+    if spec.title:
+        lines.append(f"title = {spec.title}")
+    lines.append(f"default_level = {spec.default_level}")
+    if spec.anchors is not None:
+        lines.append(f"anchors = {spec.local_name(spec.anchors[0])} {spec.local_name(spec.anchors[1])}")
+    lines += ["", "[hexes]", "# HEX  LEVEL  TERRAIN...  OPTIONS"]
+    for cell in sorted(spec.hexes):
+        hex_spec = spec.hexes[cell]
+        items = [spec.local_name(cell), "-" if hex_spec.level is None else str(hex_spec.level)]
+        items += list(hex_spec.terrain) or ["."]
+        if hex_spec.building_levels:
+            items.append(f"levels={hex_spec.building_levels}")
+        if hex_spec.touch is not None:
+            touch = hex_spec.touch
+            items.append("touch=" + ("none" if touch == 0 else "all" if touch == 0b111111
+                                     else ",".join(str(d) for d in range(6) if touch >> d & 1)))
+        lines.append("  ".join(items))
+    lines += ["", "[hexsides]", "# HEXSIDE  FEATURES..."]
+    for (cell, direction), features in sorted(spec.hexsides.items()):
+        lines.append(f"{spec.local_name(cell)}:{DIRECTION_NAMES[direction]}  " + "  ".join(features))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _read_scenario_board(name: str, base: Path, where: str) -> BoardSpec:
+    """A scenario's board: a VASL board folder or archive (:mod:`kernel.vasl`), else a board file."""
+    from kernel import vasl  # local import: kernel.vasl imports this module
+
+    candidates = [Path(name)] if Path(name).is_absolute() else [base / name, Path(name)]
+    for candidate in candidates:
+        if vasl.is_vasl_board(candidate):
+            try:
+                return vasl.read_board_spec(candidate)
+            except (ValueError, FileNotFoundError) as error:
+                raise BoardFileError(f"{where}: VASL board {name!r}: {error}") from None
+    return read_board_file(resolve_file(name, base, "board"))

@@ -194,11 +194,13 @@ def _hex_cover(board, unit_index: int) -> np.ndarray:
     cached = board.__dict__.get(key)
     if cached is None:
         table = board.ruleset.terrain_cover[unit_index]
+        add_up = board.ruleset.rules["cover_combine"] == "sum"   # ASL A2.4: cumulative TEM
         cached = np.zeros(len(board), np.int16)
         for t, value in enumerate(table):
             if value:
                 has = (board.terrain & np.uint32(1 << t)) != 0
-                cached = np.where(has, np.maximum(cached, value), cached).astype(np.int16)
+                combined = cached + value if add_up else np.maximum(cached, value)
+                cached = np.where(has, combined, cached).astype(np.int16)
         side = np.zeros((len(board), 6), np.int16)
         for k, value in enumerate(board.ruleset.hexside_cover[unit_index]):
             if value:

@@ -51,6 +51,7 @@ _RULE_KEYS = {
     "road_classes", "occupied_hexes_block_movement", "uphill_cover", "downhill_cover",
     "whole_allowance_climb", "whole_allowance_classes", "no_climb_classes",
     "cost_combine", "open_cost", "smoke_cost", "bridge_road_only_classes", "default_allowance",
+    "cover_combine",
 }
 _TOP_KEYS = {"name", "title", "unit_classes", "bypass_classes", "rules", "switches", "terrain", "hexside"}
 
@@ -269,8 +270,9 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
     rules.setdefault("whole_allowance_classes", [])
     rules.setdefault("no_climb_classes", [])
     rules.setdefault("bridge_road_only_classes", [])
-    if rules.setdefault("cost_combine", "sum") not in ("sum", "max"):
-        fail(f"rules.cost_combine is {rules['cost_combine']!r}: expected 'sum' or 'max'")
+    for key in ("cost_combine", "cover_combine"):
+        if rules.setdefault(key, "sum" if key == "cost_combine" else "max") not in ("sum", "max"):
+            fail(f"rules.{key} is {rules[key]!r}: expected 'sum' or 'max'")
     for key in ("open_cost", "smoke_cost", "road_cost"):
         value = rules.setdefault(key, 1)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or 2 * value != int(2 * value):

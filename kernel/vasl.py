@@ -959,8 +959,6 @@ def load_board(path: str | Path, shared_metadata: str | Path | None = None, **sw
 
     ``switches`` set ruleset switches (``orchards_in_season=False``).
     """
-    from kernel.board import compile_scenario
-
     spec = read_board_spec(path, shared_metadata)
     return compile_spec(spec, **switches)
 
@@ -980,5 +978,5 @@ def is_vasl_board(path: str | Path) -> bool:
     """Whether ``path`` looks like a VASL board: a folder with ``LOSData`` or a zip archive."""
     path = Path(path)
     if path.is_dir():
-        return (path / LOS_DATA_NAME).is_file()
+        return (path / LOS_DATA_NAME).is_file() or (path / BOARD_METADATA_NAME).is_file()
     return path.is_file() and path.suffix not in (".board", ".overlay", ".scenario") and zipfile.is_zipfile(path)

@@ -555,12 +555,14 @@ def test_asl_hindrance_total_counts_all_steps(tmp_path):
 @pytest.mark.parametrize(
     "target_terrain, hexsides, expected",
     [
-        pytest.param(["woods", "stone-building"], {}, 3, id="building-woods-A2.4"),
+        pytest.param(["woods", "wooden-building"], {}, 3, id="wooden-building-in-woods-A2.4-2I9"),
+        pytest.param(["woods", "stone-building"], {}, 4, id="stone-building-in-woods-cumulative"),
         pytest.param(["woods"], {}, 1, id="woods"),
         pytest.param([], {"A4-A5": ["wall"]}, 2, id="wall-on-entry-hexside"),
         pytest.param([], {"A4-A5": ["hedge"]}, 1, id="hedge-on-entry-hexside"),
         pytest.param([], {"A5-A6": ["wall"]}, 0, id="wall-on-far-hexside-no-cover"),
-        pytest.param(["woods", "stone-building"], {"A4-A5": ["wall"]}, 3, id="largest-of-terrain-and-wall"),
+        pytest.param(["woods", "stone-building"], {"A4-A5": ["wall"]}, 4, id="larger-of-terrain-and-wall"),
+        pytest.param(["woods"], {"A4-A5": ["wall"]}, 2, id="wall-better-than-woods"),
     ],
 )
 def test_asl_cover(tmp_path, target_terrain, hexsides, expected):

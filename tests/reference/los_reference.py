@@ -306,11 +306,13 @@ def _unit_class_index(board, unit_class) -> int:
 
 
 def _terrain_cover(board, h: int, uc: int) -> int:
-    """Largest terrain cover of hex ``h`` for firing unit class ``uc``."""
-    # SPEC: §2 says "the largest"; §3/§4 say "the target hex's terrain cover"
-    # -- for a hex with several terrain types we take the largest there too.
+    """Terrain cover of hex ``h`` for firing unit class ``uc``: its features'
+    covers added up (ASL A2.4, rules.cover_combine = "sum") or the largest."""
     table = board.ruleset.terrain_cover
-    return max((int(table[uc, t]) for t in _bits(int(board.terrain[h]))), default=0)
+    values = [int(table[uc, t]) for t in _bits(int(board.terrain[h]))]
+    if board.ruleset.rules["cover_combine"] == "sum":
+        return sum(values)
+    return max(values, default=0)
 
 
 def _hexside_cover(board, mask: int, uc: int) -> int:
