@@ -844,6 +844,30 @@ def command_demo(args) -> None:
 # parser and entry point
 # ---------------------------------------------------------------------------
 
+def command_import_vasl(args) -> None:
+    """Read a VASL board (folder or archive) and write it in our board file format."""
+    from kernel.boardfile import read_board_file, write_board_file
+    from kernel.vasl import read_board_spec
+
+    out = Path(args.out)
+    if out.suffix != ".board":
+        raise UserError(f"--out is {args.out!r}: expected a file name ending in .board")
+    if not out.parent.is_dir():
+        raise UserError(f"--out folder {str(out.parent)!r} does not exist")
+    try:
+        spec = read_board_spec(args.board, args.metadata)
+        write_board_file(spec, out)
+        check = read_board_file(out)
+    except (OSError, BoardFileError, RulesetError, ValueError) as error:
+        raise UserError(_message(error)) from None
+    summary = {"board": check.id, "source": str(args.board), "out": str(out), "hexes_listed": len(check.hexes),
+               "hexsides_listed": len(check.hexsides)}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"board {check.id}: {len(check.hexes)} hexes and {len(check.hexsides)} hexsides written to {out}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="hexkernel",
@@ -940,6 +964,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="print the summary as JSON instead of text")
     demo.add_argument("--json-out", metavar="FILE", help="also write the summary JSON to FILE")
     demo.set_defaults(run=command_demo)
+
+    importer = commands.add_parser(
+        "import-vasl", help="write our board file from a VASL board folder or archive",
+        description="Read a VASL board (a folder or a board archive holding LOSData and BoardMetadata.xml) "
+                    "with VASL's terrain table (SharedBoardMetadata.xml: given, or found beside the board) and "
+                    "write it as a hexkernel .board file.")
+    importer.add_argument("board", metavar="VASL_BOARD", help="VASL board folder or archive")
+    importer.add_argument("--out", required=True, metavar="FILE.board", help="board file to write")
+    importer.add_argument("--metadata", metavar="FILE", help="SharedBoardMetadata.xml (default: found beside the board)")
+    importer.add_argument("--json", action="store_true", help="print a JSON summary")
+    importer.set_defaults(run=command_import_vasl)
     return parser
 
 

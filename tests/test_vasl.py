@@ -484,3 +484,29 @@ def test_agreement_with_pixel_los():
     # measured: 387 / 400 = 96.75 % (seeded, so deterministic); the 13 others are hex-granularity classes
     # (walls met by hexspine LOS, small building depictions: docs/vasl-agreement.md)
     assert result.percent >= 96.5, result.classes
+
+
+@needs_vasl
+def test_cli_import_vasl_writes_a_board_file_that_loads(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "bd06.board"
+    result = subprocess.run([sys.executable, "-m", "kernel.cli", "import-vasl", str(VASL / "bd06"), "--out", str(out)],
+                            capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "board 6:" in result.stdout and out.is_file()
+    board = load(out)
+    assert len(board) == 346
+    assert board.summary()["hexsides"].get("wall", 0) > 0 and board.summary()["hexsides"].get("hedge", 0) > 0
+
+
+def test_cli_import_vasl_reports_a_missing_board_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "kernel.cli", "import-vasl", str(tmp_path / "nothing"),
+                             "--out", str(tmp_path / "x.board")], capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert result.returncode == 2
+    assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
