@@ -116,8 +116,8 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
     ``board_tables`` = (col, y, ground2, obst_h, obst_inh, hind, hind_top, hind_inh,
     hs_obst, hs_hind, cap, units_block, hs_any); ``counters`` = (smoke, smoke_top,
     vehicle, units, inert) where ``inert[h]`` is the hex's ground (half levels)
-    when nothing in it can affect a LOS, else 32767: such a hex is skipped
-    whenever it is not above the lower end.
+    when nothing in it or on its hexsides can affect a LOS, else 32767: such a
+    hex is skipped whenever it is not above the lower end.
     With ``full`` false it returns at the first block (hindrance then partial).
     """
     grid, base, start, packed, range_a, range_b, max_dc, max_dy = tpl
@@ -185,20 +185,17 @@ def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, cou
         k = (entry >> 3) & 3
         h = grid[base_a + (entry >> 5)]
         if not record and h >= 0 and inert[h] <= lo2:
-            # fast path: nothing in this hex can matter (only a crossing into it can)
+            # fast path: nothing in this hex or on its hexsides can matter
             if k == INTERIOR:
-                d = (entry & 7) - 1
-                if not (d >= 0 and previous >= 0 and previous != a and hs_any[previous, d]):
-                    previous = h
-                    e += 1
-                    continue
+                previous = h
+                e += 1
+                continue
             elif k == VERTEX:
                 e += 1
                 continue
             else:
                 y2 = grid[base_a + (packed[e + 1] >> 5)]
-                run = (entry & 7) - 1
-                if (y2 < 0 or inert[y2] <= lo2) and not (model == MODEL_VV and run >= 0 and hs_any[h, run]):
+                if y2 < 0 or inert[y2] <= lo2:
                     e += 2
                     continue
         step_effect = NONE

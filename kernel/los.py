@@ -134,12 +134,16 @@ def _counter_tables(board, counters):
 
 
 def _inert_ground(board, smoke, vehicles, units):
-    """Per hex: its ground in half levels if nothing in it can affect a LOS, else 32767.
+    """Per hex: its ground in half levels if nothing in it or on its hexsides can
+    affect a LOS, else 32767.
 
-    Such a hex has no effect on a LOS whose lower end is at or above its
-    ground (the kernels' fast path).
+    Such a hex, and the hexside crossed into it, have no effect on a LOS whose
+    lower end is at or above its ground: the kernels' fast path skips it.  (A
+    hexside's features are held by both of its hexes, so a hex with no LOS
+    feature on any of its hexsides also has none on the one crossed into it.)
     """
-    busy = (board.obstacle_height > 0) | (board.hindrance > 0) | (smoke > 0) | vehicles | units
+    hexside_any = _board_tables(board)[12].any(axis=1)
+    busy = (board.obstacle_height > 0) | (board.hindrance > 0) | (smoke > 0) | vehicles | units | hexside_any
     return np.where(busy, 32767, 2 * board.ground_level).astype(LEVEL)
 
 
