@@ -391,18 +391,22 @@ def _simple_hex_effect(h, lo2, hi2, ground2, obst_h, units, units_block, slope_h
     return NONE, R_NONE
 
 
+@jit_inline
+def _matrix_value(model, i, j, hexes, levels, tpl, board_tables, counters, dummy_i, dummy_b, dummy_h):
+    """Matrix entry of Locations i -> j: total hindrance (saturated at 127) or BLOCKED."""
+    blocked, total, at, reason, blind, slope, nr = evaluate(
+        model, hexes[i], hexes[j], levels[i], levels[j], False, False, tpl, board_tables,
+        counters, dummy_i, dummy_b, dummy_b, dummy_b, dummy_h)
+    if blocked:
+        return BLOCKED
+    return total if total < 127 else 127
+
+
 @jit
 def _matrix_row(model, row, hexes, levels, tpl, board_tables, counters, out, dummy_i, dummy_b, dummy_h):
-    n = hexes.shape[0]
     out[row, row] = 0
-    for j in range(row + 1, n):
-        blocked, total, at, reason, blind, slope, nr = evaluate(
-            model, hexes[row], hexes[j], levels[row], levels[j], False, False, tpl, board_tables,
-            counters, dummy_i, dummy_b, dummy_b, dummy_b, dummy_h)
-        if blocked:
-            out[row, j] = BLOCKED
-        else:
-            out[row, j] = total if total < 127 else 127
+    for j in range(row + 1, hexes.shape[0]):
+        out[row, j] = _matrix_value(model, row, j, hexes, levels, tpl, board_tables, counters, dummy_i, dummy_b, dummy_h)
 
 
 @jit_parallel
@@ -462,14 +466,9 @@ def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters
         for j in range(n):
             if i == j:
                 out[r, j] = 0
-                continue
-            blocked, total, at, reason, blind, slope, nr = evaluate(
-                model, hexes[i], hexes[j], levels[i], levels[j], False, False, tpl, board_tables,
-                counters, dummy_i, dummy_b, dummy_b, dummy_b, dummy_h)
-            if blocked:
-                out[r, j] = BLOCKED
             else:
-                out[r, j] = total if total < 127 else 127
+                out[r, j] = _matrix_value(model, i, j, hexes, levels, tpl, board_tables, counters,
+                                          dummy_i, dummy_b, dummy_h)
 
 
 @jit_parallel
