@@ -1,7 +1,7 @@
 """Tests of the LOS reference implementation (the oracle) against hand-checked cases.
 
 Every expectation below was worked out by hand from docs/los-semantics.md and
-the rules digest (/work/shared/rules/README.md), not read off the oracle.
+the rules digest (../shared/rules/README.md from the project root), not read off the oracle.
 
 Geometry reminder (``layout = rectangular``): hex ``n`` of column ``c``
 (A = 0) has its centre at ``x = 3c``, ``y = 2(n - 1) + 1 + (c mod 2)``, so
