@@ -32,11 +32,6 @@ LERP = "los_matrix naive lerp baseline, default scenario"
 
 
 @pytest.fixture(scope="module")
-def default_board():
-    return kernel.load("default")
-
-
-@pytest.fixture(scope="module")
 def sixteen_boards(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sixteen")
     lines = ["[scenario]", "title = sixteen boards", "ruleset = asl", "[boards]"]

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from scipy.sparse.csgraph import dijkstra
 
-import kernel
 from bench.conftest import FIGURES, RATIOS, measure, ratio
 from kernel.movement import movement_graph, movement_matrix
 from tests.comparisons import COMPARISONS
@@ -27,8 +26,8 @@ NETWORKX = "networkx dijkstra, same graph"
 
 
 @pytest.fixture(scope="module")
-def board():
-    return kernel.load("default")
+def board(default_board):
+    return default_board
 
 
 @pytest.fixture(scope="module")

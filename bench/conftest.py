@@ -13,12 +13,20 @@ import time
 
 import pytest
 
+import kernel
+
 #: name -> best (minimum) seconds of one call, from this run.
 TIMINGS: dict[str, float] = {}
 #: name -> (value, unit or note) extra figures, e.g. pairs the lerp kernel gets wrong.
 FIGURES: dict[str, tuple[float, str]] = {}
 #: (numerator, denominator, label, limit or None) ratios to print (and check where a limit is given).
 RATIOS: list[tuple[str, str, str, float | None]] = []
+
+
+@pytest.fixture(scope="session")
+def default_board():
+    """The bundled four-board scenario, loaded once for every benchmark."""
+    return kernel.load("default")
 
 
 def measure(benchmark, name: str, function, rounds: int = 5) -> float:

@@ -254,7 +254,7 @@ class Board:
             raise ValueError(f"{text!r} is not a Location: expected a hex with an optional level, like '1E4h1'")
         hex_index = self.index(format_coordinate(ref.hex))
         level = ref.level or 0
-        if not -1 <= level <= self.building_levels[hex_index] or (level == -1):
+        if not 0 <= level <= self.building_levels[hex_index]:
             raise ValueError(
                 f"Location {text!r}: level {level} does not exist: {self.names[hex_index]} has levels "
                 f"0..{int(self.building_levels[hex_index])}"

@@ -347,7 +347,10 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     counter_tables = _counter_tables(board, counters)
     tpl = _template_tuple(board)
-    size = int(templates(board).start[-1] and 2 * (templates(board).max_dc + templates(board).max_dy) + 16)
+    tpl_cache = templates(board)
+    t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))
+    # at most one step record and one crossing record per template entry of this pair
+    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 1
     rec_hex = np.zeros(size, np.int32)
     rec_kind = np.zeros(size, np.int8)
     rec_effect = np.zeros(size, np.int8)

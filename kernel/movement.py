@@ -56,10 +56,7 @@ class MovementTables:
     allowance_half: int
     n_buckets: int
     indptr: np.ndarray
-    target: np.ndarray
-    weight: np.ndarray
-    first_only: np.ndarray
-    edges: np.ndarray
+    edges: np.ndarray  # packed target, weight and all-MF flag (kernel._movement_kernels.pack_edges)
 
     @property
     def n_states(self) -> int:
@@ -235,7 +232,7 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
     )
     indptr, target, weight, first_only = _state_graph(tables, allowance_half)
     return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
-                          leave_cost, allowance_all, allowance_half, largest + 1, indptr, target, weight, first_only,
+                          leave_cost, allowance_all, allowance_half, largest + 1, indptr,
                           K.pack_edges(target, weight, first_only))
 
 
@@ -552,8 +549,11 @@ def movement_graph(board, start, unit: str | None = None, allowance: float | Non
     tables = movement_tables(board, unit, allowance=allowance, **options)
     starts = sorted({2 * int(board.location_offset[s]) for s in _hex_list(board, start, "start")})
     source = np.repeat(np.arange(tables.n_states), np.diff(tables.indptr))
-    keep = ~tables.first_only | np.isin(source, starts)
-    weights = tables.weight[keep] / 2.0
+    target = tables.edges & K.EDGE_TARGET_MASK
+    weight = (tables.edges >> K.EDGE_WEIGHT_SHIFT) & K.EDGE_WEIGHT_MASK
+    first_only = ((tables.edges >> K.EDGE_FIRST_SHIFT) & 1).astype(bool)
+    keep = ~first_only | np.isin(source, starts)
+    weights = weight[keep] / 2.0
     weights = np.where(weights == 0, 1e-12, weights)  # scipy drops explicit zero weights
-    csr = csr_matrix((weights, (source[keep], tables.target[keep])), shape=(tables.n_states, tables.n_states))
+    csr = csr_matrix((weights, (source[keep], target[keep])), shape=(tables.n_states, tables.n_states))
     return csr, starts
