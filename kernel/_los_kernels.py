@@ -29,14 +29,27 @@ MODEL_ASL, MODEL_VV, MODEL_CCN = 0, 1, 2
 #: Matrix sentinel for a blocked pair.
 BLOCKED = -1
 
+#: Bit of the entered hex's hexside crossed on the way in, by an entry's
+#: ``cross + 1`` field (0: no crossing): crossing hexside d of the previous
+#: hex enters through hexside (d + 3) % 6.
+#: Columns of ``hex_info`` (kernel.los._hex_info): one int16 row per hex.
+(H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
+ H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS) = range(10)
+H_COLUMNS = 10
+
+#: Codes of ``same_code`` (kernel.los._same_level_codes): a hex that blocks a
+#: LOS between Locations at one level, by reason; smaller codes are DRMs.
+CODE_MAX_DRM, CODE_HILL, CODE_OBSTACLE, CODE_UNIT = 500, 509, 510, 511
+ENTRY_SIDE_BIT = np.array([0] + [1 << ((d + 3) % 6) for d in range(6)] + [0], dtype=np.int32)
+
 
 @jit_inline
-def _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, ground2, obst_h, inherent_only, obst_inh):
+def _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
     """(effect, reason) of hex h in an ASL LOS (section 2, 'Effect of a hex')."""
-    G = ground2[h]
-    oh = obst_h[h]
+    G = hex_info[h, H_GROUND2]
+    oh = hex_info[h, H_OBSTACLE]
     if inherent_only:
-        if not obst_inh[h]:
+        if not hex_info[h, H_OBSTACLE_INHERENT]:
             return NONE, R_NONE
     if slope:
         if oh > 0:
@@ -83,18 +96,19 @@ def _applies(top, G, S2, same, slope):
 
 
 @jit_inline
-def _asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, ground2, hind, hind_top, hind_inh,
-                       smoke, smoke_top, vehicle):
+def _asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
     """(terrain, smoke, vehicle) DRMs of hex h that apply; inherent sources only if asked."""
-    G = ground2[h]
+    G = hex_info[h, H_GROUND2]
     terrain = 0
-    if hind[h] > 0 and (hind_inh[h] or not inherent_only) and _applies(hind_top[h], G, S2, same, slope):
-        terrain = hind[h]
+    hindrance = hex_info[h, H_HINDRANCE]
+    if hindrance > 0 and (hex_info[h, H_HINDRANCE_INHERENT] or not inherent_only) and \
+            _applies(hex_info[h, H_HINDRANCE_TOP], G, S2, same, slope):
+        terrain = hindrance
     s = 0
-    if smoke[h] > 0 and _applies(smoke_top[h], G, S2, same, slope):
-        s = smoke[h]
+    if hex_info[h, H_SMOKE] > 0 and _applies(hex_info[h, H_SMOKE_TOP], G, S2, same, slope):
+        s = hex_info[h, H_SMOKE]
     v = 0
-    if vehicle[h] and ((S2 == T2 and G == S2) or slope):
+    if hex_info[h, H_VEHICLE] and ((S2 == T2 and G == S2) or slope):
         v = 1
     return terrain, s, v
 
@@ -106,307 +120,384 @@ def _range(r_a, r_b, higher_is_a):
     return r_b, r_a
 
 
-@jit_inline
-def evaluate(model, a, b, level_a, level_b, full, record, tpl, board_tables, counters,
-             rec_hex, rec_kind, rec_effect, rec_reason, rec_drm):
-    """Evaluate one LOS; returns (blocked, hindrance, blocked_at, reason, blind, slope, n_records).
+@jit
+def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, step_b, tpl, board_tables, counters,
+                   records, out_blocked, out_total, out_at, out_reason, out_blind, out_slope):
+    """Evaluate the LOS of pairs ``p = 0 .. len(out_blocked) - 1``; returns the number of records.
 
-    ``tpl`` = (grid_flat, base, start, packed, range_a, range_b, max_dc, max_dy), with
-    ``packed[e] = offset << 5 | kind << 3 | (cross + 1)`` (see kernel.trace);
-    ``board_tables`` = (col, y, ground2, obst_h, obst_inh, hind, hind_top, hind_inh,
-    hs_obst, hs_hind, cap, units_block, hs_any); ``counters`` = (smoke, smoke_top,
-    vehicle, units, inert) where ``inert[h]`` is the hex's ground (half levels)
-    when nothing in it or on its hexsides can affect a LOS, else 32767: such a
-    hex is skipped whenever it is not above the lower end.
-    With ``full`` false it returns at the first block (hindrance then partial).
+    Pair ``p`` runs from hex ``hex_a[p * step_a]`` at Location level
+    ``level_a[p * step_a]`` to ``hex_b[p * step_b]`` / ``level_b[p * step_b]``;
+    a step of 0 holds that end fixed (one row of a matrix, one source of a
+    field of fire).  Writes ``out_blocked``, ``out_total`` (hindrance DRM),
+    ``out_at`` (hex where first blocked, -1), ``out_reason``, ``out_blind``
+    and ``out_slope`` (continuous slope) at ``p``.  With ``full`` false a pair
+    ends at its first block (its hindrance then partial).  With ``record``
+    true (one pair) ``records`` (int32, rows of hex, step kind, effect,
+    reason, DRM) receives every step with an effect, and must have a row for
+    every step and crossing of the pair's template.
+
+    The tables are the tuples of ``kernel.los._template_tuple``,
+    ``_kernel_board_tables`` and ``_counter_tables``, unpacked here once per
+    call: the pair loop below is written out in this function, so no array
+    is re-bound per pair (numba updates reference counts on every binding,
+    which used to cost more than the walk itself).
+
+    * templates: ``grid`` (grid_flat), ``base``, ``start``, ``packed`` with
+      ``packed[e] = offset << 5 | kind << 3 | (cross + 1)``, ``ranges[e]`` =
+      (range from a, range from b), ``max_dc``, ``max_dy`` (see kernel.trace);
+    * board: ``col``, ``yv``, hexside obstacle heights and hindrances
+      ``hs_obst``/``hs_hind`` (N, 6), the hindrance ``cap`` and ``units_block``;
+    * per call: ``hex_info`` (N, H_COLUMNS) with the hex's ground, obstacle,
+      hindrance, SMOKE, vehicle and unit columns ``H_*``; ``fast_grid`` (laid
+      out like ``grid``, see ``kernel.los._with_inert``), which lets the loop
+      skip, without looking the hex up, a hex whose content is inert and not
+      above the lower end unless the LOS crosses into it through a hexside
+      with a LOS feature; ``same_code``, ``level_row``, ``level_min``
+      (``kernel.los._same_level_codes``), the whole effect of a crossed hex
+      interior when both ends are at one level and the first block ends the
+      walk.
     """
-    grid, base, start, packed, range_a, range_b, max_dc, max_dy = tpl
-    col, yv, ground2, obst_h, obst_inh, hind, hind_top, hind_inh, hs_obst, hs_hind, cap, units_block, hs_any = board_tables
-    smoke, smoke_top, vehicle, units, inert = counters
+    grid, base, start, packed, ranges, max_dc, max_dy = tpl
+    col, yv, hs_obst, hs_hind, cap, units_block = board_tables
+    hex_info, fast_grid, same_code, level_row, level_min = counters
     n_rec = 0
-    if a == b:
-        return False, 0, -1, R_NONE, False, False, 0
-    ca = col[a]
-    ya = yv[a]
-    base_a = base[a]
-    t = (col[b] - ca + max_dc) * (2 * max_dy + 1) + (yv[b] - ya + max_dy)
-    first = start[t]
-    last = start[t + 1] - 1
-    la2 = ground2[a] + 2 * level_a
-    lb2 = ground2[b] + 2 * level_b
-    higher_is_a = la2 >= lb2
-    S2 = la2 if higher_is_a else lb2
-    T2 = lb2 if higher_is_a else la2
-    same = S2 == T2
+    for p in range(out_blocked.shape[0]):
+        a = hex_a[p * step_a]
+        level_a_p = level_a[p * step_a]
+        b = hex_b[p * step_b]
+        level_b_p = level_b[p * step_b]
+        if a == b:
+            out_blocked[p] = False
+            out_total[p] = 0
+            out_at[p] = -1
+            out_reason[p] = R_NONE
+            out_blind[p] = False
+            out_slope[p] = False
+            continue
+        ca = col[a]
+        ya = yv[a]
+        base_a = base[a]
+        t = (col[b] - ca + max_dc) * (2 * max_dy + 1) + (yv[b] - ya + max_dy)
+        first = start[t]
+        last = start[t + 1] - 1
+        la2 = hex_info[a, H_GROUND2] + 2 * level_a_p
+        lb2 = hex_info[b, H_GROUND2] + 2 * level_b_p
+        higher_is_a = la2 >= lb2
+        S2 = la2 if higher_is_a else lb2
+        T2 = lb2 if higher_is_a else la2
+        same = S2 == T2
 
-    # Continuous slope (B.5): every crossed hex descends one level per hex of range.
-    slope = False
-    if model == MODEL_ASL and not same:
-        slope = True
-        crossed = 0
-        for e in range(first + 1, last):
-            entry = packed[e]
-            if (entry >> 3) & 3 == VERTEX:
-                continue
-            h = grid[base_a + (entry >> 5)]
-            if h < 0:
-                continue
-            r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
-            if S2 - ground2[h] != 2 * r_s:
-                slope = False
-                break
-            crossed += 1
-        if crossed == 0:
-            slope = False
-
-    lo2 = T2
-    hi2 = S2
-    # V&V 10.7: the first crossed hex at level 1 of a ground <-> Level 2 LOS is a slope hex
-    slope_hex = -1
-    if model == MODEL_VV and lo2 == 0 and hi2 == 4:
-        for e in range(first + 1, last):
-            entry = packed[e]
-            if (entry >> 3) & 3 == VERTEX:
-                continue
-            h = grid[base_a + (entry >> 5)]
-            if h >= 0 and ground2[h] == 2:
-                slope_hex = h
-                break
-    total = 0
-    blocked = False
-    blocked_at = -1
-    reason = R_NONE
-    blind = False
-    hard_block = False  # a step blocks outright (not a blind-hex effect)
-    previous = a
-    e = first + 1
-    while e < last:
-        entry = packed[e]
-        k = (entry >> 3) & 3
-        h = grid[base_a + (entry >> 5)]
-        if not record and h >= 0 and inert[h] <= lo2:
-            # fast path: nothing in this hex or on its hexsides can matter
-            if k == INTERIOR:
-                previous = h
-                e += 1
-                continue
-            elif k == VERTEX:
-                e += 1
-                continue
-            else:
-                y2 = grid[base_a + (packed[e + 1] >> 5)]
-                if y2 < 0 or inert[y2] <= lo2:
-                    e += 2
+        # Continuous slope (B.5): every crossed hex descends one level per hex of range.
+        slope = False
+        if model == MODEL_ASL and not same:
+            slope = True
+            crossed = 0
+            for e in range(first + 1, last):
+                entry = packed[e]
+                if (entry >> 3) & 3 == VERTEX:
                     continue
-        step_effect = NONE
-        step_reason = R_NONE
-        step_drm = 0
-        step_hex = h
-        step_kind = S_INTERIOR
-        advance = 1
-        if k == INTERIOR:
-            # the hexside crossed on the way in, if any (section 1 'crossings')
-            d = (entry & 7) - 1
-            if d >= 0 and previous >= 0 and h >= 0 and previous != a and hs_any[previous, d]:
-                x_effect = NONE
-                x_drm = 0
-                if model == MODEL_ASL:
-                    oh = hs_obst[previous, d]
-                    if oh > 0:
-                        base = ground2[previous] if ground2[previous] > ground2[h] else ground2[h]
-                        O = base + oh
-                        if slope or (same and O > S2) or ((not same) and O >= S2):
+                h = grid[base_a + (entry >> 5)]
+                if h < 0:
+                    continue
+                r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
+                if S2 - hex_info[h, H_GROUND2] != 2 * r_s:
+                    slope = False
+                    break
+                crossed += 1
+            if crossed == 0:
+                slope = False
+
+        lo2 = T2
+        hi2 = S2
+        # V&V 10.7: the first crossed hex at level 1 of a ground <-> Level 2 LOS is a slope hex
+        slope_hex = -1
+        if model == MODEL_VV and lo2 == 0 and hi2 == 4:
+            for e in range(first + 1, last):
+                entry = packed[e]
+                if (entry >> 3) & 3 == VERTEX:
+                    continue
+                h = grid[base_a + (entry >> 5)]
+                if h >= 0 and hex_info[h, H_GROUND2] == 2:
+                    slope_hex = h
+                    break
+        total = 0
+        blocked = False
+        blocked_at = -1
+        reason = R_NONE
+        blind = False
+        hard_block = False  # a step blocks outright (not a blind-hex effect)
+        finished = False  # the first block ended the walk (``full`` false)
+        # both ends at one level, first block ends it: crossed interiors from same_code
+        code_row = -1
+        if not full and not record and same and 0 <= S2 - level_min < level_row.shape[0]:
+            code_row = level_row[S2 - level_min]
+        previous_cell = base_a  # cell of the last hex whose interior was crossed
+        fast_limit = (lo2 << 8) | 255  # content inert and not above the lower end
+        e = first + 1
+        while e < last:
+            entry = packed[e]
+            k = (entry >> 3) & 3
+            cell = base_a + (entry >> 5)
+            if code_row >= 0 and k == INTERIOR:
+                code = same_code[code_row, cell]
+                if code & ENTRY_SIDE_BIT[entry & 7] == 0:  # not entered through a featured hexside
+                    code >>= 6
+                    if code != 0:
+                        if code > CODE_MAX_DRM:
+                            reason = R_HILL if code == CODE_HILL else (R_OBSTACLE if code == CODE_OBSTACLE else R_UNIT)
+                            blocked, blocked_at, finished = True, grid[cell], True
+                            break
+                        total += code
+                        if cap > 0 and total >= cap:
+                            blocked, blocked_at, reason, finished = True, grid[cell], R_HINDRANCE, True
+                            break
+                    previous_cell = cell
+                    e += 1
+                    continue
+            elif not record:
+                key = fast_grid[cell]
+                if key <= fast_limit:
+                    # fast path: nothing in this hex can matter (or it is off the map)
+                    if k == INTERIOR:
+                        if key & ENTRY_SIDE_BIT[entry & 7] == 0:  # nor the hexside crossed into it
+                            previous_cell = cell
+                            e += 1
+                            continue
+                    elif k == VERTEX:
+                        e += 1
+                        continue
+                    elif key & 63 == 0:
+                        key_y = fast_grid[base_a + (packed[e + 1] >> 5)]
+                        if key_y <= fast_limit and key_y & 63 == 0:
+                            e += 2
+                            continue
+            h = grid[cell]
+            step_effect = NONE
+            step_reason = R_NONE
+            step_drm = 0
+            step_hex = h
+            step_kind = S_INTERIOR
+            advance = 1
+            if k == INTERIOR:
+                # the hexside crossed on the way in, if any (section 1 'crossings')
+                d = (entry & 7) - 1
+                previous = grid[previous_cell]
+                if d >= 0 and previous >= 0 and h >= 0 and previous != a and (hs_obst[previous, d] > 0 or hs_hind[previous, d] > 0):
+                    x_effect = NONE
+                    x_drm = 0
+                    if model == MODEL_ASL:
+                        oh = hs_obst[previous, d]
+                        if oh > 0:
+                            wall_base = hex_info[previous, H_GROUND2] if hex_info[previous, H_GROUND2] > hex_info[h, H_GROUND2] else hex_info[h, H_GROUND2]
+                            O = wall_base + oh
+                            if slope or (same and O > S2) or ((not same) and O >= S2):
+                                x_effect = BLOCK
+                    elif model == MODEL_VV:
+                        if hs_obst[previous, d] > 0:
                             x_effect = BLOCK
-                elif model == MODEL_VV:
-                    if hs_obst[previous, d] > 0:
-                        x_effect = BLOCK
-                    x_drm = hs_hind[previous, d]
-                if x_effect == BLOCK:
-                    hard_block = True
-                if x_effect != NONE or x_drm != 0:
-                    total += x_drm
-                    if record:
-                        rec_hex[n_rec] = h
-                        rec_kind[n_rec] = S_CROSSING
-                        rec_effect[n_rec] = x_effect
-                        rec_reason[n_rec] = R_HEXSIDE if x_effect != NONE else R_HINDRANCE
-                        rec_drm[n_rec] = x_drm
-                        n_rec += 1
-                    if not blocked and (x_effect == BLOCK or (cap > 0 and total >= cap)):
-                        blocked = True
-                        blocked_at = h
-                        reason = R_HEXSIDE if x_effect == BLOCK else R_HINDRANCE
-                        if not full:
-                            return blocked, total, blocked_at, reason, blind, slope, n_rec
-            previous = h
-            if h >= 0:
-                if model == MODEL_ASL:
-                    r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
-                    step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, ground2, obst_h, False, obst_inh)
-                    if step_effect != NONE and not full and not blocked:
-                        return True, total, h, step_reason, step_effect == BLIND, slope, n_rec
-                    ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, False, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
-                    step_drm = ht + hsm + hv
-                else:
-                    step_effect, step_reason = _simple_hex_effect(h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex)
-                    if model == MODEL_VV:
-                        step_drm = hind[h]
-        elif k == VERTEX:
-            step_kind = S_VERTEX
-            if h >= 0 and model == MODEL_ASL:
-                r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
-                step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, ground2, obst_h, True, obst_inh)
-                ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, True, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
-                step_drm = ht + hsm + hv
-        else:
-            # a hexside run X|Y: entries e and e + 1
-            step_kind = S_RUN
-            advance = 2
-            x = h
-            y = grid[base_a + (packed[e + 1] >> 5)]
-            step_hex = x if x >= 0 else y
-            run_dir = (entry & 7) - 1
-            if model == MODEL_ASL:
-                ex = NONE
-                rx = R_NONE
-                ey = NONE
-                ry = R_NONE
-                ix = NONE
-                iy = NONE
-                rix = R_NONE
-                riy = R_NONE
-                tx = 0
-                sx = 0
-                vx = 0
-                ty = 0
-                sy = 0
-                vy = 0
-                x_inh = False
-                y_inh = False
-                if x >= 0:
-                    r_s, r_t = _range(range_a[e], range_b[e], higher_is_a)
-                    ex, rx = _asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, ground2, obst_h, False, obst_inh)
-                    ix, rix = _asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, ground2, obst_h, True, obst_inh)
-                    tx, sx, vx = _asl_hex_hindrance(x, S2, T2, same, slope, False, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
-                    x_inh = hind_inh[x]
-                if y >= 0:
-                    r_s, r_t = _range(range_a[e + 1], range_b[e + 1], higher_is_a)
-                    ey, ry = _asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, ground2, obst_h, False, obst_inh)
-                    iy, riy = _asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, ground2, obst_h, True, obst_inh)
-                    ty, sy, vy = _asl_hex_hindrance(y, S2, T2, same, slope, False, ground2, hind, hind_top, hind_inh, smoke, smoke_top, vehicle)
-                    y_inh = hind_inh[y]
-                # A6.1: both sides needed; B.6: inherent counts from one side
-                step_effect = ex if ex <= ey else ey
-                if y < 0 or x < 0:
-                    step_effect = NONE
-                if ix > step_effect:
-                    step_effect = ix
-                if iy > step_effect:
-                    step_effect = iy
-                if step_effect != NONE:
-                    # the reason of the first side whose own effect reaches the run's
-                    if x >= 0 and ex >= step_effect:
-                        step_reason = rx
+                        x_drm = hs_hind[previous, d]
+                    if x_effect == BLOCK:
+                        hard_block = True
+                    if x_effect != NONE or x_drm != 0:
+                        total += x_drm
+                        if record:
+                            records[n_rec, 0] = h
+                            records[n_rec, 1] = S_CROSSING
+                            records[n_rec, 2] = x_effect
+                            records[n_rec, 3] = R_HEXSIDE if x_effect != NONE else R_HINDRANCE
+                            records[n_rec, 4] = x_drm
+                            n_rec += 1
+                        if not blocked and (x_effect == BLOCK or (cap > 0 and total >= cap)):
+                            blocked = True
+                            blocked_at = h
+                            reason = R_HEXSIDE if x_effect == BLOCK else R_HINDRANCE
+                            if not full:
+                                finished = True
+                                break
+                previous_cell = cell
+                if h >= 0:
+                    if model == MODEL_ASL:
+                        r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
+                        step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, False)
+                        if step_effect != NONE and not full and not blocked:
+                            blocked, blocked_at, reason, blind, finished = True, h, step_reason, step_effect == BLIND, True
+                            break
+                        ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, False, hex_info)
+                        step_drm = ht + hsm + hv
                     else:
-                        step_reason = ry
-                    if step_effect == BLIND:
-                        step_reason = R_BLIND
-                # hindrance along the hexside, counted once (B.6): per source,
-                # max(min(X, Y), inherent X, inherent Y)
-                terrain = tx if tx < ty else ty
-                if x_inh and tx > terrain:
-                    terrain = tx
-                if y_inh and ty > terrain:
-                    terrain = ty
-                step_drm = terrain + (sx if sx > sy else sy) + (1 if (vx + vy) > 0 else 0)
+                        step_effect, step_reason = _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex)
+                        if model == MODEL_VV:
+                            step_drm = hex_info[h, H_HINDRANCE]
+            elif k == VERTEX:
+                step_kind = S_VERTEX
+                if h >= 0 and model == MODEL_ASL:
+                    r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
+                    step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, True)
+                    ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, True, hex_info)
+                    step_drm = ht + hsm + hv
             else:
-                bx = False
-                by = False
-                hx = False
-                hy = False
-                rx = R_NONE
-                ry = R_NONE
-                if x >= 0:
-                    ef, rx = _simple_hex_effect(x, lo2, hi2, ground2, obst_h, units, units_block, slope_hex)
-                    bx = ef == BLOCK
-                    hx = model == MODEL_VV and hind[x] > 0
-                if y >= 0:
-                    ef, ry = _simple_hex_effect(y, lo2, hi2, ground2, obst_h, units, units_block, slope_hex)
-                    by = ef == BLOCK
-                    hy = model == MODEL_VV and hind[y] > 0
-                if bx and by:
-                    step_effect = BLOCK
-                    step_reason = rx
-                elif ((bx or hx) and hy) or ((by or hy) and hx):
-                    step_drm = 1
-                if model == MODEL_VV and run_dir >= 0:
-                    side = x if x >= 0 else y
-                    side_dir = run_dir if x >= 0 else (run_dir + 3) % 6
-                    if side >= 0:
-                        if hs_obst[side, side_dir] > 0 and step_effect == NONE:
-                            step_effect = BLOCK
-                            step_reason = R_HEXSIDE
-                        step_drm += hs_hind[side, side_dir]
-        total += step_drm
-        if step_effect == BLOCK:
-            hard_block = True
-        if record and (step_effect != NONE or step_drm != 0 or step_kind != S_VERTEX):
-            if step_hex >= 0:
-                rec_hex[n_rec] = step_hex
-                rec_kind[n_rec] = step_kind
-                rec_effect[n_rec] = step_effect
-                rec_reason[n_rec] = step_reason
-                rec_drm[n_rec] = step_drm
-                n_rec += 1
-        if not blocked:
-            if step_effect != NONE:
-                blocked = True
-                blocked_at = step_hex
-                reason = step_reason
-                blind = step_effect == BLIND
-            elif cap > 0 and total >= cap:
-                blocked = True
-                blocked_at = step_hex
-                reason = R_HINDRANCE
-            if blocked and not full:
-                return blocked, total, blocked_at, reason, blind, slope, n_rec
-        e += advance
-    # blind (section 5): blocked, and blind-hex effects are all that block it
-    blind = blocked and not hard_block and not (cap > 0 and total >= cap)
-    return blocked, total, blocked_at, reason, blind, slope, n_rec
+                # a hexside run X|Y: entries e and e + 1
+                step_kind = S_RUN
+                advance = 2
+                x = h
+                y = grid[base_a + (packed[e + 1] >> 5)]
+                step_hex = x if x >= 0 else y
+                run_dir = (entry & 7) - 1
+                if model == MODEL_ASL:
+                    ex = NONE
+                    rx = R_NONE
+                    ey = NONE
+                    ry = R_NONE
+                    ix = NONE
+                    iy = NONE
+                    rix = R_NONE
+                    riy = R_NONE
+                    tx = 0
+                    sx = 0
+                    vx = 0
+                    ty = 0
+                    sy = 0
+                    vy = 0
+                    x_inh = False
+                    y_inh = False
+                    if x >= 0:
+                        r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
+                        ex, rx = _asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, hex_info, False)
+                        ix, rix = _asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, hex_info, True)
+                        tx, sx, vx = _asl_hex_hindrance(x, S2, T2, same, slope, False, hex_info)
+                        x_inh = hex_info[x, H_HINDRANCE_INHERENT]
+                    if y >= 0:
+                        r_s, r_t = _range(ranges[e + 1, 0], ranges[e + 1, 1], higher_is_a)
+                        ey, ry = _asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, hex_info, False)
+                        iy, riy = _asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, hex_info, True)
+                        ty, sy, vy = _asl_hex_hindrance(y, S2, T2, same, slope, False, hex_info)
+                        y_inh = hex_info[y, H_HINDRANCE_INHERENT]
+                    # A6.1: both sides needed; B.6: inherent counts from one side
+                    step_effect = ex if ex <= ey else ey
+                    if y < 0 or x < 0:
+                        step_effect = NONE
+                    if ix > step_effect:
+                        step_effect = ix
+                    if iy > step_effect:
+                        step_effect = iy
+                    if step_effect != NONE:
+                        # the reason of the first side whose own effect reaches the run's
+                        if x >= 0 and ex >= step_effect:
+                            step_reason = rx
+                        else:
+                            step_reason = ry
+                        if step_effect == BLIND:
+                            step_reason = R_BLIND
+                    # hindrance along the hexside, counted once (B.6): per source,
+                    # max(min(X, Y), inherent X, inherent Y)
+                    terrain = tx if tx < ty else ty
+                    if x_inh and tx > terrain:
+                        terrain = tx
+                    if y_inh and ty > terrain:
+                        terrain = ty
+                    step_drm = terrain + (sx if sx > sy else sy) + (1 if (vx + vy) > 0 else 0)
+                else:
+                    bx = False
+                    by = False
+                    hx = False
+                    hy = False
+                    rx = R_NONE
+                    ry = R_NONE
+                    if x >= 0:
+                        ef, rx = _simple_hex_effect(x, lo2, hi2, hex_info, units_block, slope_hex)
+                        bx = ef == BLOCK
+                        hx = model == MODEL_VV and hex_info[x, H_HINDRANCE] > 0
+                    if y >= 0:
+                        ef, ry = _simple_hex_effect(y, lo2, hi2, hex_info, units_block, slope_hex)
+                        by = ef == BLOCK
+                        hy = model == MODEL_VV and hex_info[y, H_HINDRANCE] > 0
+                    if bx and by:
+                        step_effect = BLOCK
+                        step_reason = rx
+                    elif ((bx or hx) and hy) or ((by or hy) and hx):
+                        step_drm = 1
+                    if model == MODEL_VV and run_dir >= 0:
+                        side = x if x >= 0 else y
+                        side_dir = run_dir if x >= 0 else (run_dir + 3) % 6
+                        if side >= 0:
+                            if hs_obst[side, side_dir] > 0 and step_effect == NONE:
+                                step_effect = BLOCK
+                                step_reason = R_HEXSIDE
+                            step_drm += hs_hind[side, side_dir]
+            total += step_drm
+            if step_effect == BLOCK:
+                hard_block = True
+            if record and (step_effect != NONE or step_drm != 0 or step_kind != S_VERTEX):
+                if step_hex >= 0:
+                    records[n_rec, 0] = step_hex
+                    records[n_rec, 1] = step_kind
+                    records[n_rec, 2] = step_effect
+                    records[n_rec, 3] = step_reason
+                    records[n_rec, 4] = step_drm
+                    n_rec += 1
+            if not blocked:
+                if step_effect != NONE:
+                    blocked = True
+                    blocked_at = step_hex
+                    reason = step_reason
+                    blind = step_effect == BLIND
+                elif cap > 0 and total >= cap:
+                    blocked = True
+                    blocked_at = step_hex
+                    reason = R_HINDRANCE
+                if blocked and not full:
+                    finished = True
+                    break
+            e += advance
+        if not finished:
+            # blind (section 5): blocked, and blind-hex effects are all that block it
+            blind = blocked and not hard_block and not (cap > 0 and total >= cap)
+        out_blocked[p] = blocked
+        out_total[p] = total
+        out_at[p] = blocked_at
+        out_reason[p] = reason
+        out_blind[p] = blind
+        out_slope[p] = slope
+    return n_rec
 
 
 @jit_inline
-def _simple_hex_effect(h, lo2, hi2, ground2, obst_h, units, units_block, slope_hex):
+def _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex):
     """(effect, reason) of hex h for V&V (section 3) and CCN (section 4)."""
-    G = ground2[h]
+    G = hex_info[h, H_GROUND2]
     if G > hi2:
         return BLOCK, R_HILL
     if G > lo2 and h != slope_hex:
         return BLOCK, R_HILL
-    if obst_h[h] > 0:
+    if hex_info[h, H_OBSTACLE] > 0:
         return BLOCK, R_OBSTACLE
-    if units_block and units[h]:
+    if units_block and hex_info[h, H_UNITS]:
         return BLOCK, R_UNIT
     return NONE, R_NONE
 
 
-@jit_inline
-def _matrix_value(model, i, j, hexes, levels, tpl, board_tables, counters, dummy_i, dummy_b, dummy_h):
-    """Matrix entry of Locations i -> j: total hindrance (saturated at 127) or BLOCKED."""
-    blocked, total, at, reason, blind, slope, nr = evaluate(
-        model, hexes[i], hexes[j], levels[i], levels[j], False, False, tpl, board_tables,
-        counters, dummy_i, dummy_b, dummy_b, dummy_b, dummy_h)
-    if blocked:
-        return BLOCKED
-    return total if total < 127 else 127
+@jit
+def _matrix_row(model, row, first, last, hexes, levels, tpl, board_tables, counters, out, out_row, buffers):
+    """Entries ``first .. last - 1`` of matrix row ``row`` into ``out[out_row]``:
+    total hindrance (saturated at 127) or BLOCKED.  ``buffers`` are one
+    thread's scratch outputs, at least ``last - first`` long."""
+    records, blocked, total, at, reason, blind, slope = buffers
+    count = last - first
+    evaluate_pairs(model, False, False, hexes[row:row + 1], levels[row:row + 1], 0, hexes[first:last],
+                   levels[first:last], 1, tpl, board_tables, counters, records, blocked[:count], total[:count],
+                   at[:count], reason[:count], blind[:count], slope[:count])
+    for j in range(count):
+        if blocked[j]:
+            out[out_row, first + j] = BLOCKED
+        else:
+            out[out_row, first + j] = total[j] if total[j] < 127 else 127
 
 
 @jit
-def _matrix_row(model, row, hexes, levels, tpl, board_tables, counters, out, dummy_i, dummy_b, dummy_h):
-    out[row, row] = 0
-    for j in range(row + 1, hexes.shape[0]):
-        out[row, j] = _matrix_value(model, row, j, hexes, levels, tpl, board_tables, counters, dummy_i, dummy_b, dummy_h)
+def _buffers(n):
+    """One thread's scratch outputs of :func:`evaluate_pairs` for up to n pairs."""
+    return (np.zeros((1, 5), np.int32), np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
+            np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
 
 
 @jit_parallel
@@ -418,12 +509,13 @@ def los_matrix_kernel(model, hexes, levels, tpl, board_tables, counters, out):
     """
     n = hexes.shape[0]
     for k in numba.prange((n + 1) // 2):
-        dummy_i = np.zeros(1, np.int32)
-        dummy_b = np.zeros(1, np.int8)
-        dummy_h = np.zeros(1, np.int16)
-        _matrix_row(model, k, hexes, levels, tpl, board_tables, counters, out, dummy_i, dummy_b, dummy_h)
-        if n - 1 - k != k:
-            _matrix_row(model, n - 1 - k, hexes, levels, tpl, board_tables, counters, out, dummy_i, dummy_b, dummy_h)
+        buffers = _buffers(n)
+        out[k, k] = 0
+        _matrix_row(model, k, k + 1, n, hexes, levels, tpl, board_tables, counters, out, k, buffers)
+        other = n - 1 - k
+        if other != k:
+            out[other, other] = 0
+            _matrix_row(model, other, other + 1, n, hexes, levels, tpl, board_tables, counters, out, other, buffers)
 
 
 @jit_parallel
@@ -435,23 +527,22 @@ def mirror_lower(out):
             out[i, j] = out[j, i]
 
 
+#: Pairs per parallel chunk of :func:`los_pairs_kernel` and :func:`field_of_fire_kernel`.
+CHUNK = 1024
+
+
 @jit_parallel
 def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
                      out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope):
-    """Batch of independent pairs; each iteration writes only its own slot."""
-    dummy_i = np.zeros(1, np.int32)
-    dummy_b = np.zeros(1, np.int8)
-    dummy_h = np.zeros(1, np.int16)
-    for p in numba.prange(hex_a.shape[0]):
-        blocked, total, at, reason, blind, slope, nr = evaluate(
-            model, hex_a[p], hex_b[p], level_a[p], level_b[p], True, False, tpl, board_tables, counters,
-            dummy_i, dummy_b, dummy_b, dummy_b, dummy_h)
-        out_blocked[p] = blocked
-        out_hindrance[p] = total
-        out_at[p] = at
-        out_reason[p] = reason
-        out_blind[p] = blind
-        out_slope[p] = slope
+    """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
+    n = hex_a.shape[0]
+    records = np.zeros((1, 5), np.int32)
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(n, lo + CHUNK)
+        evaluate_pairs(model, True, False, hex_a[lo:hi], level_a[lo:hi], 1, hex_b[lo:hi], level_b[lo:hi], 1,
+                       tpl, board_tables, counters, records, out_blocked[lo:hi], out_hindrance[lo:hi],
+                       out_at[lo:hi], out_reason[lo:hi], out_blind[lo:hi], out_slope[lo:hi])
 
 
 @jit_parallel
@@ -459,39 +550,38 @@ def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters
     """Rows ``row_start .. row_start + out.shape[0]`` of the full matrix (block-wise output)."""
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
-        dummy_i = np.zeros(1, np.int32)
-        dummy_b = np.zeros(1, np.int8)
-        dummy_h = np.zeros(1, np.int16)
+        buffers = _buffers(n)
         i = row_start + r
-        for j in range(n):
-            if i == j:
-                out[r, j] = 0
-            else:
-                out[r, j] = _matrix_value(model, i, j, hexes, levels, tpl, board_tables, counters,
-                                          dummy_i, dummy_b, dummy_h)
+        out[r, i] = 0
+        _matrix_row(model, i, 0, i, hexes, levels, tpl, board_tables, counters, out, r, buffers)
+        _matrix_row(model, i, i + 1, n, hexes, levels, tpl, board_tables, counters, out, r, buffers)
 
 
 @jit_parallel
 def field_of_fire_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
                          out_visible, out_hindrance, out_source):
-    """Best LOS from any source to each target; iteration j writes only target j.
+    """Best LOS from any source to each target; each chunk of targets writes only its slice.
 
     The best source is the visible one with the least hindrance (ties: the
     first source listed).
     """
-    for j in numba.prange(targets.shape[0]):
-        dummy_i = np.zeros(1, np.int32)
-        dummy_b = np.zeros(1, np.int8)
-        dummy_h = np.zeros(1, np.int16)
-        best = -1
-        best_total = 0
+    n = targets.shape[0]
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(n, lo + CHUNK)
+        records, blocked, total, at, reason, blind, slope = _buffers(hi - lo)
+        for j in range(lo, hi):
+            out_source[j] = -1
+            out_hindrance[j] = 0
         for s in range(sources.shape[0]):
-            blocked, total, at, reason, blind, slope, nr = evaluate(
-                model, sources[s], targets[j], source_levels[s], target_levels[j], False, False, tpl,
-                board_tables, counters, dummy_i, dummy_b, dummy_b, dummy_b, dummy_h)
-            if not blocked and (best < 0 or total < best_total):
-                best = s
-                best_total = total
-        out_visible[j] = best >= 0
-        out_hindrance[j] = best_total if best >= 0 else BLOCKED
-        out_source[j] = best
+            evaluate_pairs(model, False, False, sources[s:s + 1], source_levels[s:s + 1], 0, targets[lo:hi],
+                           target_levels[lo:hi], 1, tpl, board_tables, counters, records, blocked, total, at,
+                           reason, blind, slope)
+            for j in range(lo, hi):
+                if not blocked[j - lo] and (out_source[j] < 0 or total[j - lo] < out_hindrance[j]):
+                    out_source[j] = s
+                    out_hindrance[j] = total[j - lo]
+        for j in range(lo, hi):
+            out_visible[j] = out_source[j] >= 0
+            if out_source[j] < 0:
+                out_hindrance[j] = BLOCKED

@@ -119,7 +119,7 @@ def _counter_tables(board, counters):
             zero = np.zeros(n, HINDRANCE)
             vehicles = np.zeros(n, np.bool_)
             units = np.zeros(n, np.bool_)
-            cached = (zero, zero.copy(), vehicles, units, _inert_ground(board, zero, vehicles, units))
+            cached = _with_inert(board, (zero, zero.copy(), vehicles, units))
             board.__dict__[key] = cached
         return cached
     if not isinstance(counters, Counters):
@@ -130,21 +130,94 @@ def _counter_tables(board, counters):
     smoke_top = (ground2 + 2 * height).astype(HINDRANCE)
     vehicles = _array(counters.vehicles, n, np.bool_, "vehicles", False)
     units = _array(counters.units, n, np.bool_, "units", False)
-    return (smoke, smoke_top, vehicles, units, _inert_ground(board, smoke, vehicles, units))
+    return _with_inert(board, (smoke, smoke_top, vehicles, units))
 
 
-def _inert_ground(board, smoke, vehicles, units):
-    """Per hex: its ground in half levels if nothing in it or on its hexsides can
-    affect a LOS, else 32767.
+def _with_inert(board, counters):
+    """``counters`` plus the kernels' fast-path table ``fast_grid``.
 
-    Such a hex, and the hexside crossed into it, have no effect on a LOS whose
-    lower end is at or above its ground: the kernels' fast path skips it.  (A
-    hexside's features are held by both of its hexes, so a hex with no LOS
-    feature on any of its hexsides also has none on the one crossed into it.)
+    ``fast_grid`` (int32) follows the trace templates' padded grid layout
+    (``grid_flat``).  Per cell it holds ``content << 8 | sides`` where
+    ``content`` is the hex's ground in half levels when nothing *in* the hex
+    can affect a LOS (no obstacle, hindrance, SMOKE, vehicle or unit) and
+    32767 when something can, and bit ``d`` of ``sides`` is set when hexside
+    ``d`` of the hex holds a LOS feature.  Off the map the value is -2**30.
+    A hex whose content is inert and not above the lower end of a LOS is
+    skipped by the kernels without looking it up, unless the LOS crosses into
+    it through a featured hexside.  (A hexside's features are held by both of
+    its hexes, so the crossing is seen from the hex entered.)
     """
-    hexside_any = _board_tables(board)[12].any(axis=1)
-    busy = (board.obstacle_height > 0) | (board.hindrance > 0) | (smoke > 0) | vehicles | units | hexside_any
-    return np.where(busy, 32767, 2 * board.ground_level).astype(LEVEL)
+    smoke, smoke_top, vehicles, units = counters
+    hexside_any = _board_tables(board)[12]
+    busy = (board.obstacle_height > 0) | (board.hindrance > 0) | (smoke > 0) | vehicles | units
+    content = np.where(busy, 32767, 2 * board.ground_level).astype(np.int32)
+    sides = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
+    key = (content << 8) | sides
+    grid = templates(board).grid_flat
+    on_map = grid >= 0
+    fast_grid = np.where(on_map, key[np.maximum(grid, 0)], np.int32(-(1 << 30))).astype(np.int32)
+    same_code, level_row, level_min = _same_level_codes(board, counters, sides, grid)
+    return (_hex_info(board, counters), fast_grid, same_code, level_row, level_min)
+
+
+def _hex_info(board, counters):
+    """Everything the kernels read about a hex, one row per hex (int16, columns ``K.H_*``)."""
+    smoke, smoke_top, vehicles, units = counters
+    tables = _board_tables(board)
+    info = np.zeros((len(board), K.H_COLUMNS), LEVEL)
+    info[:, K.H_GROUND2] = tables[2]
+    info[:, K.H_OBSTACLE] = tables[3]
+    info[:, K.H_OBSTACLE_INHERENT] = tables[4]
+    info[:, K.H_HINDRANCE] = tables[5]
+    info[:, K.H_HINDRANCE_TOP] = tables[6]
+    info[:, K.H_HINDRANCE_INHERENT] = tables[7]
+    info[:, K.H_SMOKE] = smoke
+    info[:, K.H_SMOKE_TOP] = smoke_top
+    info[:, K.H_VEHICLE] = vehicles
+    info[:, K.H_UNITS] = units
+    return info
+
+
+def _same_level_codes(board, counters, sides, grid):
+    """The kernels' table for LOS between Locations at one level, ``S2`` half levels.
+
+    Such a LOS has no blind hexes or slopes, so the effect of a hex whose
+    interior it crosses depends only on the hex and ``S2``: the kernels read it
+    from ``same_code[level_row[S2 - level_min], cell]`` = ``code << 6 | sides``
+    (``sides`` as in ``fast_grid``: a crossing through a featured hexside
+    still takes the full path).  ``code`` is the hindrance DRM the hex adds
+    (0-500), or one of ``CODE_HILL``, ``CODE_OBSTACLE``, ``CODE_UNIT``: the hex
+    blocks.  Rows exist for every level a Location of the board can have.
+    """
+    smoke, smoke_top, vehicles, units = counters
+    tables = _board_tables(board)
+    ground2, obstacle, hindrance, hindrance_top = tables[2], tables[3], tables[5], tables[6]
+    location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
+    values = np.unique(location_levels)
+    level_min = int(values[0])
+    level_row = np.full(int(values[-1]) - level_min + 1, -1, np.int32)
+    level_row[values - level_min] = np.arange(len(values), dtype=np.int32)
+    model = _model(board)
+    same_code = np.empty((len(values), len(grid)), np.int16)
+    for row, S2 in enumerate(values):
+        if model == K.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
+            drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
+            drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
+            drm += (vehicles & (ground2 == S2)).astype(np.int64)
+            unit_blocks = np.zeros(len(board), np.bool_)
+        else:  # sections 3 and 4
+            drm = hindrance.astype(np.int64) if model == K.MODEL_VV else np.zeros(len(board), np.int64)
+            unit_blocks = units & bool(tables[11])
+        code = np.minimum(drm, K.CODE_MAX_DRM)
+        if model == K.MODEL_ASL:
+            code = np.where((obstacle > 0) & (ground2 + obstacle > S2), K.CODE_OBSTACLE, code)
+        else:
+            code = np.where(unit_blocks, K.CODE_UNIT, code)
+            code = np.where(obstacle > 0, K.CODE_OBSTACLE, code)
+        code = np.where(ground2 > S2, K.CODE_HILL, code)
+        per_hex = (code << 6) | sides
+        same_code[row] = np.where(grid >= 0, per_hex[np.maximum(grid, 0)], 0)
+    return same_code, level_row, level_min
 
 
 def _board_tables(board):
@@ -173,9 +246,15 @@ def _board_tables(board):
     return tables
 
 
+def _kernel_board_tables(board):
+    """The part of :func:`_board_tables` the kernels take as separate arguments."""
+    col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _ = _board_tables(board)
+    return (col, y, hs_obst, hs_hind, cap, units_block)
+
+
 def _template_tuple(board):
     tpl = templates(board)
-    return (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.range_a, tpl.range_b, tpl.max_dc, tpl.max_dy)
+    return (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
 
 
 def _model(board) -> int:
@@ -351,14 +430,15 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))
     # at most one step record and one crossing record per template entry of this pair
     size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 1
-    rec_hex = np.zeros(size, np.int32)
-    rec_kind = np.zeros(size, np.int8)
-    rec_effect = np.zeros(size, np.int8)
-    rec_reason = np.zeros(size, np.int8)
-    rec_drm = np.zeros(size, np.int16)
-    blocked, total, at, reason, blind, slope, n_rec = K.evaluate(
-        _model(board), ia, ib, level_a, level_b, True, True, tpl, _board_tables(board), counter_tables,
-        rec_hex, rec_kind, rec_effect, rec_reason, rec_drm)
+    records = np.zeros((size, 5), np.int32)  # hex, step kind, effect, reason, DRM
+    out = (np.empty(1, np.bool_), np.empty(1, np.int32), np.empty(1, np.int32), np.empty(1, np.int8),
+           np.empty(1, np.bool_), np.empty(1, np.bool_))
+    n_rec = K.evaluate_pairs(
+        _model(board), True, True, np.array([ia], HEX_INDEX), np.array([level_a], np.int64), 0,
+        np.array([ib], HEX_INDEX), np.array([level_b], np.int64), 0, tpl, _kernel_board_tables(board),
+        counter_tables, records, *out)
+    blocked, total, at, reason, blind, slope = (value[0] for value in out)
+    rec_hex, rec_kind, rec_effect, rec_reason, rec_drm = records.T
     cover = int(_cover(board, np.array([ia]), np.array([level_a]), np.array([ib]), np.array([level_b]), unit_index)[0])
     model = board.ruleset.los_model
     steps = []
@@ -432,7 +512,7 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
     """
     hexes, levels = _locations(board, locations)
     out = np.empty((len(hexes), len(hexes)), np.int8)
-    K.los_matrix_kernel(_model(board), hexes, levels, _template_tuple(board), _board_tables(board),
+    K.los_matrix_kernel(_model(board), hexes, levels, _template_tuple(board), _kernel_board_tables(board),
                         _counter_tables(board, counters), out)
     K.mirror_lower(out)
     return out
@@ -447,7 +527,7 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
     hexes, levels = _locations(board, locations)
     tpl = _template_tuple(board)
-    tables = _board_tables(board)
+    tables = _kernel_board_tables(board)
     counter_tables = _counter_tables(board, counters)
     for first in range(0, len(hexes), block_rows):
         rows = np.empty((min(block_rows, len(hexes) - first), len(hexes)), np.int8)
@@ -504,7 +584,7 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
     blocked = np.empty(n, np.bool_)
     K.los_pairs_kernel(_model(board), hex_a, hex_b, levels[0], levels[1], _template_tuple(board),
-                       _board_tables(board), _counter_tables(board, counters), blocked, result.hindrance,
+                       _kernel_board_tables(board), _counter_tables(board, counters), blocked, result.hindrance,
                        result.blocked_at, result.reason, result.blind, result.continuous_slope)
     result.visible = ~blocked
     return result
@@ -575,7 +655,7 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
     K.field_of_fire_kernel(_model(board), source_hexes, source_levels, targets, target_levels,
-                           _template_tuple(board), _board_tables(board), _counter_tables(board, counters),
+                           _template_tuple(board), _kernel_board_tables(board), _counter_tables(board, counters),
                            visible, hindrance, best)
     chosen = np.where(best >= 0, best, 0)
     cover = _cover(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)

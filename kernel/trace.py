@@ -319,8 +319,9 @@ class TraceTemplates:
         For an interior hex: direction of the hexside crossed into it from the
         previous interior hex, or -1.  For the first side ``X`` of a hexside
         run ``X|Y``: the direction from ``X`` to ``Y`` (the run's hexside).
-    range_a, range_b : int16 arrays
-        Range of the template hex from the two ends.
+    ranges : int16 array, shape (entries, 2)
+        Range of the template hex from the two ends (``range_a``, ``range_b``
+        are its two columns).
     entry_sides : uint8 array (per displacement)
         Hexsides of the target hex that contain the point where the LOS
         enters it (one, or two at a vertex).
@@ -355,8 +356,8 @@ class TraceTemplates:
         self.dy = np.ascontiguousarray(out_y[keep])
         self.kind = np.ascontiguousarray(out_kind[keep])
         self.cross = np.ascontiguousarray(out_cross[keep])
-        self.range_a = np.ascontiguousarray(out_da[keep])
-        self.range_b = np.ascontiguousarray(out_db[keep])
+        #: both ranges of an entry side by side (the kernels read them together)
+        self.ranges = np.ascontiguousarray(np.stack([out_da[keep], out_db[keep]], axis=1))
         self.entry_sides = entry
         self.grid = np.full(
             (int(col.max()) + 1 + 2 * GRID_PAD, int(y.max()) + 1 + 2 * GRID_PAD), NO_HEX, dtype=HEX_INDEX
@@ -372,14 +373,24 @@ class TraceTemplates:
         self.packed = ((self.offset.astype(np.int64) << 5) | (self.kind.astype(np.int64) << 3)
                        | (self.cross.astype(np.int64) + 1)).astype(np.int32)
 
+    @property
+    def range_a(self) -> np.ndarray:
+        """Range of each template hex from the first end."""
+        return self.ranges[:, 0]
+
+    @property
+    def range_b(self) -> np.ndarray:
+        """Range of each template hex from the second end."""
+        return self.ranges[:, 1]
+
     def index(self, dc: int, dy: int) -> int:
         """Displacement index of ``(dc, dy)``."""
         return (dc + self.max_dc) * self.width + (dy + self.max_dy)
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.start, self.dcol, self.dy, self.kind, self.cross, self.range_a,
-                                      self.range_b, self.entry_sides, self.grid, self.offset, self.base,
+        return sum(a.nbytes for a in (self.start, self.dcol, self.dy, self.kind, self.cross, self.ranges,
+                                      self.entry_sides, self.grid, self.offset, self.base,
                                       self.packed))
 
 

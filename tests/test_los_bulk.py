@@ -54,6 +54,35 @@ def test_matrix_matches_reference(ruleset, seed):
     assert (matrix == BLOCKED).any() and (matrix > 0).any() if ruleset != "ccn" else (matrix == BLOCKED).any()
 
 
+@pytest.mark.parametrize("seed", (3, 4), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_matrix_equals_the_full_walk_on_every_pair(ruleset, seed):
+    """The matrix stops at the first block and reads same-level hexes from a
+    precomputed table; los_pairs walks every step.  They agree on all pairs,
+    Locations at several levels and counters included."""
+    board = random_board(ruleset, 12, 9, seed=seed)
+    rng = np.random.default_rng(seed)
+    n = len(board)
+    counters = Counters(smoke=np.where(rng.random(n) < 0.08, rng.integers(2, 4, n), 0),
+                        smoke_height=rng.integers(1, 3, n), vehicles=rng.random(n) < 0.05,
+                        units=rng.random(n) < 0.05)
+    upper = np.flatnonzero(board.building_levels > 0)
+    hexes = np.concatenate([np.arange(n), upper])
+    levels = np.concatenate([np.zeros(n, int), board.building_levels[upper]])
+    for state in (None, counters):
+        matrix = los_matrix(board, (hexes, levels), counters=state)
+        a, b = np.meshgrid(np.arange(len(hexes)), np.arange(len(hexes)), indexing="ij")
+        a, b = a.ravel(), b.ravel()
+        full = los_pairs(board, hexes[a], hexes[b], level_a=levels[a], level_b=levels[b], counters=state)
+        expected = np.where(full.visible, np.minimum(full.hindrance, 127), BLOCKED).reshape(matrix.shape)
+        np.fill_diagonal(expected, 0)
+        differ = np.argwhere(matrix != expected)
+        assert len(differ) == 0, (len(differ), [(board.name(int(hexes[i])), int(levels[i]), board.name(int(hexes[j])),
+                                                  int(levels[j]), int(matrix[i, j]), int(expected[i, j]))
+                                                 for i, j in differ[:3]])
+        assert (matrix == BLOCKED).any()
+
+
 def test_matrix_is_symmetric_with_zero_diagonal_and_sentinel():
     board = kernel.load("default")
     matrix = los_matrix(board)
