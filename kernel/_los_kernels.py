@@ -528,7 +528,7 @@ def mirror_lower(out):
 
 
 #: Pairs per parallel chunk of :func:`los_pairs_kernel` and :func:`field_of_fire_kernel`.
-CHUNK = 1024
+CHUNK = 256
 
 
 @jit_parallel

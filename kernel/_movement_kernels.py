@@ -55,29 +55,35 @@ KernelTables = namedtuple("KernelTables", [
 
 @jit
 def dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
-             dist, pred, nxt, prv, where, heads):
+             dist, pred, first_move, pool_state, pool_next, heads):
     """Least cost (whole half MF) from the start states over the expanded state graph (CSR).
 
     ``edges[e]`` packs an out-edge: target state in bits 0-31, weight (whole
     half MF) in bits 32-61, bit 62 set for an all-MF move (one load per edge).
-    Dial's algorithm: every edge weight is a whole number of half MF smaller
-    than ``heads.shape[0]``, so a circular array of doubly linked bucket lists
-    (``heads``, ``nxt``, ``prv``, ``where`` = bucket of a queued state or -1)
-    replaces the heap: no log factor, no stale entries.  The bucket updates are
-    written out in the loop on purpose: as separate jitted helpers their call
-    overhead made the kernel twenty times slower.  An all-MF edge is taken
-    only from a start state marked in
+
+    Dial's algorithm with lazy deletion: every edge weight, and the spread of
+    the start costs, is a whole number of half MF smaller than
+    ``heads.shape[0]``, so a circular array of bucket lists replaces the
+    heap.  A relaxed state is pushed again rather than moved between lists;
+    an entry whose cost is no longer the state's is skipped when popped.  The
+    lists live in one pool (``pool_state``, ``pool_next``; at least as long
+    as ``edges`` plus the starts), ``heads`` holds each bucket's first entry.
+    The queue updates are written out in the loop on purpose: as separate
+    jitted helpers their call overhead made the kernel many times slower.
+
+    An all-MF edge is taken only from a start state marked in
     ``start_is_first`` while its cost is still 0.  ``dist`` holds
     :data:`UNREACHED_HALF` for states not reached; states costlier than
-    ``limit`` are neither stored nor expanded.
+    ``limit`` are neither stored nor expanded.  Returns the number of states
+    settled.
     """
     dist[:] = UNREACHED_HALF
     pred[:] = -1
-    where[:] = -1
+    first_move[:] = False
     heads[:] = -1
     n_buckets = heads.shape[0]
-    first_move = np.zeros(dist.shape[0], np.bool_)
-    count = 0
+    used = 0
+    pending = 0
     current = UNREACHED_HALF
     for k in range(start_states.shape[0]):
         t = start_states[k]
@@ -85,65 +91,75 @@ def dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
         if start_is_first[k]:
             first_move[t] = True
         if c < dist[t] and c <= limit:
-            if where[t] >= 0:  # the same state given twice: unlink the dearer entry
-                if prv[t] >= 0:
-                    nxt[prv[t]] = nxt[t]
-                else:
-                    heads[where[t]] = nxt[t]
-                if nxt[t] >= 0:
-                    prv[nxt[t]] = prv[t]
-            else:
-                count += 1
             dist[t] = c
             bucket = c % n_buckets
-            nxt[t] = heads[bucket]
-            prv[t] = -1
-            if heads[bucket] >= 0:
-                prv[heads[bucket]] = t
-            heads[bucket] = t
-            where[t] = bucket
+            pool_state[used] = t
+            pool_next[used] = heads[bucket]
+            heads[bucket] = used
+            used += 1
+            pending += 1
             if c < current:
                 current = c
-    while count > 0:
-        bucket = current % n_buckets
-        while heads[bucket] < 0:
+    settled = 0
+    bucket = current % n_buckets
+    while pending > 0:
+        entry = heads[bucket]
+        if entry < 0:
             current += 1
-            bucket = current % n_buckets
-        state = heads[bucket]
-        heads[bucket] = nxt[state]
-        if nxt[state] >= 0:
-            prv[nxt[state]] = -1
-        where[state] = -1
-        count -= 1
+            bucket += 1
+            if bucket == n_buckets:
+                bucket = 0
+            continue
+        heads[bucket] = pool_next[entry]
+        pending -= 1
+        state = pool_state[entry]
         cost = dist[state]
-        first = first_move[state] and cost == 0
+        if cost != current:
+            continue  # a stale entry: the state was reached more cheaply since
+        settled += 1
+        first = cost == 0 and first_move[state]
         for e in range(indptr[state], indptr[state + 1]):
             packed = edges[e]
-            if (packed >> EDGE_FIRST_SHIFT) & 1 and not first:
-                continue
             t = packed & EDGE_TARGET_MASK
             c = cost + ((packed >> EDGE_WEIGHT_SHIFT) & EDGE_WEIGHT_MASK)
             if c < dist[t] and c <= limit:
-                queued = where[t]
-                if queued >= 0:
-                    if prv[t] >= 0:
-                        nxt[prv[t]] = nxt[t]
-                    else:
-                        heads[queued] = nxt[t]
-                    if nxt[t] >= 0:
-                        prv[nxt[t]] = prv[t]
-                else:
-                    count += 1
+                if (packed >> EDGE_FIRST_SHIFT) & 1 and not first:
+                    continue
                 dist[t] = c
                 pred[t] = state
                 bucket_t = c % n_buckets
-                nxt[t] = heads[bucket_t]
-                prv[t] = -1
-                if heads[bucket_t] >= 0:
-                    prv[heads[bucket_t]] = t
-                heads[bucket_t] = t
-                where[t] = bucket_t
-    return 0
+                pool_state[used] = t
+                pool_next[used] = heads[bucket_t]
+                heads[bucket_t] = used
+                used += 1
+                pending += 1
+    return settled
+
+
+@jit
+def field_kernel(indptr, edges, n_buckets, start_states, start_costs, start_is_first, limit,
+                 location_offset, bypass_id, n_locations, leave_cost, cot_all, first_hexes, allowance_all):
+    """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
+
+    Runs :func:`dijkstra` (with its work arrays allocated here) and
+    :func:`field_outputs`; ``state_cost`` and ``cost`` are float64 MF with
+    ``inf`` for unreachable.
+    """
+    n_states = indptr.shape[0] - 1
+    dist = np.empty(n_states, np.int64)
+    pred = np.empty(n_states, np.int32)
+    first_move = np.empty(n_states, np.bool_)
+    pool = edges.shape[0] + start_states.shape[0] + 1
+    pool_state = np.empty(pool, np.int32)
+    pool_next = np.empty(pool, np.int32)
+    heads = np.empty(n_buckets, np.int32)
+    dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
+             dist, pred, first_move, pool_state, pool_next, heads)
+    state_cost = np.empty(n_states, np.float64)
+    cost = np.empty(location_offset.shape[0] - 1, np.float64)
+    exit_cost, exit_hex = field_outputs(dist, location_offset, bypass_id, n_locations, leave_cost, cot_all,
+                                        first_hexes, allowance_all, state_cost, cost)
+    return state_cost, cost, pred, exit_cost, exit_hex
 
 
 @jit
@@ -167,18 +183,19 @@ def movement_matrix_kernel(indptr, edges, location_offset, bypass_id, n_location
     """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
     n_states = indptr.shape[0] - 1
     n = out.shape[1]
+    pool = edges.shape[0] + 2
     for k in numba.prange(sources.shape[0]):
         dist = np.empty(n_states, np.int64)
         pred = np.empty(n_states, np.int32)
-        nxt = np.empty(n_states, np.int32)
-        prv = np.empty(n_states, np.int32)
-        where = np.empty(n_states, np.int32)
+        first_move = np.empty(n_states, np.bool_)
+        pool_state = np.empty(pool, np.int32)
+        pool_next = np.empty(pool, np.int32)
         heads = np.empty(n_buckets, np.int32)
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
         costs = np.zeros(1, np.int64)
         first = np.ones(1, np.bool_)
-        dijkstra(indptr, edges, starts, costs, first, limit, dist, pred, nxt, prv, where, heads)
+        dijkstra(indptr, edges, starts, costs, first, limit, dist, pred, first_move, pool_state, pool_next, heads)
         row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_id, n_locations, row)
         for h in range(n):

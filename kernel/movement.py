@@ -338,11 +338,12 @@ def _mask(value, n, name):
 
 
 def _hex_list(board, hexes, what):
+    """int64 indices of one hex or a sequence of hexes (names or indices)."""
     if hexes is None:
-        return np.zeros(0, HEX_INDEX)
+        return np.zeros(0, np.int64)
     if isinstance(hexes, (str, int, np.integer)):
-        hexes = [hexes]
-    return board.indices(list(hexes) if not isinstance(hexes, np.ndarray) else hexes)
+        return np.array([board.index(hexes)], np.int64)
+    return board.indices(list(hexes) if not isinstance(hexes, np.ndarray) else hexes).astype(np.int64)
 
 
 @dataclass
@@ -446,41 +447,39 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     _check_allowance(allowance)
     starts = _hex_list(board, start, "start")
-    entries = _hex_list(board, entry_hexes, "entry_hexes")
-    if starts.size == 0 and entries.size == 0:
+    if starts.size == 0 and entry_hexes is None:
         raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
     tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
-    start_states = [2 * int(board.location_offset[s]) for s in starts]
-    start_costs = [0.0] * len(starts)
-    first = [True] * len(starts)
-    blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"]) and units is not None
-    occupied = _mask(units, len(board), "units") if blocks else None
-    for e in entries:
-        if occupied is not None and occupied[e]:
-            continue  # entering from off the map is an entry: not into an occupied hex
-        cost = tables.allowance_all if tables.cot_all[e] else float(tables.cot[e])
-        if not np.isfinite(cost):
-            continue
-        stopped = bool(tables.cot_stop[e] or tables.cot_all[e])
-        start_states.append(2 * int(board.location_offset[e]) + (1 if stopped else 0))
-        start_costs.append(cost)
-        first.append(False)
-    n_states = tables.n_states
-    dist = np.empty(n_states, np.int64)
-    pred = np.empty(n_states, np.int32)
-    work = [np.empty(n_states, np.int32) for _ in range(3)]
-    start_half = np.rint(2 * np.array(start_costs, np.float64)).astype(np.int64)
-    heads = np.empty(max(tables.n_buckets, int(start_half.max(initial=0)) + 1), np.int32)
-    limit = int(np.floor(2 * allowance)) if allowance is not None else K.INF_HALF
-    K.dijkstra(tables.indptr, tables.edges, np.array(start_states, np.int64),
-               start_half, np.array(first, np.bool_), limit, dist, pred, *work, heads)
-    state_cost = np.empty(n_states, np.float64)
-    cost = np.empty(len(board), np.float64)
-    exit_cost, exit_hex = K.field_outputs(dist, tables.tables.location_offset, tables.tables.bypass_id,
-                                          tables.n_locations, tables.leave_cost, tables.cot_all,
-                                          starts.astype(np.int64), tables.allowance_all, state_cost, cost)
-    dist = state_cost
-    return MovementField(board, unit, cost, dist, pred, exit_cost, exit_hex, tables)
+    location_offset = tables.tables.location_offset
+    start_states = 2 * location_offset[starts]
+    start_half = np.zeros(len(starts), np.int64)
+    first = np.ones(len(starts), np.bool_)
+    n_buckets = tables.n_buckets
+    if entry_hexes is not None:
+        entries = _hex_list(board, entry_hexes, "entry_hexes")
+        if starts.size == 0 and entries.size == 0:
+            raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
+        blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"]) and units is not None
+        occupied = _mask(units, len(board), "units") if blocks else None
+        entry_states, entry_half = [], []
+        for e in entries:
+            if occupied is not None and occupied[e]:
+                continue  # entering from off the map is an entry: not into an occupied hex
+            cost = tables.allowance_all if tables.cot_all[e] else float(tables.cot[e])
+            if not np.isfinite(cost):
+                continue
+            stopped = bool(tables.cot_stop[e] or tables.cot_all[e])
+            entry_states.append(2 * int(location_offset[e]) + (1 if stopped else 0))
+            entry_half.append(int(round(2 * cost)))
+        start_states = np.concatenate([start_states, np.array(entry_states, np.int64)])
+        start_half = np.concatenate([start_half, np.array(entry_half, np.int64)])
+        first = np.concatenate([first, np.zeros(len(entry_states), np.bool_)])
+        n_buckets = max(n_buckets, int(start_half.max(initial=0)) + 1)
+    limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
+    state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
+        tables.indptr, tables.edges, n_buckets, start_states, start_half, first, limit, location_offset,
+        tables.tables.bypass_id, tables.n_locations, tables.leave_cost, tables.cot_all, starts, tables.allowance_all)
+    return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
 def reachable(board, start, unit: str | None = None, allowance: float = 4, **options) -> np.ndarray:
