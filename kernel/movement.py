@@ -231,6 +231,8 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
         bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
     )
     indptr, target, weight, first_only = _state_graph(tables, allowance_half)
+    # Dial's queue needs more buckets than the largest edge weight
+    largest = max(largest, int(weight.max(initial=0)))
     return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
                           leave_cost, allowance_all, allowance_half, largest + 1, indptr,
                           K.pack_edges(target, weight, first_only))
