@@ -63,6 +63,29 @@ def test_field_is_not_slower_than_scipy():
     assert ratio(KERNEL, SCIPY) < 1.0, "a movement field became slower than scipy on the same graph"
 
 
+LIMITED = "movement_field, infantry within its 4 MF, default"
+SCIPY_LIMITED = "scipy dijkstra, same graph, limit 4 MF"
+LIMIT = 4.0 + 1e-6
+
+
+def test_field_within_the_allowance(benchmark, board, graph):
+    """The field a game AI asks for (a squad's 4 MF), checked against scipy's ``limit`` on the same graph."""
+    csr, starts = graph
+    limited = movement_field(board, START, "infantry", allowance=4)
+    # the CSR weighs MF, zero weights as 1e-12 (scipy drops explicit zeros): a hair above 4 MF
+    scipy_costs = dijkstra(csr, indices=starts[0], limit=LIMIT)
+    reached = limited.state_cost <= 4
+    assert reached.sum() > 1 and np.array_equal(reached, scipy_costs <= LIMIT)
+    assert np.allclose(limited.state_cost[reached], scipy_costs[reached])
+    measure(benchmark, LIMITED, lambda: movement_field(board, START, "infantry", allowance=4), rounds=50)
+
+
+def test_field_within_the_allowance_scipy(benchmark, graph):
+    csr, starts = graph
+    measure(benchmark, SCIPY_LIMITED, lambda: dijkstra(csr, indices=starts[0], limit=LIMIT), rounds=50)
+    RATIOS.append((SCIPY_LIMITED, LIMITED, "scipy / kernel, one field within 4 MF", None))
+
+
 def test_movement_matrix_all_starts(benchmark, board):
     measure(benchmark, f"movement_matrix, all {len(board)} start hexes ({numba.get_num_threads()} threads)",
             lambda: movement_matrix(board, "infantry"), rounds=3)
