@@ -50,6 +50,7 @@ KernelTables = namedtuple("KernelTables", [
     "neighbours", "location_offset", "location_hex", "location_level", "building_levels",
     "enter_cost", "enter_flags", "climb_cost", "climb_all", "bypass_id", "bypass_hex",
     "bypass_dir", "bypass_in", "bypass_along", "n_locations",
+    "deck_location", "deck_in", "deck_across", "deck_out", "deck_out_flags",
 ])
 
 
@@ -121,13 +122,16 @@ def dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
         for e in range(indptr[state], indptr[state + 1]):
             packed = edges[e]
             t = packed & EDGE_TARGET_MASK
-            c = cost + ((packed >> EDGE_WEIGHT_SHIFT) & EDGE_WEIGHT_MASK)
+            weight = (packed >> EDGE_WEIGHT_SHIFT) & EDGE_WEIGHT_MASK
+            c = cost + weight
             if c < dist[t] and c <= limit:
                 if (packed >> EDGE_FIRST_SHIFT) & 1 and not first:
                     continue
                 dist[t] = c
                 pred[t] = state
-                bucket_t = c % n_buckets
+                bucket_t = bucket + weight  # (c % n_buckets without a division: weight < n_buckets)
+                if bucket_t >= n_buckets:
+                    bucket_t -= n_buckets
                 pool_state[used] = t
                 pool_next[used] = heads[bucket_t]
                 heads[bucket_t] = used
@@ -138,7 +142,8 @@ def dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
 
 @jit
 def field_kernel(indptr, edges, n_buckets, start_states, start_costs, start_is_first, limit,
-                 location_offset, bypass_id, n_locations, leave_cost, cot_all, first_hexes, allowance_all):
+                 location_offset, bypass_id, deck_location, n_locations, leave_cost, cot_all, first_hexes,
+                 allowance_all):
     """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
 
     Runs :func:`dijkstra` (with its work arrays allocated here) and
@@ -157,20 +162,27 @@ def field_kernel(indptr, edges, n_buckets, start_states, start_costs, start_is_f
              dist, pred, first_move, pool_state, pool_next, heads)
     state_cost = np.empty(n_states, np.float64)
     cost = np.empty(location_offset.shape[0] - 1, np.float64)
-    exit_cost, exit_hex = field_outputs(dist, location_offset, bypass_id, n_locations, leave_cost, cot_all,
-                                        first_hexes, allowance_all, state_cost, cost)
+    exit_cost, exit_hex = field_outputs(dist, location_offset, bypass_id, deck_location, n_locations, leave_cost,
+                                        cot_all, first_hexes, allowance_all, state_cost, cost)
     return state_cost, cost, pred, exit_cost, exit_hex
 
 
 @jit
-def hex_costs(dist, location_offset, bypass_id, n_locations, out):
-    """Field cost per hex (half MF): least over its ground Location (both modes) and Bypass positions."""
+def hex_costs(dist, location_offset, bypass_id, deck_location, n_locations, out):
+    """Field cost per hex (half MF): least over its ground Location and bridge deck
+    (both modes) and its Bypass positions."""
     n = out.shape[0]
     for h in range(n):
         loc = location_offset[h]
         best = dist[2 * loc]
         if dist[2 * loc + 1] < best:
             best = dist[2 * loc + 1]
+        deck = deck_location[h]
+        if deck >= 0:
+            if dist[2 * deck] < best:
+                best = dist[2 * deck]
+            if dist[2 * deck + 1] < best:
+                best = dist[2 * deck + 1]
         for d in range(6):
             b = bypass_id[h, d]
             if b >= 0 and dist[2 * n_locations + b] < best:
@@ -179,7 +191,8 @@ def hex_costs(dist, location_offset, bypass_id, n_locations, out):
 
 
 @jit_parallel
-def movement_matrix_kernel(indptr, edges, location_offset, bypass_id, n_locations, n_buckets, limit, sources, out):
+def movement_matrix_kernel(indptr, edges, location_offset, bypass_id, deck_location, n_locations, n_buckets, limit,
+                           sources, out):
     """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
     n_states = indptr.shape[0] - 1
     n = out.shape[1]
@@ -197,14 +210,14 @@ def movement_matrix_kernel(indptr, edges, location_offset, bypass_id, n_location
         first = np.ones(1, np.bool_)
         dijkstra(indptr, edges, starts, costs, first, limit, dist, pred, first_move, pool_state, pool_next, heads)
         row = np.empty(n, np.int64)
-        hex_costs(dist, location_offset, bypass_id, n_locations, row)
+        hex_costs(dist, location_offset, bypass_id, deck_location, n_locations, row)
         for h in range(n):
             value = row[h]
             out[k, h] = np.uint16(value) if value < UNREACHABLE else UNREACHABLE
 
 
 @jit
-def field_outputs(dist, location_offset, bypass_id, n_locations, leave_cost, cot_all, first_hexes,
+def field_outputs(dist, location_offset, bypass_id, deck_location, n_locations, leave_cost, cot_all, first_hexes,
                   allowance_all, state_cost, cost):
     """Float outputs of one field: MF per state and per hex, and the cheapest exit.
 
@@ -223,6 +236,12 @@ def field_outputs(dist, location_offset, bypass_id, n_locations, leave_cost, cot
         value = state_cost[ground]
         if state_cost[ground + 1] < value:
             value = state_cost[ground + 1]
+        deck = deck_location[h]
+        if deck >= 0:
+            if state_cost[2 * deck] < value:
+                value = state_cost[2 * deck]
+            if state_cost[2 * deck + 1] < value:
+                value = state_cost[2 * deck + 1]
         for d in range(6):
             b = bypass_id[h, d]
             if b >= 0 and state_cost[2 * n_locations + b] < value:

@@ -58,6 +58,13 @@ class Board:
         Bit ``t`` set when the hex holds terrain type ``t`` of the ruleset.
     ground_level, building_levels : int16
         Ground level; number of upper building levels (Locations h1..hN).
+    bridge_deck : bool
+        The hex holds a bridge deck (a terrain type with ``deck = true``):
+        Location h1 is on the bridge, one level above the hex's ground, and
+        h0 beneath it (A2.2 ``Bridge/2I9``).  A bridge hex has no upper
+        building levels.
+    top_level : int16
+        Highest Location level of the hex (``building_levels + bridge_deck``).
     obstacle_height : int16
         Height of the hex's LOS obstacle in half levels (0: none).
     obstacle_inherent : bool
@@ -131,6 +138,14 @@ class Board:
             self.building_levels[i] = h.spec.building_levels
             if h.spec.touch is not None:
                 explicit_touch[i] = h.spec.touch
+        deck_mask = sum(1 << t for t in range(len(ruleset.terrain_names)) if ruleset.terrain_deck[t])
+        self.bridge_deck = (self.terrain & np.uint32(deck_mask)) != 0
+        both = np.flatnonzero(self.bridge_deck & (self.building_levels > 0))
+        if both.size:
+            raise BoardFileError(
+                f"{source}: hex {self.names[both[0]]} has a bridge deck and {int(self.building_levels[both[0]])} "
+                "building levels: expected at most one of them (the deck is the hex's Location h1)")
+        self.top_level = (self.building_levels + self.bridge_deck).astype(LEVEL)
         self.hexside = np.zeros((n, 6), dtype=HEXSIDE_MASK)
         key_to_side: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for direction in range(6):
@@ -192,7 +207,7 @@ class Board:
         self.bypassable = own != 0
 
     def _build_locations(self) -> None:
-        counts = 1 + self.building_levels.astype(np.int32)
+        counts = 1 + self.top_level.astype(np.int32)
         self.location_offset = np.zeros(len(self.names) + 1, dtype=np.int32)
         np.cumsum(counts, out=self.location_offset[1:])
         self.location_hex = np.repeat(np.arange(len(self.names), dtype=HEX_INDEX), counts)
@@ -248,16 +263,25 @@ class Board:
         return self.names[index]
 
     def location(self, text: str) -> tuple[int, int]:
-        """``(hex index, level above ground)`` of a Location like ``"1E4h1"``."""
+        """``(hex index, level above ground)`` of a Location like ``"1E4h1"``.
+
+        ``"Bridge/2I9"`` (A2.2) is the Location beneath the bridge of a bridge
+        hex (level 0); its deck is ``"2I9h1"``.
+        """
+        if text.startswith("Bridge/"):
+            hex_index = self.index(text[len("Bridge/"):])
+            if not self.bridge_deck[hex_index]:
+                raise ValueError(f"Location {text!r}: {self.names[hex_index]} has no bridge: expected a bridge hex after 'Bridge/'")
+            return hex_index, 0
         ref = parse_coordinate(text)
         if not isinstance(ref, LocationRef):
             raise ValueError(f"{text!r} is not a Location: expected a hex with an optional level, like '1E4h1'")
         hex_index = self.index(format_coordinate(ref.hex))
         level = ref.level or 0
-        if not 0 <= level <= self.building_levels[hex_index]:
+        if not 0 <= level <= self.top_level[hex_index]:
             raise ValueError(
                 f"Location {text!r}: level {level} does not exist: {self.names[hex_index]} has levels "
-                f"0..{int(self.building_levels[hex_index])}"
+                f"0..{int(self.top_level[hex_index])}"
             )
         return hex_index, level
 

@@ -379,7 +379,7 @@ def _sources(board, texts, level):
             chosen = parsed
         else:
             chosen = level or 0
-            top = int(board.building_levels[index])
+            top = int(board.top_level[index])
             if chosen > top:
                 raise UserError(f"--level {chosen}: {board.names[index]} has Location levels 0..{top}")
         hexes.append(index)

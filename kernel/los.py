@@ -264,7 +264,7 @@ def _model(board) -> int:
 def _level(board, hex_index: int, level, what: str) -> int:
     if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
         raise TypeError(f"{what} must be an integer Location level, not {type(level).__name__}")
-    top = int(board.building_levels[hex_index])
+    top = int(board.top_level[hex_index])
     if not 0 <= int(level) <= top:
         raise ValueError(
             f"{what} is {int(level)} in {board.names[hex_index]}: expected a Location level 0..{top} of that hex"
@@ -297,7 +297,8 @@ def _hex_cover(board, unit_index: int) -> np.ndarray:
 def _cover(board, sources, source_levels, targets, target_levels, unit_index):
     """Cover of each target against each (broadcast) source, per section 2-4."""
     hex_cover, side_cover = _hex_cover(board, unit_index)
-    cover = hex_cover[targets].astype(np.int16)
+    on_deck = board.bridge_deck[targets] & (np.asarray(target_levels) == 1)
+    cover = np.where(on_deck, 0, hex_cover[targets]).astype(np.int16)  # no cover on a bridge deck
     rs = board.ruleset
     model = rs.los_model
     if model == "asl":
@@ -459,7 +460,7 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
 
 
 def _location(board, hex_or_location, level, what):
-    if isinstance(hex_or_location, str) and "h" in hex_or_location:
+    if isinstance(hex_or_location, str) and ("h" in hex_or_location or hex_or_location.startswith("Bridge/")):
         index, parsed_level = board.location(hex_or_location)
         if level not in (0, parsed_level):
             raise ValueError(f"{what}={level} contradicts the Location {hex_or_location!r}")
@@ -484,11 +485,11 @@ def _locations(board, locations):
     else:
         hexes = board.indices(locations)
         levels = np.zeros(len(hexes), np.int64)
-    bad = (levels < 0) | (levels > board.building_levels[hexes])
+    bad = (levels < 0) | (levels > board.top_level[hexes])
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"locations: level {int(levels[i])} in {board.names[hexes[i]]}: expected 0..{int(board.building_levels[hexes[i]])}"
+            f"locations: level {int(levels[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}"
         )
     return np.ascontiguousarray(hexes, dtype=HEX_INDEX), np.ascontiguousarray(levels, dtype=np.int64)
 
@@ -574,10 +575,10 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     levels = []
     for name, value, hexes in (("level_a", level_a, hex_a), ("level_b", level_b, hex_b)):
         array = np.broadcast_to(np.asarray(value, dtype=np.int64), hex_a.shape).copy()
-        bad = (array < 0) | (array > board.building_levels[hexes])
+        bad = (array < 0) | (array > board.top_level[hexes])
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{name}[{i}] is {int(array[i])} in {board.names[hexes[i]]}: expected 0..{int(board.building_levels[hexes[i]])}")
+            raise ValueError(f"{name}[{i}] is {int(array[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}")
         levels.append(array)
     n = hex_a.shape[0]
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
@@ -641,15 +642,15 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     if source_hexes.size == 0:
         raise ValueError("field_of_fire: no sources given: expected at least one hex")
     source_levels = np.broadcast_to(np.asarray(levels, dtype=np.int64), source_hexes.shape).copy()
-    bad = (source_levels < 0) | (source_levels > board.building_levels[source_hexes])
+    bad = (source_levels < 0) | (source_levels > board.top_level[source_hexes])
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"levels[{i}] is {int(source_levels[i])} in {board.names[source_hexes[i]]}: "
-                         f"expected 0..{int(board.building_levels[source_hexes[i]])}")
+                         f"expected 0..{int(board.top_level[source_hexes[i]])}")
     if target_level < 0:
         raise ValueError(f"target_level is {target_level}: expected 0 or more")
     targets = np.arange(len(board), dtype=HEX_INDEX)
-    target_levels = np.minimum(target_level, board.building_levels).astype(np.int64)
+    target_levels = np.minimum(target_level, board.top_level).astype(np.int64)
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     visible = np.empty(len(board), np.bool_)
     hindrance = np.empty(len(board), np.int32)

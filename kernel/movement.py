@@ -127,7 +127,8 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
     rs = board.ruleset
     unit_index = rs.unit_index(unit)
     n = len(board)
-    all_terrain = (1 << len(rs.terrain_names)) - 1
+    deck_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_deck[t])
+    all_terrain = ((1 << len(rs.terrain_names)) - 1) & ~deck_terrain  # a deck is not a feature beneath it
     bypass_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bypass[t])
     cot, cot_all, cot_stop = _combine(board, unit_index, all_terrain, smoke)
     other, other_all, _ = _combine(board, unit_index, all_terrain & ~bypass_terrain, smoke)
@@ -152,36 +153,62 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
 
     valid = neighbours >= 0
     q = np.where(valid, neighbours, 0)
-    up = ground[q] - ground[:, None]
-    # a road replaces the COT value and the hexside cost, but never lifts a
-    # prohibition (of the hex or of a hexside feature) nor an all-MF feature
-    road_base = float(rules["road_cost"]) + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
-    base = np.where(road & np.isfinite(cot[q]), road_base, cot[q])
-    side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
-    all_flag = cot_all[q].copy()
     mode = rules["elevation_cost"]
-    climbing = up > 0
-    if mode == "double":
-        base = np.where(climbing, base * np.power(2.0, np.maximum(up, 0)), base)
-    elif mode == "plus-one":
-        base = np.where(climbing, base + up, base)
     climb_rule = int(rules["whole_allowance_climb"])
-    if climb_rule > 0:
-        steep = np.abs(up) >= climb_rule
+
+    def climb(base, up):
+        """Step 5: the elevation rule for a climb of ``up`` levels; (cost, steep)."""
+        if mode == "double":
+            base = np.where(up > 0, base * np.power(2.0, np.maximum(up, 0)), base)
+        elif mode == "plus-one":
+            base = np.where(up > 0, base + up, base)
+        steep = (np.abs(up) >= climb_rule) if climb_rule > 0 else np.zeros(up.shape, np.bool_)
         if unit in rules["no_climb_classes"]:
             base = np.where(steep, math.inf, base)
+        return base, steep
+
+    def enter(up, road):
+        """``enter(P -> Q)`` per (P, direction) for a climb of ``up`` levels: (cost, flags)."""
+        # a road replaces the COT value and the hexside cost, but never lifts a
+        # prohibition (of the hex or of a hexside feature) nor an all-MF feature
+        road_base = float(rules["road_cost"]) + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
+        base = np.where(road & np.isfinite(cot[q]), road_base, cot[q])
+        side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
+        base, steep = climb(base, up)
+        all_flag = cot_all[q].copy()
         if unit in rules["whole_allowance_classes"]:
             all_flag = all_flag | steep
-    if unit in rules["bridge_road_only_classes"]:
-        bridge_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bridge[t])
-        is_bridge = (board.terrain & np.uint32(bridge_terrain)) != 0
-        base = np.where(is_bridge[q] & ~road_feature, math.inf, base)
+        if unit in rules["bridge_road_only_classes"]:
+            bridge_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bridge[t])
+            is_bridge = (board.terrain & np.uint32(bridge_terrain)) != 0
+            base = np.where(is_bridge[q] & ~road_feature, math.inf, base)
+        if rules["occupied_hexes_block_movement"]:
+            base = np.where(units[q], math.inf, base)
+        cost = np.where(valid, base + side, math.inf)
+        cost = np.where(np.isnan(cost), math.inf, cost)
+        flags = (np.where(cot_stop[q] | hexside_stop | all_flag, FLAG_STOP, 0) | np.where(all_flag, FLAG_ALL, 0))
+        return cost, np.where(valid, flags, 0).astype(np.int8)
+
+    # in a bridge hex the road runs on the deck: not beneath it (item 6)
+    deck = board.bridge_deck
+    enter_cost, enter_flags = enter(ground[q] - ground[:, None], road & ~deck[:, None] & ~deck[q])
+
+    # bridge decks (item 6 of the edges): only across a road hexside, at the
+    # road (or Open Ground) cost, never all-MF, never stopped
+    deck_base = (float(rules["road_cost"]) if unit in rules["road_classes"] else float(rules["open_cost"])) \
+        + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
+    deck_side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
+    onto = valid & road_feature & deck[q]
     if rules["occupied_hexes_block_movement"]:
-        base = np.where(units[q], math.inf, base)
-    enter_cost = np.where(valid, base + side, math.inf)
-    enter_cost = np.where(np.isnan(enter_cost), math.inf, enter_cost)
-    flags = (np.where(cot_stop[q] | hexside_stop | all_flag, FLAG_STOP, 0) | np.where(all_flag, FLAG_ALL, 0))
-    enter_flags = np.where(valid, flags, 0).astype(np.int8)
+        onto &= ~units[q]
+    deck_in = np.where(onto, climb(deck_base, ground[q] + 1 - ground[:, None])[0] + deck_side, math.inf)
+    deck_across = np.where(onto & deck[:, None], climb(deck_base, ground[q] - ground[:, None])[0] + deck_side, math.inf)
+    off_cost, off_flags = enter(ground[q] - (ground[:, None] + 1), road & ~deck[q])
+    deck_out = np.where(valid & road_feature & deck[:, None], off_cost, math.inf)
+    deck_out_flags = np.where(np.isfinite(deck_out), off_flags, 0).astype(np.int8)
+    deck_in = np.where(np.isnan(deck_in), math.inf, deck_in)
+    deck_across = np.where(np.isnan(deck_across), math.inf, deck_across)
+    deck_location = np.where(deck, board.location_offset[:-1].astype(np.int64) + 1, -1)
 
     # climbing within a building: the hex's COT (no elevation, no hexside); in
     # an all-MF hex the climb is an all-MF move (first move only, ends stopped)
@@ -220,8 +247,10 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
     climb_half = _half(climb_cost)
     bypass_in_half = _half(bypass_in)
     bypass_along_half = _half(bypass_along)
+    deck_in_half, deck_across_half, deck_out_half = _half(deck_in), _half(deck_across), _half(deck_out)
     allowance_half = int(_half(np.array([allowance_all]))[0])
-    finite = [a[a < K.INF_HALF] for a in (enter_half, climb_half, bypass_in_half, bypass_along_half, _half(cot))]
+    finite = [a[a < K.INF_HALF] for a in (enter_half, climb_half, bypass_in_half, bypass_along_half, _half(cot),
+                                          deck_in_half, deck_across_half, deck_out_half)]
     largest = max([allowance_half] + [int(a.max()) for a in finite if a.size])
     tables = K.KernelTables(
         np.ascontiguousarray(neighbours, dtype=np.int64), board.location_offset.astype(np.int64),
@@ -229,6 +258,7 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
         board.building_levels.astype(np.int64), enter_half, np.ascontiguousarray(enter_flags),
         climb_half, climb_all, np.ascontiguousarray(bypass_id), bypass_hex, bypass_dir,
         bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
+        deck_location, deck_in_half, deck_across_half, deck_out_half, deck_out_flags,
     )
     indptr, target, weight, first_only = _state_graph(tables, allowance_half)
     # Dial's queue needs more buckets than the largest edge weight
@@ -247,7 +277,8 @@ def _state_graph(tables, allowance_half: int):
     no out-edges.  Built with numpy, once per unit class and counters.
     """
     (neighbours, location_offset, location_hex, location_level, building_levels, enter_cost, enter_flags,
-     climb_cost, climb_all, bypass_id, bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations) = tables
+     climb_cost, climb_all, bypass_id, bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations,
+     deck_location, deck_in, deck_across, deck_out, deck_out_flags) = tables
     n = neighbours.shape[0]
     n_loc_states = 2 * n_locations
     ground = 2 * location_offset[:-1]            # moving ground state of each hex
@@ -279,7 +310,7 @@ def _state_graph(tables, allowance_half: int):
     climb = np.where(climb_cost[h_of] < INF, climb, INF)
     stop_climb = climb_all[h_of].astype(np.int64)
     up = location_level < building_levels[h_of]
-    down = location_level > 0
+    down = (location_level > 0) & (location_level <= building_levels[h_of])  # not off a bridge deck
     add(2 * locations[up], 2 * (locations[up] + 1) + stop_climb[up], climb[up], climb_all[h_of][up])
     add(2 * locations[down], 2 * (locations[down] - 1) + stop_climb[down], climb[down], climb_all[h_of][down])
     # 3. Bypass entry from the hexes touching a Bypass hexside
@@ -302,6 +333,25 @@ def _state_graph(tables, allowance_half: int):
         flags = enter_flags[bypass_hex[ok], d[ok]]
         step = np.where((flags & K.FLAG_ALL) != 0, INF, step)
         add(n_loc_states + ids, ground[q_exit[ok]] + ((flags & K.FLAG_STOP) != 0), step, False)
+
+    # 6. bridge decks: onto a deck (from ground or from a deck) and off it, across road hexsides
+    p_hexes = np.repeat(np.arange(n), 6)
+    p_dirs = np.tile(np.arange(6), n)
+    q_all = neighbours[p_hexes, p_dirs]
+    ok = q_all >= 0
+    p_hexes, p_dirs, q_all = p_hexes[ok], p_dirs[ok], q_all[ok]
+    to_deck = deck_location[q_all]
+    has = to_deck >= 0
+    add(ground[p_hexes[has]], 2 * to_deck[has], deck_in[p_hexes[has], p_dirs[has]], False)
+    from_deck = deck_location[p_hexes]
+    both = has & (from_deck >= 0)
+    add(2 * from_deck[both], 2 * to_deck[both], deck_across[p_hexes[both], p_dirs[both]], False)
+    leave = from_deck >= 0
+    step = deck_out[p_hexes[leave], p_dirs[leave]]
+    flags = deck_out_flags[p_hexes[leave], p_dirs[leave]]
+    all_mf = (flags & K.FLAG_ALL) != 0
+    add(2 * from_deck[leave], ground[q_all[leave]] + ((flags & K.FLAG_STOP) != 0).astype(np.int64),
+        np.where(all_mf & (step < INF), allowance_half, step), all_mf)
 
     src = np.concatenate(sources).astype(np.int64)
     order = np.argsort(src, kind="stable")
@@ -337,6 +387,21 @@ def _mask(value, n, name):
     if array.shape != (n,):
         raise ValueError(f"{name} has shape {array.shape}: expected ({n},), one value per hex")
     return array.astype(bool)
+
+
+def _start_locations(board, start):
+    """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level)."""
+    if isinstance(start, str) and ("h" in start or start.startswith("Bridge/")):
+        hex_index, level = board.location(start)
+        return np.array([hex_index], np.int64), np.array([level], np.int64)
+    if start is not None and not isinstance(start, (str, int, np.integer, np.ndarray)):
+        items = list(start)
+        if any(isinstance(item, str) and ("h" in item or item.startswith("Bridge/")) for item in items):
+            pairs = [board.location(item) if isinstance(item, str) else (board.index(item), 0) for item in items]
+            return np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64)
+        start = items
+    hexes = _hex_list(board, start, "start")
+    return hexes, np.zeros(len(hexes), np.int64)
 
 
 def _hex_list(board, hexes, what):
@@ -387,10 +452,12 @@ class MovementField:
         return f"{board.names[h]}-{board.names[board.neighbours[h, d]]}"
 
     def best_state(self, hex_) -> int:
-        """State of least cost among a hex's ground Location and Bypass positions."""
+        """State of least cost among a hex's ground Location, Bypass positions and bridge deck."""
         h = self.board.index(hex_)
         loc = int(self.board.location_offset[h])
         candidates = [2 * loc, 2 * loc + 1]
+        if self.board.bridge_deck[h]:
+            candidates += [2 * loc + 2, 2 * loc + 3]
         bypass_id = self.tables.tables.bypass_id
         candidates += [2 * self.tables.n_locations + int(b) for b in bypass_id[h] if b >= 0]
         return min(candidates, key=lambda s: self.state_cost[s])
@@ -426,8 +493,10 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     ----------
     board : Board
     start : hex or sequence of hexes, or None
-        Start hexes (names or indices); the unit is at ground level, moving,
-        at cost 0 (an all-MF move is allowed as its first move).
+        Start hexes (names or indices): the unit is at ground level, moving,
+        at cost 0 (an all-MF move is allowed as its first move).  A start
+        Location such as ``"2I9h1"`` (on a bridge deck or an upper building
+        level) starts there instead.
     unit : str, optional
         Unit class (default: the ruleset's first, e.g. ``"infantry"``).
     allowance : float, optional
@@ -448,12 +517,12 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     """
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     _check_allowance(allowance)
-    starts = _hex_list(board, start, "start")
+    starts, start_levels = _start_locations(board, start)
     if starts.size == 0 and entry_hexes is None:
         raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
     tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
     location_offset = tables.tables.location_offset
-    start_states = 2 * location_offset[starts]
+    start_states = 2 * (location_offset[starts] + start_levels)
     start_half = np.zeros(len(starts), np.int64)
     first = np.ones(len(starts), np.bool_)
     n_buckets = tables.n_buckets
@@ -480,7 +549,8 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
         tables.indptr, tables.edges, n_buckets, start_states, start_half, first, limit, location_offset,
-        tables.tables.bypass_id, tables.n_locations, tables.leave_cost, tables.cot_all, starts, tables.allowance_all)
+        tables.tables.bypass_id, tables.tables.deck_location, tables.n_locations, tables.leave_cost, tables.cot_all,
+        starts[start_levels == 0], tables.allowance_all)
     return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
@@ -518,7 +588,7 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
     out = np.empty((len(source_hexes), len(board)), np.uint16)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF
     K.movement_matrix_kernel(tables.indptr, tables.edges, board.location_offset.astype(np.int64),
-                             tables.tables.bypass_id, tables.n_locations, tables.n_buckets, limit, source_hexes, out)
+                             tables.tables.bypass_id, tables.tables.deck_location, tables.n_locations, tables.n_buckets, limit, source_hexes, out)
     return out
 
 

@@ -115,6 +115,8 @@ def random_board(
         building_levels = 0
         if any(rs.terrain_index(t) in buildings for t in terrain) and rng.random() < 0.3:
             building_levels = int(rng.integers(1, 3))
+        if any(rs.terrain_deck[rs.terrain_index(t)] for t in terrain):
+            building_levels = 0  # a bridge deck is the hex's Location h1
         touch = int(rng.integers(0, 64)) if terrain and rng.random() < 0.2 else None
         if terrain or levels[i] != 0:
             spec.hexes[cell] = HexSpec(int(levels[i]), tuple(terrain), building_levels, touch, 0)

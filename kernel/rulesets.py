@@ -43,7 +43,7 @@ MAX_HEXSIDE_TYPES = 16   # bits of HEXSIDE_MASK
 
 _TERRAIN_KEYS = {
     "los", "hindrance", "height", "inherent", "half_level", "bypass",
-    "stop_on_entry", "bridge", "cover", "move",
+    "stop_on_entry", "bridge", "deck", "cover", "move",
 }
 _HEXSIDE_KEYS = {"los", "hindrance", "height", "cover", "move", "road", "stop_on_cross"}
 _RULE_KEYS = {
@@ -105,6 +105,7 @@ class Ruleset:
     terrain_bypass: np.ndarray
     terrain_stop_on_entry: np.ndarray
     terrain_bridge: np.ndarray
+    terrain_deck: np.ndarray
     terrain_cover: np.ndarray
     terrain_move: np.ndarray
     terrain_move_all: np.ndarray
@@ -312,6 +313,7 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
         "terrain_bypass": np.zeros(n_terrain, np.bool_),
         "terrain_stop_on_entry": np.zeros(n_terrain, np.bool_),
         "terrain_bridge": np.zeros(n_terrain, np.bool_),
+        "terrain_deck": np.zeros(n_terrain, np.bool_),
         "terrain_cover": np.zeros((n_class, n_terrain), np.int16),
         "terrain_move": np.zeros((n_class, n_terrain), np.float64),
         "terrain_move_all": np.zeros((n_class, n_terrain), np.bool_),
@@ -347,11 +349,14 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
             tables[f"{kind}_height"][index] = int(2 * height)
             if role == "obstacle" and height == 0:
                 fail(f"{where}: los is 'obstacle' but height is 0: expected a positive height")
-            for flag in ("inherent", "half_level", "bypass", "stop_on_entry", "bridge", "road", "stop_on_cross"):
+            for flag in ("inherent", "half_level", "bypass", "stop_on_entry", "bridge", "deck", "road", "stop_on_cross"):
                 if flag in spec:
                     if not isinstance(spec[flag], bool):
                         fail(f"{where}: {flag} is {spec[flag]!r}: expected true or false")
                     tables[f"{kind}_{flag}"][index] = spec[flag]
+            if spec.get("deck") and (role != "none" or spec.get("bypass")):
+                fail(f"{where}: deck is true with los {role!r}{' and bypass' if spec.get('bypass') else ''}: "
+                     "expected los 'none' and no bypass (the deck is a Location, not an obstacle)")
             tables[f"{kind}_cover"][:, index] = _per_class(spec.get("cover", 0), classes, f"{where} cover", fail)
             move = spec.get("move", {"default": 0 if kind == "hexside" else 1})
             if not isinstance(move, dict):

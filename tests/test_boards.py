@@ -512,3 +512,25 @@ def test_neighbours_and_cell_index_consistent(bundled, name):
         other = board.neighbours[:, d]
         inside = other >= 0
         assert (board.hexside[inside, d] == board.hexside[other[inside], (d + 3) % 6]).all()
+
+
+def test_a_bridge_deck_and_building_levels_in_one_hex_is_an_error(tmp_path):
+    """The deck is the hex's Location h1, so a bridge hex has no upper building levels."""
+    path = write(tmp_path, HEADER + "default_level = 0\n\n[hexes]\nB2 -1 gully bridge wooden-building levels=1\n")
+    with pytest.raises(BoardFileError, match=re.escape(f"{path}: hex 9B2 has a bridge deck and 1 building levels: "
+                                                       "expected at most one of them")):
+        kernel.load(path)
+
+
+def test_bridge_deck_adds_a_location(tmp_path):
+    path = write(tmp_path, HEADER + "default_level = 0\n\n[hexes]\nB2 -1 gully bridge\n")
+    board = kernel.load(path)
+    hex_index = board.index("9B2")
+    assert board.bridge_deck.sum() == 1 and board.bridge_deck[hex_index]
+    assert board.top_level[hex_index] == 1 and board.building_levels[hex_index] == 0
+    assert board.location("9B2h1") == (hex_index, 1) and board.location("Bridge/9B2") == (hex_index, 0)
+    assert int(board.location_offset[-1]) == len(board) + 1
+    with pytest.raises(ValueError, match=r"'Bridge/9B1': 9B1 has no bridge"):
+        board.location("Bridge/9B1")
+    with pytest.raises(ValueError, match=r"level 2 does not exist: 9B2 has levels 0\.\.1"):
+        board.location("9B2h2")

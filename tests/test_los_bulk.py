@@ -66,9 +66,11 @@ def test_matrix_equals_the_full_walk_on_every_pair(ruleset, seed):
     counters = Counters(smoke=np.where(rng.random(n) < 0.08, rng.integers(2, 4, n), 0),
                         smoke_height=rng.integers(1, 3, n), vehicles=rng.random(n) < 0.05,
                         units=rng.random(n) < 0.05)
-    upper = np.flatnonzero(board.building_levels > 0)
+    # Top Locations: upper building levels and bridge decks (level 1).
+    top = board.building_levels.astype(int) + board.bridge_deck
+    upper = np.flatnonzero(top > 0)
     hexes = np.concatenate([np.arange(n), upper])
-    levels = np.concatenate([np.zeros(n, int), board.building_levels[upper]])
+    levels = np.concatenate([np.zeros(n, int), top[upper]])
     for state in (None, counters):
         matrix = los_matrix(board, (hexes, levels), counters=state)
         a, b = np.meshgrid(np.arange(len(hexes)), np.arange(len(hexes)), indexing="ij")
@@ -118,9 +120,10 @@ def test_blocks_and_bits_equal_the_matrix():
 
 def test_matrix_over_upper_locations():
     board = kernel.load("default")
-    upper = np.flatnonzero(board.building_levels > 0)
+    top = board.building_levels.astype(int) + board.bridge_deck
+    upper = np.flatnonzero(top > 0)
     hexes = np.concatenate([upper, upper])
-    levels = np.concatenate([np.zeros(len(upper), int), board.building_levels[upper]])
+    levels = np.concatenate([np.zeros(len(upper), int), top[upper]])
     matrix = los_matrix(board, (hexes, levels))
     for i in range(len(hexes)):
         for j in range(0, len(hexes), 3):

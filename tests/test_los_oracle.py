@@ -61,8 +61,9 @@ def test_los_matches_reference(ruleset, seed):
     counters = _counters(board, rng) if seed % 2 == 1 else None
     mismatches = []
     for a, b in _sample_pairs(board, rng, PAIRS_PER_BOARD):
-        level_a = int(rng.integers(0, board.building_levels[a] + 1)) if ruleset == "asl" else 0
-        level_b = int(rng.integers(0, board.building_levels[b] + 1)) if ruleset == "asl" else 0
+        # Location levels 0..building_levels + bridge_deck (a deck is level 1).
+        level_a = int(rng.integers(0, board.building_levels[a] + board.bridge_deck[a] + 1)) if ruleset == "asl" else 0
+        level_b = int(rng.integers(0, board.building_levels[b] + board.bridge_deck[b] + 1)) if ruleset == "asl" else 0
         unit_class = int(rng.integers(0, len(board.ruleset.unit_classes)))
         fast = comparison.kernel(board, a, b, level_a, level_b, counters, unit_class)
         slow = comparison.reference(board, a, b, level_a, level_b,

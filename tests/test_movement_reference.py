@@ -437,9 +437,12 @@ def test_random_board_bellman_optimality_and_paths(ruleset, seed):
                 best = min(best, state_cost.get(u, INF) + data["cost"])
             assert state_cost.get(v, INF) == best, (unit_class, v)
 
-        # Field cost = least over ground Location (either mode) and Bypass positions.
+        # Field cost = least over ground Location (either mode), Bypass
+        # positions and, in a bridge hex, its deck Location (either mode).
         for h in range(len(board)):
             states = [loc(h, 0, MOVING), loc(h, 0, STOPPED)] + [bypass(h, d) for d in range(6)]
+            if board.bridge_deck[h]:
+                states += [loc(h, 1, MOVING), loc(h, 1, STOPPED)]
             assert result["cost"][h] == min(state_cost.get(s, INF) for s in states)
 
         # Every cheapest path re-costs, step by step, to the field / state cost.
@@ -459,10 +462,11 @@ def test_random_board_bellman_optimality_and_paths(ruleset, seed):
 @pytest.mark.parametrize("ruleset, seed", RANDOM)
 def test_random_board_every_edge_recosts_as_a_first_move(ruleset, seed):
     # The state graph (build_state_graph) and the step-by-step re-costing
-    # (path_cost) agree on every edge out of a ground Location.
+    # (path_cost) agree on every edge out of a ground Location or a bridge
+    # deck (a path may start on a deck).
     board, smoke, _, _, _ = random_setup(ruleset, seed)
     for unit_class in board.ruleset.unit_classes:
         graph = build_state_graph(board, unit_class, smoke=smoke)
         for u, v, data in graph.edges(data=True):
-            if u[0] == "loc" and u[2] == 0:
+            if u[0] == "loc" and (u[2] == 0 or (board.bridge_deck[u[1]] and u[2] == 1)):
                 assert path_cost(board, [u, v], unit_class, smoke=smoke) == data["cost"], (unit_class, u, v)

@@ -26,7 +26,7 @@ from kernel.rulesets import (
 
 BUNDLED = {
     # name: (unit classes, terrain types, hexside types, switches with their defaults)
-    "asl": (6, 14, 6, {"orchards_in_season": True, "grain_in_season": True}),
+    "asl": (6, 15, 6, {"orchards_in_season": True, "grain_in_season": True}),
     "valor-victory": (3, 12, 4, {"crops_in_season": True}),
     "ccn": (3, 9, 1, {}),
 }
@@ -365,6 +365,9 @@ ERRORS = [
      "rules.uphill_cover is 0.5: expected an integer or a table of integers per unit class"),
     ("downhill-cover-unknown-class", with_rules("downhill_cover = { horse = 1 }"),
      "rules.downhill_cover names unit class 'horse': expected one of ['infantry', 'tank']"),
+    ("deck-on-an-obstacle", with_terrain("deck = true"),
+     "terrain 'woods': deck is true with los 'obstacle' and bypass: expected los 'none' and no bypass"),
+    ("deck-not-boolean", with_terrain("deck = 1"), "terrain 'woods': deck is 1: expected true or false"),
     ("too-many-terrain-types", mini(terrain=many("terrain", MAX_TERRAIN_TYPES + 1)),
      f"{MAX_TERRAIN_TYPES + 1} terrain types: at most {MAX_TERRAIN_TYPES} are supported"),
     ("too-many-hexside-types", mini(hexside=many("hexside", MAX_HEXSIDE_TYPES + 1)),

@@ -22,6 +22,7 @@ reference_trace(board, a, b) -> list[tuple[int, str]]
 reference_steps(board, a, b) -> list[Step]
 reference_los(board, a, b, level_a=0, level_b=0, counters=None, unit_class=0) -> dict
 hex_range(board, h1, h2) -> int
+bridge_deck(board, h) -> bool, top_level(board, h) -> int, on_deck(board, h, level) -> bool
 """
 
 from __future__ import annotations
@@ -299,6 +300,41 @@ def _crossed_hexes(contacts: list[Contact]) -> list[int]:
 # ============================================================================
 
 
+def bridge_deck(board, h: int) -> bool:
+    """The hex is a *bridge hex*: it holds a terrain type with ``deck = true``
+    (``ruleset.terrain_deck``; spec "Bridge decks").  Read from the terrain
+    bits and the ruleset table, not from the board's derived arrays."""
+    deck = getattr(board.ruleset, "terrain_deck", None)
+    if deck is None:                       # a ruleset without decks
+        return False
+    return any(bool(deck[t]) for t in _bits(int(board.terrain[h])))
+
+
+def top_level(board, h: int) -> int:
+    """Highest Location level of hex ``h``: its upper building levels, plus
+    the deck (level 1) of a bridge hex (which has no building levels)."""
+    return int(board.building_levels[h]) + (1 if bridge_deck(board, h) else 0)
+
+
+def on_deck(board, h: int, level: int) -> bool:
+    """The Location ``(h, level)`` is on a bridge deck."""
+    return bridge_deck(board, h) and int(level) == int(board.building_levels[h]) + 1
+
+
+def _check_level(board, h: int, level: int, what: str) -> None:
+    """A Location level must name a Location of the hex: ``0..top_level``."""
+    top = top_level(board, h)
+    if not 0 <= int(level) <= top:
+        raise ValueError(f"{what} is {int(level)} in {board.names[h]}: expected a level of its Locations 0..{top}")
+
+
+def _target_terrain_cover(board, b: int, level_b: int, uc: int) -> int:
+    """§2 Cover: the target hex's terrain cover, 0 for a target on a bridge deck."""
+    if on_deck(board, b, level_b):
+        return 0                           # V&V 10.31, adopted for ASL [reading]
+    return _terrain_cover(board, b, uc)
+
+
 def _unit_class_index(board, unit_class) -> int:
     if isinstance(unit_class, str):
         return list(board.ruleset.unit_classes).index(unit_class)
@@ -448,6 +484,8 @@ def _asl_run_drm(side_sources: list[dict]) -> int:
 
 def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> dict:
     ga, gb = _ground(board, a), _ground(board, b)
+    # §2 Ends: 2 x (ground + Location level); a deck Location (level 1 of a
+    # bridge hex) is at ground + 1 like any other level-1 Location.
     abs_a, abs_b = 2 * (ga + level_a), 2 * (gb + level_b)
     # §2 Ends: S2 >= T2; the higher end is the end with S2 (either, if equal:
     # we take the viewer).
@@ -562,9 +600,10 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
         elif cap > 0 and total >= cap:
             blocked_at, reason = where, "hindrance"
 
-    # §2 Cover: target terrain cover, and the features of the target's
-    # hexsides containing the point where the LOS enters the target hex.
-    cover = _terrain_cover(board, b, uc)
+    # §2 Cover: target terrain cover (0 for a target on a bridge deck), and
+    # the features of the target's hexsides containing the point where the
+    # LOS enters the target hex (they count on a deck too).
+    cover = _target_terrain_cover(board, b, level_b, uc)
     for d in _entry_hexsides(board, a, b, contacts[-1]):
         cover = max(cover, _hexside_cover(board, _hexside_mask(board, b, d), uc))
     blind = blocked_at >= 0 and not hard_block and not (cap > 0 and total >= cap)
@@ -749,7 +788,11 @@ def reference_los(board, a: int, b: int, level_a: int = 0, level_b: int = 0,
     a, b
         Hex indices of the viewer and the target.
     level_a, level_b
-        Location levels above ground (whole levels; ASL only).
+        Location levels above ground (whole levels; ASL only): 0 (ground, or
+        beneath a bridge), ``1..building_levels`` (upper building levels) or
+        1 on a bridge deck (absolute level ``ground + 1``; a target there has
+        no terrain cover).  ValueError naming the hex when the hex has no
+        such Location.
     counters
         None or a dict of optional per-hex arrays: ``smoke`` (DRM),
         ``smoke_height`` (levels, default 2), ``vehicles`` (bool), ``units``
@@ -777,10 +820,20 @@ def reference_los(board, a: int, b: int, level_a: int = 0, level_b: int = 0,
     if model not in ("asl", "valor-victory", "ccn"):
         raise ValueError(f"unknown los_model {model!r}")
 
+    # Location levels name Locations of the hex: 0 (ground, or beneath a
+    # bridge), 1..building_levels (upper building levels), and 1 on a bridge
+    # deck ("Bridge decks": a bridge hex has levels 0 and 1).
+    # SPEC: checked under every model, though only ASL uses the levels.
+    _check_level(board, a, int(level_a), "level_a")
+    _check_level(board, b, int(level_b), "level_b")
+
     if a == b:
         # §1/brief: a == b is visible with no hindrance.
         # SPEC: its cover is the hex's terrain cover alone (there is no entry
-        # point, and no uphill/downhill in CCN).
+        # point, and no uphill/downhill in CCN); in ASL a target on a bridge
+        # deck has none ("Bridge decks").
+        if model == "asl":
+            return _result(True, 0, -1, None, False, False, _target_terrain_cover(board, b, int(level_b), uc))
         return _result(True, 0, -1, None, False, False, _terrain_cover(board, b, uc))
 
     contacts = trace_contacts(board, a, b)

@@ -2,7 +2,8 @@
 
 This module implements ``docs/movement-semantics.md`` literally, clause by
 clause; comments cite the specification's sections ("States", "Entry cost"
-steps 1-7, "Edges" 1-5, "Entry from off the map", "Leaving the map").  It is
+steps 1-7, "Edges" 1-6, "Bridge decks", "Entry from off the map", "Leaving the
+map").  It is
 the yardstick the fast numba kernels are tested against, so it is written for
 readability, not speed: the state graph is built edge by edge into a
 ``networkx.DiGraph`` by small helper functions and searched with networkx's
@@ -18,8 +19,8 @@ with the reading taken (the most literal one).
 Nodes
 -----
 * ``("loc", h, level, mode)``: Location of hex ``h`` (global index) at
-  ``level`` (0 = ground, 1.. = upper building levels), ``mode`` ``"moving"`` or
-  ``"stopped"``.
+  ``level`` (0 = ground, or beneath a bridge; 1.. = upper building levels; in
+  a bridge hex, 1 = the bridge deck), ``mode`` ``"moving"`` or ``"stopped"``.
 * ``("bypass", h, d)``: Bypass position along hexside ``d`` of hex ``h``.
 * Only in paths (never in the state graph): ``("offmap", e)`` is the first node
   of a path that enters the map at hex ``e``; ``("exit", h, d)`` is the last node
@@ -30,17 +31,21 @@ Public functions
 build_state_graph(board, unit_class, *, smoke=None, units=None, allowance=None) -> nx.DiGraph
 reference_movement(board, starts, unit_class, *, allowance=None, smoke=None, units=None,
                    entry_hexes=()) -> dict
+    (``starts``: hexes, and/or Locations as ``(hex, level)`` or ``"2I9h1"``)
 path_cost(board, path, unit_class, *, allowance=None, smoke=None, units=None, starts=None) -> float
 
 Helpers (spec steps, usable on their own): ``cot``, ``hexside_cost``,
 ``apply_elevation``, ``enter_cost``, ``level_cost``, ``bypass_cost``,
 ``bypass_entry_cost``, ``bypass_positions``, ``offmap_entry_cost``,
-``exit_step_cost``; all take a :class:`Context` (:func:`make_context`).
+``exit_step_cost``, ``deck_entry_cost``, ``deck_exit_cost``; all take a
+:class:`Context` (:func:`make_context`).  Bridge decks: ``bridge_deck``,
+``deck_level``, ``is_deck``, ``top_level``.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import networkx as nx
@@ -140,6 +145,17 @@ def terrain_features(ctx: Context, h: int) -> list[int]:
     return [t for t in range(len(ctx.board.ruleset.terrain_names)) if mask >> t & 1]
 
 
+def ground_features(ctx: Context, h: int) -> list[int]:
+    """The terrain features of the Location at ground level (or beneath a
+    bridge): ``terrain_features`` less the ``deck`` types ("Bridge decks": a
+    deck terrain type "is not a feature of the Location beneath the deck: it
+    is left out of the COT", so a bridge hex with no other feature is Open
+    Ground beneath).  Used for steps 2, 6 and 7 wherever a hex's terrain is
+    read (entry, level change, Bypass, entry from and exit off the map)."""
+    deck = getattr(ctx.board.ruleset, "terrain_deck", None)
+    return [t for t in terrain_features(ctx, h) if deck is None or not deck[t]]
+
+
 def hexside_features(ctx: Context, h: int, d: int) -> list[int]:
     """Indices of the hexside types whose bit is set in ``hexside[h, d]``."""
     mask = int(ctx.board.hexside[int(h), int(d) % 6])
@@ -163,6 +179,47 @@ def occupied(ctx: Context, h: int) -> bool:
     return bool(ctx.rules["occupied_hexes_block_movement"]) and bool(ctx.units[int(h)])
 
 
+def has_road(ctx: Context, h: int, d: int) -> bool:
+    """Hexside ``d`` of ``h`` holds a road feature (``hexside_road[k]``)."""
+    rs = ctx.board.ruleset
+    return any(bool(rs.hexside_road[k]) for k in hexside_features(ctx, h, d))
+
+
+# --------------------------------------------------------------------------- bridge decks
+def _board_bridge_deck(board, h: int) -> bool:
+    deck = getattr(board.ruleset, "terrain_deck", None)
+    if deck is None:  # a ruleset without decks
+        return False
+    mask = int(board.terrain[int(h)])
+    return any(bool(deck[t]) for t in range(len(board.ruleset.terrain_names)) if mask >> t & 1)
+
+
+def bridge_deck(ctx: Context, h: int) -> bool:
+    """"Bridge decks": ``h`` holds a terrain type with ``deck = true``
+    (``terrain_deck[t]``), so it is a bridge hex with a deck Location.
+
+    Read from the terrain bits and the ruleset table, not from the board's
+    derived ``bridge_deck`` array."""
+    return _board_bridge_deck(ctx.board, h)
+
+
+def deck_level(ctx: Context, h: int) -> int:
+    """Level of the deck Location of bridge hex ``h``: 1 ("a bridge hex has no
+    upper building levels"; written ``building_levels + 1`` so that it stays
+    a level of its own should one ever have some)."""
+    return int(ctx.board.building_levels[int(h)]) + 1
+
+
+def is_deck(ctx: Context, h: int, level: int) -> bool:
+    """The Location ``(h, level)`` is the deck of a bridge hex."""
+    return bridge_deck(ctx, h) and int(level) == deck_level(ctx, h)
+
+
+def top_level(board, h: int) -> int:
+    """Highest Location level of ``h``: ``building_levels[h] + bridge_deck[h]``."""
+    return int(board.building_levels[int(h)]) + (1 if _board_bridge_deck(board, h) else 0)
+
+
 # --------------------------------------------------------------------------- spec steps
 def cot(ctx: Context, h: int, *, without_bypassable: bool = False):
     """Entry cost step 2 (COT, B.2, A2.4) of hex ``h``.
@@ -172,7 +229,7 @@ def cot(ctx: Context, h: int, *, without_bypassable: bool = False):
     (Edges 3: ``bypass_cost``, "the hex's other terrain").
     """
     rs = ctx.board.ruleset
-    features = terrain_features(ctx, h)
+    features = ground_features(ctx, h)  # deck types are left out of the COT
     if without_bypassable:
         features = [t for t in features if not rs.terrain_bypass[t]]
     costs = []
@@ -248,9 +305,11 @@ def _finish(ctx: Context, cost: float, all_mf: bool, stopped: bool) -> Move:
     return Move(float(cost), False, bool(stopped))
 
 
-def enter_cost(ctx: Context, p: int, d: int):
+def enter_cost(ctx: Context, p: int, d: int, *, from_deck: bool = False):
     """``enter(P -> Q)`` with ``Q = neighbours[P, d]`` (spec "Entry cost", steps 1-7).
 
+    ``from_deck``: the unit leaves the bridge deck of ``P`` (Edges 6, "off the
+    deck"), so step 5 is computed with ``up = g(Q) - (g(P) + 1)``.
     Returns a :class:`Move` or ``None`` (no move).
     """
     rs = ctx.board.ruleset
@@ -273,8 +332,13 @@ def enter_cost(ctx: Context, p: int, d: int):
         # replaces the numbers COT and H).
         return None
     h_cost, has_road, stop_on_cross = side
-    # 4. Road.
-    if ctx.unit_class in ctx.rules["road_classes"] and has_road:
+    # 4. Road.  "Bridge decks": the road of a bridge hex runs on its deck: a
+    # move into or out of the Location beneath a bridge never uses the road
+    # rate.  Only a move off a deck (from_deck) leaves a bridge hex on its road.
+    # SPEC: a Bypass exit from a bridge hex (Edges 5, enter(h -> Q)) is a
+    # ground-level move out of the hex beneath the deck too: no road rate.
+    beneath = bridge_deck(ctx, q) or (bridge_deck(ctx, p) and not from_deck)
+    if ctx.unit_class in ctx.rules["road_classes"] and has_road and not beneath:
         # SPEC: the road replaces the COT value and H only; a prohibited
         # feature of Q (step 2, already refused above) stays prohibited and an
         # "all MF" feature of Q still makes the move an all-MF move.
@@ -282,19 +346,81 @@ def enter_cost(ctx: Context, p: int, d: int):
         if ctx.smoke[q]:
             cost += float(ctx.rules["smoke_cost"])
         h_cost = 0.0
-    # 5. Elevation (applies to the COT, road COT included: "2 uphill").
-    climbed = apply_elevation(ctx, cost, ground(ctx, p), ground(ctx, q))
+    # 5. Elevation (applies to the COT, road COT included: "2 uphill"); from
+    # a deck the Location left is one level above P's ground (Edges 6).
+    g_from = ground(ctx, p) + (1 if from_deck else 0)
+    climbed = apply_elevation(ctx, cost, g_from, ground(ctx, q))
     if climbed is None:
         return None
     cost, climb_all_mf = climbed
     all_mf = all_mf or climb_all_mf
     # 6. Bridge (V&V 10.31).
     if ctx.unit_class in ctx.rules["bridge_road_only_classes"]:
-        if any(rs.terrain_bridge[t] for t in terrain_features(ctx, q)) and not has_road:
+        if any(rs.terrain_bridge[t] for t in ground_features(ctx, q)) and not has_road:
             return None
     # 7. cost = COT + H; stopped on stop_on_entry, stop_on_cross or all-MF.
-    stop_on_entry = any(rs.terrain_stop_on_entry[t] for t in terrain_features(ctx, q))
+    stop_on_entry = any(rs.terrain_stop_on_entry[t] for t in ground_features(ctx, q))
     return _finish(ctx, cost + h_cost, all_mf, stop_on_entry or stop_on_cross)
+
+
+def deck_entry_cost(ctx: Context, p: int, d: int, *, from_deck: bool = False):
+    """Edges 6, onto the deck: ``(P, 0) -> (Q, 1)`` or, ``from_deck``,
+    ``(P, 1) -> (Q, 1)`` (P a bridge hex too), with ``Q = neighbours[P, d]`` a
+    bridge hex and hexside ``P|Q`` a road hexside.
+
+    cost = ``road_cost`` (``c`` in ``road_classes``) or ``open_cost``, plus
+    ``smoke_cost`` if SMOKE is in Q, plus ``H`` of ``P|Q`` unless ``c`` uses
+    the road rate; Q's own terrain is ignored; elevation rule of step 5 with
+    ``up = (g(Q) + 1) - g'(P)``; never all-MF, never stopped; Q occupied: no move.
+    Returns a :class:`Move` (always moving) or ``None``.
+    """
+    q = neighbour(ctx, p, d)
+    if q < 0 or not bridge_deck(ctx, q):
+        return None
+    if from_deck and not bridge_deck(ctx, p):
+        return None  # "from a deck (P, 1) -> (Q, 1) when P is a bridge hex too"
+    if not has_road(ctx, p, d):
+        return None  # "only across a hexside P|Q that holds a road feature"
+    if occupied(ctx, q):
+        return None  # "Q occupied: no move (as step 1)"
+    side = hexside_cost(ctx, p, d)
+    if side is None:
+        # SPEC: as in enter_cost, a prohibited feature on the road hexside
+        # (a cliff, a wall for trucks) forbids the move; the road rate only
+        # replaces the number H.
+        return None
+    h_cost = side[0]
+    road_rate = ctx.unit_class in ctx.rules["road_classes"]
+    cost = float(ctx.rules["road_cost"] if road_rate else ctx.rules["open_cost"])
+    if ctx.smoke[q]:
+        cost += float(ctx.rules["smoke_cost"])  # "plus smoke_cost if SMOKE is in Q"
+    if road_rate:
+        h_cost = 0.0  # "plus the hexside cost H of P|Q unless c uses the road rate"
+    g_from = ground(ctx, p) + (1 if from_deck else 0)  # g'(P): the Location left
+    # SPEC: as in step 5, the elevation rule applies to the COT (road or open
+    # cost with SMOKE), and H is added afterwards (step 7).
+    climbed = apply_elevation(ctx, cost, g_from, ground(ctx, q) + 1)
+    if climbed is None:
+        return None  # a class that may not make the climb (no_climb_classes)
+    cost, _ = climbed
+    # SPEC: "never an all-MF move": a whole-allowance climb flag is dropped.
+    return Move(cost + h_cost, False, False)  # "never stopped"
+
+
+def deck_exit_cost(ctx: Context, p: int, d: int):
+    """Edges 6, off the deck: ``(P, 1) -> (Q, 0)`` for ``Q = neighbours[P, d]``
+    across a road hexside: ``enter(P -> Q)`` (steps 1-7) with
+    ``up = g(Q) - (g(P) + 1)``.
+
+    SPEC: ``Q`` may be any neighbour, a bridge hex too (its Location beneath
+    the bridge, level 0), as the clause does not exclude it.
+    Returns a :class:`Move` or ``None``.
+    """
+    if not bridge_deck(ctx, p) or neighbour(ctx, p, d) < 0:
+        return None
+    if not has_road(ctx, p, d):
+        return None  # "for a neighbour Q across a road hexside"
+    return enter_cost(ctx, p, d, from_deck=True)
 
 
 def level_cost(ctx: Context, h: int):
@@ -407,7 +533,7 @@ def offmap_entry_cost(ctx: Context, e: int):
     # SPEC: the parenthesis "its COT, no elevation, no hexside" is taken as the
     # whole cost: no road rule and no bridge rule (there is no hexside P|Q), no
     # whole-allowance climb.  Stop rules: stop_on_entry of e and all-MF.
-    stop_on_entry = any(rs.terrain_stop_on_entry[t] for t in terrain_features(ctx, e))
+    stop_on_entry = any(rs.terrain_stop_on_entry[t] for t in ground_features(ctx, e))
     return _finish(ctx, cost, all_mf, stop_on_entry)
 
 
@@ -443,8 +569,9 @@ def _add_edge(graph: nx.DiGraph, u, v, move: Move) -> None:
 def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowance=None) -> nx.DiGraph:
     """The spec's state graph for one unit class.
 
-    Nodes: every Location ``("loc", h, level, mode)`` (both modes) and every
-    Bypass position ``("bypass", h, d)``.  Edges (spec "Edges" 1-5, all from
+    Nodes: every Location ``("loc", h, level, mode)`` (both modes; bridge
+    decks included) and every Bypass position ``("bypass", h, d)``.  Edges
+    (spec "Edges" 1-6, all from
     *moving* states) carry ``cost`` (float) and ``all_mf`` (bool).  All-MF
     edges are included wherever the move exists, out of every moving state;
     the "first move only" rule is applied by :func:`reference_movement`.
@@ -456,9 +583,10 @@ def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowan
     ctx = make_context(board, unit_class, smoke=smoke, units=units, allowance=allowance)
     graph = nx.DiGraph()
     n = len(board.neighbours)
-    # States: Locations (h, l, m) for l in 0..building_levels[h].
+    # States: Locations (h, l, m) for l in 0..building_levels[h], and the
+    # deck (level 1) of a bridge hex ("Bridge decks").
     for h in range(n):
-        for level in range(int(board.building_levels[h]) + 1):
+        for level in range(top_level(board, h) + 1):
             graph.add_node(loc(h, level, MOVING))
             graph.add_node(loc(h, level, STOPPED))
     positions = bypass_positions(ctx)
@@ -511,6 +639,30 @@ def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowan
             move = enter_cost(ctx, h, side)
             if move is not None:
                 _add_edge(graph, node, loc(q, 0, move.mode), move)
+
+    # Edges 6: bridge decks, only across road hexsides; no move between a deck
+    # and beneath it (no edge inside one hex), no Bypass onto or off a deck.
+    for p in range(n):
+        for d in range(6):
+            q = neighbour(ctx, p, d)
+            if q < 0:
+                continue
+            if bridge_deck(ctx, q):
+                # onto the deck: (P, 0) -> (Q, 1) ...
+                move = deck_entry_cost(ctx, p, d)
+                if move is not None:
+                    _add_edge(graph, loc(p, 0, MOVING), loc(q, deck_level(ctx, q), move.mode), move)
+                # ... and from a deck (P, 1) -> (Q, 1) when P is a bridge hex too.
+                if bridge_deck(ctx, p):
+                    move = deck_entry_cost(ctx, p, d, from_deck=True)
+                    if move is not None:
+                        _add_edge(graph, loc(p, deck_level(ctx, p), MOVING),
+                                  loc(q, deck_level(ctx, q), move.mode), move)
+            if bridge_deck(ctx, p):
+                # off the deck: (P, 1) -> (Q, 0) across a road hexside.
+                move = deck_exit_cost(ctx, p, d)
+                if move is not None:
+                    _add_edge(graph, loc(p, deck_level(ctx, p), MOVING), loc(q, 0, move.mode), move)
     graph.graph.update(unit_class=unit_class, allowance=ctx.allowance)
     return graph
 
@@ -518,6 +670,36 @@ def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowan
 # --------------------------------------------------------------------------- search
 def _hex_list(board, hexes) -> list[int]:
     return [board.index(h) if isinstance(h, str) else int(h) for h in hexes]
+
+
+_LOCATION_NAME = re.compile(r"^(.+)h(\d+)$")  # "2I9h1": hex 2I9, level 1
+
+
+def _start_locations(board, starts) -> list[tuple[int, int]]:
+    """Start Locations ``(hex, level)`` from hexes (level 0), ``(hex, level)``
+    pairs or names like ``"2I9h1"`` (spec "Start states").
+
+    ValueError naming the hex when it has no Location at that level.
+    """
+    if isinstance(starts, (str, int, np.integer)):
+        starts = [starts]
+    out = []
+    for start in starts:
+        if isinstance(start, tuple):
+            h, level = start
+            h = board.index(h) if isinstance(h, str) else int(h)
+        elif isinstance(start, str) and _LOCATION_NAME.match(start) and start not in board.names:
+            name, level = _LOCATION_NAME.match(start).groups()
+            h = board.index(name)
+        else:
+            h, level = (board.index(start) if isinstance(start, str) else int(start)), 0
+        level = int(level)
+        top = top_level(board, h)
+        if not 0 <= level <= top:
+            raise ValueError(f"start Location {start!r}: {board.names[h]} has no level {level}: "
+                             f"expected a level in 0..{top}")
+        out.append((h, level))
+    return out
 
 
 def _clear_starts(board, units, starts):
@@ -535,10 +717,14 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
                        entry_hexes=()) -> dict:
     """Least movement costs from ``starts`` (and/or from off the map at ``entry_hexes``).
 
+    ``starts``: hexes (their ground Locations), Locations ``(hex, level)`` or
+    Location names like ``"2I9h1"`` (a bridge deck or an upper building level).
+
     Returns a dict with
 
     * ``cost``: float64 array per hex, the least cost over its ground Location
-      (either mode) and its Bypass positions; ``inf`` unreachable;
+      (either mode), its Bypass positions and, in a bridge hex, its deck
+      Location (either mode); ``inf`` unreachable;
     * ``state_cost``: ``{node: cost}`` for every reached state;
     * ``paths``: a function ``paths(h)`` (index or name) giving a cheapest path
       to hex ``h`` as a list of nodes, ``None`` when unreachable; a path starts
@@ -550,7 +736,7 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
 
     All-MF moves may only be the first move.  The state graph holds all-MF
     edges out of every moving state; the search keeps **only those out of
-    start states** (``("loc", s, 0, "moving")``, cost 0).  Because a start
+    start states** (``("loc", s, level, "moving")``, cost 0).  Because a start
     state costs 0, a cheapest path that uses such an edge always makes it as
     its first move, and an all-MF edge out of any other state (not a first
     move) is simply not in the searched graph.  An all-MF entry from off the
@@ -561,14 +747,17 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
     edge of cost 0 to ``("offmap", e)`` and from there an edge of the entry
     cost to ``e``'s ground Location in the resulting mode.
     """
-    start_hexes = _hex_list(board, starts)
+    start_locations = _start_locations(board, starts)
+    start_hexes = [h for h, _ in start_locations]
     # SPEC: entry hexes are taken as given; the spec does not require them to
     # be edge hexes, so none is refused for lying inside the map.
     entries = _hex_list(board, entry_hexes)
     units_eff = _clear_starts(board, units, start_hexes)
     ctx = make_context(board, unit_class, smoke=smoke, units=units_eff, allowance=allowance)
     graph = build_state_graph(board, unit_class, smoke=smoke, units=units_eff, allowance=allowance)
-    start_nodes = {loc(s, 0, MOVING) for s in start_hexes}  # spec: start states (s, 0, moving) at cost 0
+    # spec: start states (s, 0, moving), or (s, l, moving) for a start
+    # Location, at cost 0.
+    start_nodes = {loc(s, level, MOVING) for s, level in start_locations}
 
     search = nx.DiGraph()
     search.add_nodes_from(graph.nodes)
@@ -594,8 +783,11 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
     cost = np.full(n, np.inf)
     best = [None] * n
     for h in range(n):
-        # Field cost: ground Location in either mode, then its Bypass positions.
+        # Field cost: ground Location in either mode, then its Bypass
+        # positions, then (a bridge hex) its deck Location in either mode.
         candidates = [loc(h, 0, MOVING), loc(h, 0, STOPPED)] + [bypass(h, d) for d in range(6)]
+        if bridge_deck(ctx, h):
+            candidates += [loc(h, deck_level(ctx, h), MOVING), loc(h, deck_level(ctx, h), STOPPED)]
         for node in candidates:
             if node in state_cost and state_cost[node] < cost[h]:
                 cost[h] = state_cost[node]
@@ -649,7 +841,7 @@ def _check_node(ctx: Context, node, where: str) -> None:
     if kind == "loc":
         if len(node) != 4 or node[3] not in (MOVING, STOPPED):
             raise IllegalPath(f"{where}: {node!r}: expected ('loc', hex, level, 'moving'|'stopped')")
-        if not 0 <= node[1] < n or not 0 <= node[2] <= int(board.building_levels[node[1]]):
+        if not 0 <= node[1] < n or not 0 <= node[2] <= top_level(board, node[1]):
             raise IllegalPath(f"{where}: {node!r} is not a Location of this board")
     elif kind == "bypass":
         if len(node) != 3 or not 0 <= node[1] < n or not 0 <= node[2] < 6:
@@ -669,14 +861,33 @@ def _step(ctx: Context, u, v, first: bool, where: str) -> Move:
     move = None
     expect_mode = v[3] if v[0] == "loc" else MOVING
     if u[0] == "loc" and v[0] == "loc" and u[1] != v[1]:
-        # Edges 1: ground to ground between neighbours.
-        if u[2] != 0 or v[2] != 0:
-            raise IllegalPath(f"{where}: {u!r} -> {v!r}: hexes are left and entered at ground level only")
         d = direction_to(ctx, u[1], v[1])
         if d is None:
             raise IllegalPath(f"{where}: {u!r} -> {v!r}: not adjacent")
-        move = enter_cost(ctx, u[1], d)
+        u_deck, v_deck = is_deck(ctx, u[1], u[2]), is_deck(ctx, v[1], v[2])
+        if (u_deck or v_deck) and not has_road(ctx, u[1], d):
+            raise IllegalPath(f"{where}: {u!r} -> {v!r}: a bridge deck is entered and left only "
+                              f"across a road hexside")
+        if v_deck:
+            # Edges 6, onto the deck: from the ground Location or from a deck.
+            if u[2] != 0 and not u_deck:
+                raise IllegalPath(f"{where}: {u!r} -> {v!r}: a deck is entered from a ground Location or a deck")
+            move = deck_entry_cost(ctx, u[1], d, from_deck=u_deck)
+        elif u_deck:
+            # Edges 6, off the deck: to a ground Location.
+            if v[2] != 0:
+                raise IllegalPath(f"{where}: {u!r} -> {v!r}: from a deck a unit moves to a ground Location or a deck")
+            move = deck_exit_cost(ctx, u[1], d)
+        else:
+            # Edges 1: ground to ground between neighbours.
+            if u[2] != 0 or v[2] != 0:
+                raise IllegalPath(f"{where}: {u!r} -> {v!r}: hexes are left and entered at ground level "
+                                  f"(or on a bridge deck) only")
+            move = enter_cost(ctx, u[1], d)
     elif u[0] == "loc" and v[0] == "loc":
+        # Edges 6: no move between the deck and beneath it.
+        if is_deck(ctx, u[1], u[2]) or is_deck(ctx, v[1], v[2]):
+            raise IllegalPath(f"{where}: {u!r} -> {v!r}: no move between a bridge deck and beneath it")
         # Edges 2: level change within a hex.
         if abs(u[2] - v[2]) != 1:
             raise IllegalPath(f"{where}: {u!r} -> {v!r}: levels change one at a time")
@@ -720,19 +931,21 @@ def path_cost(board, path, unit_class: str, *, allowance=None, smoke=None, units
     """Re-derive the cost of ``path`` step by step from the spec.
 
     ``path`` is a list of nodes as in :func:`reference_movement`'s paths: it
-    starts at a start state ``("loc", s, 0, "moving")`` (cost 0) or at
+    starts at a start state ``("loc", s, level, "moving")`` (cost 0) or at
     ``("offmap", e)`` followed by ``e``'s ground Location (the entry move, A2.5),
-    and may end with ``("exit", h, d)`` (A2.6).  ``starts`` (hexes, default:
-    the path's own start hex) are the hexes whose ``units`` do not block.
+    and may end with ``("exit", h, d)`` (A2.6).  ``starts`` (hexes or
+    Locations as for :func:`reference_movement`; default: the path's own start
+    Location) are the start Locations; their hexes' ``units`` do not block.
     Raises :class:`IllegalPath` naming the first illegal step.
     """
     path = [tuple(node) for node in path]
     if not path:
         raise IllegalPath("empty path")
     if starts is None:
-        start_hexes = [path[0][1]] if path[0][0] == "loc" else []
+        start_locations = [(path[0][1], path[0][2])] if path[0][0] == "loc" else []
     else:
-        start_hexes = _hex_list(board, starts)
+        start_locations = _start_locations(board, starts)
+    start_hexes = [h for h, _ in start_locations]
     ctx = make_context(board, unit_class, smoke=smoke, allowance=allowance,
                        units=_clear_starts(board, units, start_hexes))
     for i, node in enumerate(path):
@@ -757,10 +970,10 @@ def path_cost(board, path, unit_class: str, *, allowance=None, smoke=None, units
         rest = path[1:]
     else:
         start = path[0]
-        if start[0] != "loc" or start[2] != 0 or start[3] != MOVING:
-            raise IllegalPath(f"node 0: {start!r}: a path starts at a start state ('loc', s, 0, 'moving')")
-        if start[1] not in start_hexes:
-            raise IllegalPath(f"node 0: {start!r} is not in a start hex {start_hexes}")
+        if start[0] != "loc" or start[3] != MOVING:
+            raise IllegalPath(f"node 0: {start!r}: a path starts at a start state ('loc', s, level, 'moving')")
+        if (start[1], start[2]) not in start_locations:
+            raise IllegalPath(f"node 0: {start!r} is not a start Location {start_locations}")
         rest = path
     offset = len(path) - len(rest)
     for i in range(len(rest) - 1):
