@@ -4,9 +4,11 @@ The rules are those of ``docs/los-semantics.md``; section numbers below refer
 to it.  Kernels assume clean inputs: every array has the dtype and length the
 wrappers in :mod:`kernel.los` give it, and hex indices are valid.
 
-One evaluator, :func:`evaluate`, walks the trace template of a pair and returns
-its status; the bulk kernels call it per pair and the single-LOS API calls it
-with ``record=True`` to collect the per-step effects for ``explain()``.
+One evaluator, :func:`evaluate_pairs`, walks the trace templates of a list of
+pairs (one end may stay fixed: a matrix row, a field-of-fire source) and
+writes each pair's status; the bulk kernels call it per row or per chunk, and
+the single-LOS API calls it for one pair with ``record=True`` to collect the
+per-step effects for ``explain()``.
 """
 
 from __future__ import annotations
