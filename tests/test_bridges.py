@@ -26,6 +26,7 @@ import pytest
 
 from kernel.los import BLOCKED, los, los_matrix
 from kernel.movement import movement_field
+from kernel.random_board import random_board
 from tests.reference.board_text import make_board
 from tests.reference.los_reference import reference_los
 from tests.reference.los_reference import top_level as reference_top_level
@@ -387,3 +388,27 @@ def test_a_level_that_is_not_a_location_names_the_hex(tmp_path, call, hex_name):
     board = gully_movement_board(tmp_path)
     with pytest.raises(ValueError, match=_level_error(hex_name)):
         call(board)
+
+
+# --------------------------------------------------------------------------- seeded random boards, many roads
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+def test_random_road_rich_boards_with_bridges_match_the_reference(seed):
+    """Random ASL boards dense in hexside features (so roads meet bridge hexes):
+    fields from ground hexes and from decks, for three classes, equal the
+    reference, and some deck is reached across a road."""
+    board = random_board("asl", 11, 8, seed=seed, terrain_density=0.5, hexside_density=0.6)
+    decks = np.flatnonzero(board.bridge_deck)
+    assert decks.size, "the seed should give a board with bridge hexes"
+    rng = np.random.default_rng(seed)
+    deck_reached = False
+    for unit in ("infantry", "fully-tracked", "truck"):
+        for start in (int(rng.integers(len(board))), int(decks[0]), f"{board.names[decks[-1]]}h1"):
+            field = movement_field(board, start, unit)
+            reference = reference_movement(board, [start], unit)
+            assert np.array_equal(field.cost, np.asarray(reference["cost"], float)), (unit, start)
+            for h in decks:
+                deck_state = 2 * (int(board.location_offset[h]) + 1)
+                node = loc(int(h), 1, MOVING)
+                assert field.state_cost[deck_state] == reference["state_cost"].get(node, INF), (unit, start, h)
+                deck_reached |= bool(np.isfinite(field.state_cost[deck_state])) and start != f"{board.names[h]}h1"
+    assert deck_reached, "no deck was reached across a road: the boards do not exercise the deck edges"
