@@ -211,17 +211,33 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
 
         lo2 = T2
         hi2 = S2
-        # V&V 10.7: the first crossed hex at level 1 of a ground <-> Level 2 LOS is a slope hex
+        # V&V 10.7 (section 3): in a ground <-> Level 2 LOS, the first step from
+        # the Level 2 end holding a level-1 hex gives the slope hexes (both
+        # sides of a run when both are at level 1); the same both ways
         slope_hex = -1
+        slope_hex2 = -1
         if model == MODEL_VV and lo2 == 0 and hi2 == 4:
-            for e in range(first + 1, last):
+            e = first + 1
+            while e < last:
                 entry = packed[e]
-                if (entry >> 3) & 3 == VERTEX:
+                k = (entry >> 3) & 3
+                if k == VERTEX:
+                    e += 1
                     continue
-                h = grid[base_a + (entry >> 5)]
-                if h >= 0 and hex_info[h, H_GROUND2] == 2:
-                    slope_hex = h
-                    break
+                x = grid[base_a + (entry >> 5)]
+                y = -1
+                step = 1
+                if k == HEXSIDE:  # a run X|Y: entries e and e + 1
+                    y = grid[base_a + (packed[e + 1] >> 5)]
+                    step = 2
+                found_x = x if x >= 0 and hex_info[x, H_GROUND2] == 2 else -1
+                found_y = y if y >= 0 and hex_info[y, H_GROUND2] == 2 else -1
+                if found_x >= 0 or found_y >= 0:
+                    slope_hex = found_x
+                    slope_hex2 = found_y
+                    if higher_is_a:
+                        break  # the first from a; from b's end it is the last one met
+                e += step
         total = 0
         blocked = False
         blocked_at = -1
@@ -327,7 +343,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                         ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, False, hex_info)
                         step_drm = ht + hsm + hv
                     else:
-                        step_effect, step_reason = _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex)
+                        step_effect, step_reason = _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
                         if model == MODEL_VV:
                             step_drm = hex_info[h, H_HINDRANCE]
             elif k == VERTEX:
@@ -406,11 +422,11 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                     rx = R_NONE
                     ry = R_NONE
                     if x >= 0:
-                        ef, rx = _simple_hex_effect(x, lo2, hi2, hex_info, units_block, slope_hex)
+                        ef, rx = _simple_hex_effect(x, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
                         bx = ef == BLOCK
                         hx = model == MODEL_VV and hex_info[x, H_HINDRANCE] > 0
                     if y >= 0:
-                        ef, ry = _simple_hex_effect(y, lo2, hi2, hex_info, units_block, slope_hex)
+                        ef, ry = _simple_hex_effect(y, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
                         by = ef == BLOCK
                         hy = model == MODEL_VV and hex_info[y, H_HINDRANCE] > 0
                     if bx and by:
@@ -464,12 +480,12 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
 
 
 @jit_inline
-def _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex):
+def _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2):
     """(effect, reason) of hex h for V&V (section 3) and CCN (section 4)."""
     G = hex_info[h, H_GROUND2]
     if G > hi2:
         return BLOCK, R_HILL
-    if G > lo2 and h != slope_hex:
+    if G > lo2 and h != slope_hex and h != slope_hex2:
         return BLOCK, R_HILL
     if hex_info[h, H_OBSTACLE] > 0:
         return BLOCK, R_OBSTACLE

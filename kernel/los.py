@@ -110,27 +110,39 @@ def _array(value, n, dtype, name, default):
     return np.ascontiguousarray(array, dtype=dtype)
 
 
-def _counter_tables(board, counters):
-    n = len(board)
+def _counter_tables(board, counters, *, bulk: bool = True):
+    """The kernels' per-call tables for ``counters`` (cached when there are none).
+
+    ``bulk=False`` is for one recorded LOS (``los``), which reads neither
+    fast-path table: they are left as one-element stand-ins instead of being
+    built over the whole grid.
+    """
     if counters is None:
         key = "_los_no_counters"
         cached = board.__dict__.get(key)
         if cached is None:
-            zero = np.zeros(n, HINDRANCE)
-            vehicles = np.zeros(n, np.bool_)
-            units = np.zeros(n, np.bool_)
-            cached = _with_inert(board, (zero, zero.copy(), vehicles, units))
+            cached = _with_inert(board, _counter_arrays(board, Counters()))
             board.__dict__[key] = cached
         return cached
+    arrays = _counter_arrays(board, counters)
+    if not bulk:
+        return (_hex_info(board, arrays), np.zeros(1, np.int32), np.zeros((1, 1), np.int16),
+                np.full(1, -1, np.int32), 0)
+    return _with_inert(board, arrays)
+
+
+def _counter_arrays(board, counters):
+    """Validated per-hex counter arrays: (smoke, smoke_top in half levels, vehicles, units)."""
     if not isinstance(counters, Counters):
         raise TypeError(f"counters must be a kernel.los.Counters, not {type(counters).__name__}")
+    n = len(board)
     smoke = _array(counters.smoke, n, HINDRANCE, "smoke", 0)
     height = _array(counters.smoke_height, n, HINDRANCE, "smoke_height", 2)
     ground2 = 2 * board.ground_level.astype(HINDRANCE)
     smoke_top = (ground2 + 2 * height).astype(HINDRANCE)
     vehicles = _array(counters.vehicles, n, np.bool_, "vehicles", False)
     units = _array(counters.units, n, np.bool_, "units", False)
-    return _with_inert(board, (smoke, smoke_top, vehicles, units))
+    return smoke, smoke_top, vehicles, units
 
 
 def _with_inert(board, counters):
@@ -425,7 +437,7 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     ia, level_a = _location(board, a, level_a, "level_a")
     ib, level_b = _location(board, b, level_b, "level_b")
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    counter_tables = _counter_tables(board, counters)
+    counter_tables = _counter_tables(board, counters, bulk=False)
     tpl = _template_tuple(board)
     tpl_cache = templates(board)
     t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))

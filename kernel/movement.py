@@ -420,8 +420,8 @@ class MovementField:
     Attributes
     ----------
     cost : float64 array (N,)
-        Least cost to each hex (ground Location or a Bypass position), ``inf``
-        where unreachable.
+        Least cost to each hex (its ground Location, a Bypass position or,
+        in a bridge hex, its deck), ``inf`` where unreachable.
     state_cost : float64 array
         Least cost to every state (see :meth:`state_name`).
     exit_cost : float
@@ -618,7 +618,8 @@ def movement_graph(board, start, unit: str | None = None, allowance: float | Non
 
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     tables = movement_tables(board, unit, allowance=allowance, **options)
-    starts = sorted({2 * int(board.location_offset[s]) for s in _hex_list(board, start, "start")})
+    hexes, levels = _start_locations(board, start)
+    starts = sorted({2 * (int(board.location_offset[h]) + int(level)) for h, level in zip(hexes, levels)})
     source = np.repeat(np.arange(tables.n_states), np.diff(tables.indptr))
     target = tables.edges & K.EDGE_TARGET_MASK
     weight = (tables.edges >> K.EDGE_WEIGHT_SHIFT) & K.EDGE_WEIGHT_MASK

@@ -20,6 +20,7 @@ import pytest
 
 from kernel.los import Counters
 from kernel.los import los as kernel_los
+from kernel.random_board import random_board
 from kernel.trace import trace as kernel_trace
 from tests.reference.board_text import board_from_text, board_text, make_board
 from tests.reference.los_reference import hex_range, reference_los, reference_steps, reference_trace, trace_contacts
@@ -631,7 +632,9 @@ def test_vv_run_along_wall_next_to_firer_still_counts(tmp_path):
     "slope_hexes, blocked_at",
     [
         pytest.param(["A3"], None, id="ground-to-level2-one-slope-hex-visible"),
-        pytest.param(["A3", "A4"], "A4", id="ground-to-level2-two-level1-hexes-blocked"),
+        # counted from the Level 2 end A5, the slope hex is A4 and A3 blocks
+        # as a hill, whichever end is the viewer
+        pytest.param(["A3", "A4"], "A3", id="ground-to-level2-two-level1-hexes-blocked"),
     ],
 )
 def test_vv_slope_hex(tmp_path, slope_hexes, blocked_at):
@@ -642,11 +645,77 @@ def test_vv_slope_hex(tmp_path, slope_hexes, blocked_at):
         result = los(board, a, b)
         if blocked_at is None:
             assert_visible(result)
-        elif a == "A1":
-            assert_blocked(result, board, blocked_at, "hill")
         else:
-            # from the level-2 end the first level-1 hex in trace order is A4
-            assert_blocked(result, board, "A3", "hill")
+            assert_blocked(result, board, blocked_at, "hill")
+
+
+@pytest.mark.parametrize(
+    "c3, c4, expected",
+    [
+        # both sides of the run C3|C4 are at level 1: both are slope hexes,
+        # so only C3's jungle blocks and the run is blocking | open.
+        pytest.param((1, "jungle"), (1, []), 0, id="both-sides-slope-jungle-and-open-visible"),
+        pytest.param((1, "jungle"), (1, "orchard"), 1, id="both-sides-slope-jungle-and-orchard-plus1"),
+        pytest.param((1, "jungle"), (1, "woods"), None, id="both-sides-slope-both-obstacles-blocked"),
+    ],
+)
+def test_vv_slope_hexes_on_both_sides_of_a_run(tmp_path, c3, c4, expected):
+    # B3 (level 0) <-> D3 (level 2) runs along the hexside C3|C4.
+    board = vv_board(tmp_path, {"B3": (0, []), "C3": c3, "C4": c4, "D3": (2, [])})
+    for a, b in (("B3", "D3"), ("D3", "B3")):
+        result = los(board, a, b)
+        if expected is None:
+            first = "C3" if a == "B3" else "C4"          # the side reported first
+            assert_blocked(result, board, first, "obstacle")
+        else:
+            assert_visible(result, hindrance=expected)
+
+
+def test_vv_slope_run_on_random_board_e6_f7():
+    # Worked by hand from §3 on random_board("valor-victory", 12, 9, seed=1):
+    # E6 (level 0) <-> F7 (level 2) runs along the hexside F6|E7 (a single
+    # run step, no feature on it).  F6 (water) and E7 (jungle) are both at
+    # level 1, so from the Level 2 end F7 the first step (the run) holds two
+    # level-1 hexes: both are slope hexes and neither blocks as a hill.  F6 is
+    # then open (water: no obstacle, no hindrance) and E7 blocking (jungle):
+    # blocking | open = clear, +0.  Visible both ways.  Cover: the target's
+    # terrain (F7: none -> 0; E6: jungle -> 2).
+    board = random_board("valor-victory", 12, 9, seed=1)
+    e6, f6, e7, f7 = (board.index(n) for n in ("E6", "F6", "E7", "F7"))
+    assert [int(board.ground_level[h]) for h in (e6, f6, e7, f7)] == [0, 1, 1, 2]
+    assert board.terrain_of(f6) == ["water"] and board.terrain_of(e7) == ["jungle"]
+    assert board.terrain_of(f7) == [] and board.terrain_of(e6) == ["jungle"]
+    assert kernel_trace(board, "E6", "F7") == [(e6, "interior"), (f6, "hexside"), (e7, "hexside"), (f7, "interior")]
+    assert board.hexside_features(f6, board_direction(board, f6, e7)) == []
+    forward = los(board, "E6", "F7")
+    assert_visible(forward, hindrance=0)
+    assert forward["cover"] == 0
+    backward = los(board, "F7", "E6")
+    assert_visible(backward, hindrance=0)
+    assert backward["cover"] == 2
+
+
+def board_direction(board, p, q):
+    """Hexside number of hex ``p`` shared with its neighbour ``q``."""
+    return [int(n) for n in board.neighbours[p]].index(q)
+
+
+@pytest.mark.parametrize("seed", (1, 5, 6, 7, 10), ids=lambda s: f"seed{s}")
+def test_vv_ground_to_level2_is_reciprocal(seed):
+    # §3: slope hexes are counted from the Level 2 end, so a ground <-> Level 2
+    # LOS has the same visibility and hindrance both ways (reference only).
+    board = random_board("valor-victory", 12, 9, seed=seed)
+    levels = [int(g) for g in board.ground_level]
+    ground = [h for h, g in enumerate(levels) if g == 0]
+    level2 = [h for h, g in enumerate(levels) if g == 2]
+    pairs = [(a, b) for a in ground for b in level2] + [(b, a) for a in ground for b in level2]
+    assert pairs
+    differ = []
+    for a, b in pairs:
+        there, back = reference_los(board, a, b), reference_los(board, b, a)
+        if (there["visible"], there["hindrance"]) != (back["visible"], back["hindrance"]):
+            differ.append((board.names[a], board.names[b], there, back))
+    assert not differ, f"{len(differ)} of {len(pairs)} ordered pairs differ, first: {differ[0]}"
 
 
 @pytest.mark.parametrize(

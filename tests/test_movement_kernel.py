@@ -151,6 +151,8 @@ def test_entry_from_board_edge_and_leaving_the_map():
     (lambda b: movement_field(b, "71I4", "cavalry"), "unknown unit class 'cavalry'"),
     (lambda b: movement_field(b, "71I4", "infantry", -1), "allowance is -1"),
     (lambda b: movement_field(b, None, "infantry"), "no start hex and no entry hex"),
+    (lambda b: movement_field(b, None, "infantry", entry_hexes=[]), "no start hex and no entry hex given"),
+    (lambda b: movement_field(b, "71I4h1", "infantry"), "level 1 does not exist: 71I4 has levels 0..0"),
     (lambda b: movement_field(b, "71I4", "infantry", smoke=np.zeros(3)), r"smoke has shape \(3,\)"),
     (lambda b: reachable(b, "71I4", "infantry", None), "reachable needs an allowance"),
     (lambda b: movement_matrix(b, "infantry", "four"), "allowance is 'four'"),

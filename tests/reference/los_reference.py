@@ -638,13 +638,22 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
     # level_b are ignored in V&V.
     lo, hi = sorted((_ground(board, a), _ground(board, b)))
     ends = (a, b)
-    # 10.7: when lo == 0 and hi == 2 the first crossed hex with g == 1 (in
-    # trace order from the viewer) is a slope hex.
-    slope_hex = -1
+    # 10.7 slope hexes: when lo == 0 and hi == 2, take the steps of the trace
+    # (interior steps and hexside runs; not vertex touches) in order from the
+    # Level 2 end, whichever end is the viewer; the first step holding a hex
+    # with g == 1 gives the slope hexes: that hex, or both sides of a run
+    # when both are at g == 1.
+    slope_hexes: set[int] = set()
     if lo == 0 and hi == 2:
-        for h in _crossed_hexes(contacts):
-            if _ground(board, h) == 1:
-                slope_hex = h
+        level2_end, ground_end = (a, b) if _ground(board, a) == 2 else (b, a)
+        # SPEC: the steps "from the Level 2 end" are computed literally, as
+        # the steps of the trace from the Level 2 end to the ground end.
+        for step in reference_steps(board, level2_end, ground_end):
+            if step.kind not in ("interior", "run"):
+                continue
+            at_level1 = [h for h in step.hexes if _ground(board, h) == 1]
+            if at_level1:
+                slope_hexes = set(at_level1)
                 break
 
     def effect(h) -> tuple[int, str | None]:
@@ -653,7 +662,7 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
         # is "hill" (as in ASL, ground first).
         if g > hi:
             return BLOCK, "hill"
-        if g > lo and h != slope_hex:
+        if g > lo and h not in slope_hexes:   # a slope hex does not block as a hill
             return BLOCK, "hill"
         if int(board.obstacle_height[h]) > 0:   # building, woods, jungle
             return BLOCK, "obstacle"
