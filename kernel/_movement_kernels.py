@@ -38,6 +38,10 @@ EDGE_FIRST_SHIFT = 62
 
 def pack_edges(target, weight, first_only):
     """Pack CSR edge arrays into the int64 form :func:`dijkstra` reads."""
+    if weight.size and (weight.min() < 0 or weight.max() > EDGE_WEIGHT_MASK):
+        raise ValueError(f"edge weights span {weight.min()}..{weight.max()} half MF: expected 0..{EDGE_WEIGHT_MASK}")
+    if target.size and (target.min() < 0 or target.max() > EDGE_TARGET_MASK):
+        raise ValueError(f"edge targets span {target.min()}..{target.max()}: expected 0..{EDGE_TARGET_MASK}")
     return (target.astype(np.int64) | (weight.astype(np.int64) << EDGE_WEIGHT_SHIFT)
             | (first_only.astype(np.int64) << EDGE_FIRST_SHIFT))
 

@@ -371,11 +371,19 @@ def _half(costs: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.where(np.isfinite(costs), doubled, K.INF_HALF).astype(np.int64))
 
 
+#: Largest movement allowance accepted (MF/MP).  Dial's queue holds one bucket
+#: per half MF of the largest edge weight, and an all-MF move weighs the
+#: whole allowance, so the bound keeps that array small.
+MAX_ALLOWANCE = 1000
+
+
 def _check_allowance(allowance) -> None:
     if allowance is None:
         return
     if isinstance(allowance, bool) or not isinstance(allowance, (int, float, np.integer, np.floating)) or not allowance >= 0:
         raise ValueError(f"allowance is {allowance!r}: expected a non-negative number of MF/MP")
+    if allowance > MAX_ALLOWANCE:
+        raise ValueError(f"allowance is {allowance!r}: expected at most {MAX_ALLOWANCE} MF/MP")
     if 2 * float(allowance) != int(2 * float(allowance)):
         raise ValueError(f"allowance is {allowance!r}: expected a multiple of 1/2 MF/MP")
 
@@ -500,9 +508,10 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     unit : str, optional
         Unit class (default: the ruleset's first, e.g. ``"infantry"``).
     allowance : float, optional
-        Movement allowance: states costlier than it are not expanded, and
-        all-MF moves cost it (default: the class's ``default_allowance`` for
-        all-MF moves and no limit).
+        Movement allowance, a multiple of 1/2 up to :data:`MAX_ALLOWANCE`:
+        states costlier than it are not expanded, and all-MF moves cost it
+        (default: the class's ``default_allowance`` for all-MF moves and no
+        limit).
     smoke, units : bool arrays (N,), optional
         SMOKE per hex (adds to the COT, B.2); units per hex (CCN: occupied
         hexes cannot be entered).

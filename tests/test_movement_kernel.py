@@ -150,6 +150,7 @@ def test_entry_from_board_edge_and_leaving_the_map():
 @pytest.mark.parametrize("call, match", [
     (lambda b: movement_field(b, "71I4", "cavalry"), "unknown unit class 'cavalry'"),
     (lambda b: movement_field(b, "71I4", "infantry", -1), "allowance is -1"),
+    (lambda b: movement_field(b, "71I4", "infantry", 10**9), "allowance is 1000000000: expected at most 1000 MF/MP"),
     (lambda b: movement_field(b, None, "infantry"), "no start hex and no entry hex"),
     (lambda b: movement_field(b, None, "infantry", entry_hexes=[]), "no start hex and no entry hex given"),
     (lambda b: movement_field(b, "71I4h1", "infantry"), "level 1 does not exist: 71I4 has levels 0..0"),
@@ -168,3 +169,11 @@ def test_unknown_start_hex_names_the_hex():
     board = kernel.load("default")
     with pytest.raises(KeyError, match="'71Z99' is not on this map"):
         movement_field(board, "71Z99", "infantry")
+
+
+def test_edge_packing_refuses_values_it_cannot_hold():
+    from kernel._movement_kernels import EDGE_WEIGHT_MASK, pack_edges
+    with pytest.raises(ValueError, match=rf"edge weights span 0\.\.{EDGE_WEIGHT_MASK + 1} half MF: expected 0\.\.{EDGE_WEIGHT_MASK}"):
+        pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]), np.array([False, False]))
+    with pytest.raises(ValueError, match=r"edge targets span -1\.\.2: expected 0\.\."):
+        pack_edges(np.array([-1, 2]), np.array([1, 1]), np.array([False, False]))
