@@ -465,7 +465,8 @@ def command_fire(args) -> None:
 def move_payload(board, field, allowance, to=None) -> dict:
     """The JSON of a movement field: costs per hex (``null`` = unreachable), reachable hexes, path."""
     cost = [_number(c) for c in field.cost]
-    starts = [board.names[i] for i, c in enumerate(field.cost) if c == 0]
+    n_location_states = 2 * field.tables.n_locations  # start Locations: at cost 0, moving
+    starts = [field.state_name(st) for st in range(0, n_location_states, 2) if field.state_cost[st] == 0]
     payload = {
         "map": board.title,
         "ruleset": board.ruleset.name,
@@ -493,9 +494,8 @@ def command_move(args) -> None:
     starts = []
     for text in args.start:
         index, level = _location(board, text, "--from")
-        if level:
-            raise UserError(f"--from {text}: movement starts at ground level: give the hex, like {board.names[index]!r}")
-        starts.append(index)
+        # a start Location above ground (upper building level, bridge deck) by its name
+        starts.append(f"{board.names[index]}h{level}" if level else index)
     unit = _unit(board, args.unit)
     to = None
     if args.to:
@@ -527,7 +527,8 @@ def command_move(args) -> None:
         return full
 
     def text():
-        lines = [f"{unit} from {', '.join(board.names[s] for s in starts)} on {board.title} ({board.ruleset.name}), "
+        lines = [f"{unit} from {', '.join(s if isinstance(s, str) else board.names[s] for s in starts)} "
+                 f"on {board.title} ({board.ruleset.name}), "
                  f"allowance {_fmt(allowance)} {points}: {len(payload['reachable'])} hexes reachable"]
         by_cost: dict[float, list[str]] = {}
         for name, c in zip(board.names, field.cost):

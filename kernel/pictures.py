@@ -754,7 +754,10 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     finite = np.isfinite(shown_cost)
     limit = float(allowance) if allowance is not None else (float(shown_cost[finite].max()) if finite.any() else 1.0)
     within = np.isfinite(cost) & (cost <= limit + 1e-9)
-    starts = np.flatnonzero(cost == 0)
+    # the start Locations: those at cost 0 (a start may be above ground, e.g. 71P5h1)
+    n_location_states = 2 * field.tables.n_locations
+    start_states = [int(st) for st in np.flatnonzero(np.asarray(field.state_cost)[:n_location_states] == 0) if st % 2 == 0]
+    starts = np.unique(np.array([board.location_hex[st >> 1] for st in start_states], dtype=np.int64))
     path_states, path_hex, path_field = [], None, field
     if to is not None:
         path_hex = board.index(to)
@@ -769,7 +772,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     box, size = (_full_box(frame), None)
     if zoom and focus.size:
         box, size = _zoom_box(frame, focus, margin_hexes=1.5)
-    start_names = ", ".join(board.names[s] for s in starts[:4]) + ("..." if len(starts) > 4 else "")
+    start_names = ", ".join(field.state_name(st) for st in start_states[:4]) + ("..." if len(start_states) > 4 else "")
     what = f"{int(within.sum())} hexes within {_format_cost(limit)} {'MF' if board.ruleset.los_model == 'asl' else 'MP'}" \
         if allowance is not None else f"{int(finite.sum())} hexes reachable"
     page = _Page(frame, box, title or f"Movement of {field.unit} from {start_names}", _subtitle(board, what), dpi=dpi,

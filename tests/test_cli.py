@@ -112,6 +112,17 @@ def test_move_matches_the_api(tmp_path, default):
     assert png_size(tmp_path / "move.png") == (A4_100_DPI[1], A4_100_DPI[0])  # a portrait zoom on the area
 
 
+def test_move_from_an_upper_location(tmp_path, default):
+    """--from takes a Location above ground (here the first level of the building 71P5)."""
+    hexkernel("move", "--from", "71P5h1", "--allowance", 4, "--json-out", "move.json", cwd=tmp_path)
+    payload = json.loads((tmp_path / "move.json").read_text())
+    field = movement_field(default, "71P5h1", "infantry", 4)
+    ground = movement_field(default, "71P5", "infantry", 4)
+    assert payload["cost"] == cost_list(field.cost) and payload["start"] == ["71P5h1"]
+    assert field.state_cost[2 * (int(default.location_offset[default.index("71P5")]) + 1)] == 0
+    assert payload["cost"] != cost_list(ground.cost)  # climbing down first costs the building's COT
+
+
 def test_matrix_writes_a_loadable_npy(tmp_path, default):
     process = hexkernel("matrix", "--out", "los.npy", "--block-rows", 500, "--json", cwd=tmp_path)
     matrix = np.load(tmp_path / "los.npy")
