@@ -145,26 +145,32 @@ def dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
 
 
 @jit
-def field_kernel(indptr, edges, n_buckets, start_states, start_costs, start_is_first, limit,
-                 location_offset, bypass_id, deck_location, n_locations, leave_cost, cot_all, first_hexes,
-                 allowance_all):
-    """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
-
-    Runs :func:`dijkstra` (with its work arrays allocated here) and
-    :func:`field_outputs`; ``state_cost`` and ``cost`` are float64 MF with
-    ``inf`` for unreachable.
-    """
+def search(indptr, edges, n_buckets, start_states, start_costs, start_is_first, limit):
+    """:func:`dijkstra` with its work arrays allocated here: returns ``(dist, pred)``."""
     n_states = indptr.shape[0] - 1
     dist = np.empty(n_states, np.int64)
     pred = np.empty(n_states, np.int32)
     first_move = np.empty(n_states, np.bool_)
-    pool = edges.shape[0] + start_states.shape[0] + 1
+    pool = edges.shape[0] + start_states.shape[0] + 1  # every state is expanded once: a push per edge at most
     pool_state = np.empty(pool, np.int32)
     pool_next = np.empty(pool, np.int32)
     heads = np.empty(n_buckets, np.int32)
     dijkstra(indptr, edges, start_states, start_costs, start_is_first, limit,
              dist, pred, first_move, pool_state, pool_next, heads)
-    state_cost = np.empty(n_states, np.float64)
+    return dist, pred
+
+
+@jit
+def field_kernel(indptr, edges, n_buckets, start_states, start_costs, start_is_first, limit,
+                 location_offset, bypass_id, deck_location, n_locations, leave_cost, cot_all, first_hexes,
+                 allowance_all):
+    """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
+
+    Runs :func:`search` and :func:`field_outputs`; ``state_cost`` and
+    ``cost`` are float64 MF with ``inf`` for unreachable.
+    """
+    dist, pred = search(indptr, edges, n_buckets, start_states, start_costs, start_is_first, limit)
+    state_cost = np.empty(dist.shape[0], np.float64)
     cost = np.empty(location_offset.shape[0] - 1, np.float64)
     exit_cost, exit_hex = field_outputs(dist, location_offset, bypass_id, deck_location, n_locations, leave_cost,
                                         cot_all, first_hexes, allowance_all, state_cost, cost)
@@ -173,8 +179,8 @@ def field_kernel(indptr, edges, n_buckets, start_states, start_costs, start_is_f
 
 @jit
 def hex_costs(dist, location_offset, bypass_id, deck_location, n_locations, out):
-    """Field cost per hex (half MF): least over its ground Location and bridge deck
-    (both modes) and its Bypass positions."""
+    """Field cost per hex: least over its ground Location and bridge deck (both
+    modes) and its Bypass positions (whole half MF or float MF, as ``dist``)."""
     n = out.shape[0]
     for h in range(n):
         loc = location_offset[h]
@@ -198,21 +204,11 @@ def hex_costs(dist, location_offset, bypass_id, deck_location, n_locations, out)
 def movement_matrix_kernel(indptr, edges, location_offset, bypass_id, deck_location, n_locations, n_buckets, limit,
                            sources, out):
     """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
-    n_states = indptr.shape[0] - 1
     n = out.shape[1]
-    pool = edges.shape[0] + 2
     for k in numba.prange(sources.shape[0]):
-        dist = np.empty(n_states, np.int64)
-        pred = np.empty(n_states, np.int32)
-        first_move = np.empty(n_states, np.bool_)
-        pool_state = np.empty(pool, np.int32)
-        pool_next = np.empty(pool, np.int32)
-        heads = np.empty(n_buckets, np.int32)
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
-        costs = np.zeros(1, np.int64)
-        first = np.ones(1, np.bool_)
-        dijkstra(indptr, edges, starts, costs, first, limit, dist, pred, first_move, pool_state, pool_next, heads)
+        dist, pred = search(indptr, edges, n_buckets, starts, np.zeros(1, np.int64), np.ones(1, np.bool_), limit)
         row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_id, deck_location, n_locations, row)
         for h in range(n):
@@ -232,27 +228,12 @@ def field_outputs(dist, location_offset, bypass_id, deck_location, n_locations, 
     """
     for s in range(dist.shape[0]):
         state_cost[s] = np.inf if dist[s] >= UNREACHED_HALF else dist[s] / 2.0
-    n = cost.shape[0]
+    hex_costs(state_cost, location_offset, bypass_id, deck_location, n_locations, cost)
     best = np.inf
     best_hex = -1
-    for h in range(n):
-        ground = 2 * location_offset[h]
-        value = state_cost[ground]
-        if state_cost[ground + 1] < value:
-            value = state_cost[ground + 1]
-        deck = deck_location[h]
-        if deck >= 0:
-            if state_cost[2 * deck] < value:
-                value = state_cost[2 * deck]
-            if state_cost[2 * deck + 1] < value:
-                value = state_cost[2 * deck + 1]
-        for d in range(6):
-            b = bypass_id[h, d]
-            if b >= 0 and state_cost[2 * n_locations + b] < value:
-                value = state_cost[2 * n_locations + b]
-        cost[h] = value
+    for h in range(cost.shape[0]):
         if not cot_all[h]:
-            leave = state_cost[ground] + leave_cost[h]
+            leave = state_cost[2 * location_offset[h]] + leave_cost[h]
             if leave < best:
                 best = leave
                 best_hex = h
