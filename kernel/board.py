@@ -262,6 +262,15 @@ class Board:
             raise IndexError(f"hex index {index} out of range: expected 0..{len(self) - 1}")
         return self.names[index]
 
+    @staticmethod
+    def names_a_location(value) -> bool:
+        """Whether ``value`` is a Location name with a level or ``Bridge/`` (``"1E4h1"``), not just a hex."""
+        return isinstance(value, str) and ("h" in value or value.startswith("Bridge/"))
+
+    def location_name(self, index: int, level: int) -> str:
+        """Name of the Location of hex ``index`` at ``level``: ``"71I9"``, ``"71P5h1"``."""
+        return self.names[index] + (f"h{level}" if level else "")
+
     def location(self, text: str) -> tuple[int, int]:
         """``(hex index, level above ground)`` of a Location like ``"1E4h1"``.
 

@@ -160,10 +160,6 @@ def _location(board, text: str, what: str) -> tuple[int, int]:
         raise UserError(f"{what}: {_message(error)}") from None
 
 
-def _location_name(board, index: int, level: int) -> str:
-    return board.names[index] + (f"h{level}" if level else "")
-
-
 def _unit(board, unit: str | None) -> str:
     rs = board.ruleset
     if unit is None:
@@ -373,7 +369,7 @@ def _sources(board, texts, level):
     hexes, levels = [], []
     for text in texts:
         index, parsed = _location(board, text, "--from")
-        if "h" in text:
+        if board.names_a_location(text):
             if level is not None and level != parsed:
                 raise UserError(f"--level {level} contradicts the Location {text!r}")
             chosen = parsed
@@ -395,7 +391,7 @@ def fire_payload(board, fire, levels, *, target_level=0, unit=None, counters=Non
     return {
         "map": board.title,
         "ruleset": board.ruleset.name,
-        "sources": [_location_name(board, s, v) for s, v in zip(sources, levels)],
+        "sources": [board.location_name(s, v) for s, v in zip(sources, levels)],
         "levels": [int(v) for v in levels],
         "target_level": int(target_level),
         "unit": unit or board.ruleset.unit_classes[0],
@@ -465,8 +461,7 @@ def command_fire(args) -> None:
 def move_payload(board, field, allowance, to=None) -> dict:
     """The JSON of a movement field: costs per hex (``null`` = unreachable), reachable hexes, path."""
     cost = [_number(c) for c in field.cost]
-    n_location_states = 2 * field.tables.n_locations  # start Locations: at cost 0, moving
-    starts = [field.state_name(st) for st in range(0, n_location_states, 2) if field.state_cost[st] == 0]
+    starts = [field.state_name(state) for state in field.start_states()]
     payload = {
         "map": board.title,
         "ruleset": board.ruleset.name,
@@ -495,7 +490,7 @@ def command_move(args) -> None:
     for text in args.start:
         index, level = _location(board, text, "--from")
         # a start Location above ground (upper building level, bridge deck) by its name
-        starts.append(f"{board.names[index]}h{level}" if level else index)
+        starts.append(board.location_name(index, level) if level else index)
     unit = _unit(board, args.unit)
     to = None
     if args.to:
@@ -765,7 +760,7 @@ def command_demo(args) -> None:
         source, level = _location(board, args.source, "--from")
     else:
         source, level = _strong_position(board, seen)
-    source_name = _location_name(board, source, level)
+    source_name = board.location_name(source, level)
     started = time.perf_counter()
     fire = field_of_fire(board, [source], levels=[level])
     fire_json = fire_payload(board, fire, [level])
@@ -911,7 +906,7 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument("--level", type=_non_negative_int, default=None, metavar="N",
                       help="building level of the firers (default 0; a Location name's hN wins)")
     fire.add_argument("--target-level", type=_non_negative_int, default=0, metavar="N",
-                      help="level of the targets (capped at each hex's building levels; default 0)")
+                      help="level of the targets (capped at each hex's highest Location level; default 0)")
     fire.add_argument("--unit", metavar="CLASS", help="firing unit class, for cover (default: the ruleset's first)")
     _add_counters(fire)
     _add_common(fire)
@@ -923,7 +918,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "within the allowance and, with --to, the cheapest path (Bypass moves shown as HEX-HEX).",
         epilog="example: hexkernel move --from 71I4 --unit infantry --allowance 4 --to 71M6 --png move.png")
     move.add_argument("--from", dest="start", action="append", required=True, metavar="HEX",
-                      help="start hex (repeat for several)")
+                      help="start hex or Location, e.g. 71P5h1 (repeat for several)")
     move.add_argument("--unit", metavar="CLASS", help="unit class (default: the ruleset's first, e.g. infantry)")
     move.add_argument("--allowance", type=_allowance, metavar="N",
                       help="movement allowance in MF/MP (default: the class's default allowance)")

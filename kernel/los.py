@@ -464,7 +464,7 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
             (_RULE_REFERENCE[model]["hindrance"] if rec_drm[i] else "-"),
         ))
     return LOSResult(
-        viewer=_location_name(board, ia, level_a), target=_location_name(board, ib, level_b),
+        viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
         visible=not blocked, hindrance=int(total), blocked_at=board.names[at] if at >= 0 else None,
         reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
         cover=cover, ruleset=board.ruleset.name, steps=steps,
@@ -472,17 +472,13 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
 
 
 def _location(board, hex_or_location, level, what):
-    if isinstance(hex_or_location, str) and ("h" in hex_or_location or hex_or_location.startswith("Bridge/")):
+    if board.names_a_location(hex_or_location):
         index, parsed_level = board.location(hex_or_location)
         if level not in (0, parsed_level):
             raise ValueError(f"{what}={level} contradicts the Location {hex_or_location!r}")
         return index, parsed_level
     index = board.index(hex_or_location)
     return index, _level(board, index, level, what)
-
-
-def _location_name(board, index, level):
-    return board.names[index] + (f"h{level}" if level else "")
 
 
 def _locations(board, locations):

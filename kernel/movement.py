@@ -399,15 +399,10 @@ def _mask(value, n, name):
 
 def _start_locations(board, start):
     """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level)."""
-    if isinstance(start, str) and ("h" in start or start.startswith("Bridge/")):
-        hex_index, level = board.location(start)
-        return np.array([hex_index], np.int64), np.array([level], np.int64)
-    if start is not None and not isinstance(start, (str, int, np.integer, np.ndarray)):
-        items = list(start)
-        if any(isinstance(item, str) and ("h" in item or item.startswith("Bridge/")) for item in items):
-            pairs = [board.location(item) if isinstance(item, str) else (board.index(item), 0) for item in items]
-            return np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64)
-        start = items
+    items = [start] if isinstance(start, (str, int, np.integer)) else start
+    if items is not None and not isinstance(items, np.ndarray) and any(board.names_a_location(i) for i in items):
+        pairs = [board.location(i) if isinstance(i, str) else (board.index(i), 0) for i in items]
+        return np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64)
     hexes = _hex_list(board, start, "start")
     return hexes, np.zeros(len(hexes), np.int64)
 
@@ -451,13 +446,16 @@ class MovementField:
         n_loc = self.tables.n_locations
         if state < 2 * n_loc:
             loc = state >> 1
-            h = int(board.location_hex[loc])
-            level = int(board.location_level[loc])
-            return board.names[h] + (f"h{level}" if level else "")
+            return board.location_name(int(board.location_hex[loc]), int(board.location_level[loc]))
         b = state - 2 * n_loc
         h = int(self.tables.tables.bypass_hex[b])
         d = int(self.tables.tables.bypass_dir[b])
         return f"{board.names[h]}-{board.names[board.neighbours[h, d]]}"
+
+    def start_states(self) -> list[int]:
+        """State ids of the Locations the field starts from (moving, at cost 0)."""
+        moving_locations = self.state_cost[:2 * self.tables.n_locations:2]
+        return [2 * int(loc) for loc in np.flatnonzero(moving_locations == 0)]
 
     def best_state(self, hex_) -> int:
         """State of least cost among a hex's ground Location, Bypass positions and bridge deck."""

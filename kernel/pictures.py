@@ -754,9 +754,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     finite = np.isfinite(shown_cost)
     limit = float(allowance) if allowance is not None else (float(shown_cost[finite].max()) if finite.any() else 1.0)
     within = np.isfinite(cost) & (cost <= limit + 1e-9)
-    # the start Locations: those at cost 0 (a start may be above ground, e.g. 71P5h1)
-    n_location_states = 2 * field.tables.n_locations
-    start_states = [int(st) for st in np.flatnonzero(np.asarray(field.state_cost)[:n_location_states] == 0) if st % 2 == 0]
+    start_states = field.start_states()  # a start may be above ground, e.g. 71P5h1
     starts = np.unique(np.array([board.location_hex[st >> 1] for st in start_states], dtype=np.int64))
     path_states, path_hex, path_field = [], None, field
     if to is not None:
