@@ -55,8 +55,11 @@ class MovementTables:
     allowance_all: float
     allowance_half: int
     n_buckets: int
-    indptr: np.ndarray
-    edges: np.ndarray  # packed target, weight and all-MF flag (kernel._movement_kernels.pack_edges)
+    edge_bounds: np.ndarray  # per state: ordinary edges, then all-MF edges (kernel._movement_kernels)
+    edges: np.ndarray  # uint64: packed target and weight (kernel._movement_kernels.pack_edges)
+    bypass_start: np.ndarray  # Bypass ids of hex h: bypass_start[h]:bypass_start[h + 1]
+    exit_hexes: np.ndarray  # hexes the map can be left from (A2.6), ascending
+    exit_leave_cost: np.ndarray  # MF to leave from each of exit_hexes (beyond reaching it)
 
     @property
     def n_states(self) -> int:
@@ -260,21 +263,26 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
         bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
         deck_location, deck_in_half, deck_across_half, deck_out_half, deck_out_flags,
     )
-    indptr, target, weight, first_only = _state_graph(tables, allowance_half)
+    edge_bounds, target, weight = _state_graph(tables, allowance_half)
     # Dial's queue needs more buckets than the largest edge weight
     largest = max(largest, int(weight.max(initial=0)))
+    bypass_start = np.zeros(n + 1, np.int64)
+    np.cumsum((bypass_id >= 0).sum(axis=1), out=bypass_start[1:])  # ids run hex by hex (assigned above)
+    exit_hexes = np.flatnonzero(np.isfinite(leave_cost)).astype(np.int64)
     return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
-                          leave_cost, allowance_all, allowance_half, largest + 1, indptr,
-                          K.pack_edges(target, weight, first_only))
+                          leave_cost, allowance_all, allowance_half, largest + 1, edge_bounds,
+                          K.pack_edges(target, weight), bypass_start, exit_hexes, leave_cost[exit_hexes])
 
 
 def _state_graph(tables, allowance_half: int):
     """The expanded state graph of ``docs/movement-semantics.md`` as CSR arrays.
 
-    Returns ``(indptr, target, weight, first_only)``: the out-edges of state
-    ``s`` are ``indptr[s]:indptr[s+1]``, with weights in half MF; all-MF moves
-    weigh the allowance and are flagged ``first_only``.  Stopped states have
-    no out-edges.  Built with numpy, once per unit class and counters.
+    Returns ``(edge_bounds, target, weight)``: the ordinary out-edges of
+    state ``s`` are ``edge_bounds[2s]:edge_bounds[2s+1]`` and its all-MF
+    edges (legal only as the first move; they weigh the allowance)
+    ``edge_bounds[2s+1]:edge_bounds[2s+2]``, with weights in half MF.
+    Stopped states have no out-edges.  Built with numpy, once per unit class
+    and counters.
     """
     (neighbours, location_offset, location_hex, location_level, building_levels, enter_cost, enter_flags,
      climb_cost, climb_all, bypass_id, bypass_hex, bypass_dir, bypass_in, bypass_along, n_locations,
@@ -354,12 +362,16 @@ def _state_graph(tables, allowance_half: int):
         np.where(all_mf & (step < INF), allowance_half, step), all_mf)
 
     src = np.concatenate(sources).astype(np.int64)
-    order = np.argsort(src, kind="stable")
+    first_only = np.concatenate(firsts).astype(np.bool_)
+    order = np.lexsort((first_only, src))  # by state, its all-MF edges last
     n_states = n_loc_states + len(bypass_hex)
-    indptr = np.zeros(n_states + 1, np.int64)
-    np.cumsum(np.bincount(src, minlength=n_states), out=indptr[1:])
-    return (indptr, np.concatenate(targets).astype(np.int32)[order], np.concatenate(weights).astype(np.int64)[order],
-            np.concatenate(firsts).astype(np.bool_)[order])
+    edge_bounds = np.zeros(2 * n_states + 1, np.int64)
+    ranges = np.zeros(2 * n_states, np.int64)  # edge counts: ordinary and all-MF, state by state
+    ranges[0::2] = np.bincount(src[~first_only], minlength=n_states)
+    ranges[1::2] = np.bincount(src[first_only], minlength=n_states)
+    np.cumsum(ranges, out=edge_bounds[1:])
+    return (edge_bounds, np.concatenate(targets).astype(np.int64)[order],
+            np.concatenate(weights).astype(np.int64)[order])
 
 
 def _half(costs: np.ndarray) -> np.ndarray:
@@ -397,8 +409,14 @@ def _mask(value, n, name):
     return array.astype(bool)
 
 
+#: No entry from off the map (an empty array the field kernel only reads).
+_NO_ENTRIES = np.zeros(0, np.int64)
+
+
 def _start_locations(board, start):
     """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level)."""
+    if isinstance(start, str) and not board.names_a_location(start):  # the common case, kept short
+        return np.array([board.index(start)], np.int64), np.zeros(1, np.int64)
     items = [start] if isinstance(start, (str, int, np.integer)) else start
     if items is not None and not isinstance(items, np.ndarray) and any(board.names_a_location(i) for i in items):
         pairs = [board.location(i) if isinstance(i, str) else (board.index(i), 0) for i in items]
@@ -529,17 +547,14 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
         raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
     tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
     location_offset = tables.tables.location_offset
-    start_states = 2 * (location_offset[starts] + start_levels)
-    start_half = np.zeros(len(starts), np.int64)
-    first = np.ones(len(starts), np.bool_)
-    n_buckets = tables.n_buckets
+    entry_states = entry_half = _NO_ENTRIES
     if entry_hexes is not None:
         entries = _hex_list(board, entry_hexes, "entry_hexes")
         if starts.size == 0 and entries.size == 0:
             raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
         blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"]) and units is not None
         occupied = _mask(units, len(board), "units") if blocks else None
-        entry_states, entry_half = [], []
+        states, costs = [], []
         for e in entries:
             if occupied is not None and occupied[e]:
                 continue  # entering from off the map is an entry: not into an occupied hex
@@ -547,17 +562,14 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
             if not np.isfinite(cost):
                 continue
             stopped = bool(tables.cot_stop[e] or tables.cot_all[e])
-            entry_states.append(2 * int(location_offset[e]) + (1 if stopped else 0))
-            entry_half.append(int(round(2 * cost)))
-        start_states = np.concatenate([start_states, np.array(entry_states, np.int64)])
-        start_half = np.concatenate([start_half, np.array(entry_half, np.int64)])
-        first = np.concatenate([first, np.zeros(len(entry_states), np.bool_)])
-        n_buckets = max(n_buckets, int(start_half.max(initial=0)) + 1)
+            states.append(2 * int(location_offset[e]) + (1 if stopped else 0))
+            costs.append(int(round(2 * cost)))
+        entry_states, entry_half = np.array(states, np.int64), np.array(costs, np.int64)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
-        tables.indptr, tables.edges, n_buckets, start_states, start_half, first, limit, location_offset,
-        tables.tables.bypass_id, tables.tables.deck_location, tables.n_locations, tables.leave_cost, tables.cot_all,
-        starts[start_levels == 0], tables.allowance_all)
+        tables.edge_bounds, tables.edges, tables.n_buckets, limit, starts, start_levels, entry_states, entry_half,
+        location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations, tables.exit_hexes,
+        tables.exit_leave_cost, tables.cot_all, tables.allowance_all)
     return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
@@ -594,8 +606,9 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
     tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
     out = np.empty((len(source_hexes), len(board)), np.uint16)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF
-    K.movement_matrix_kernel(tables.indptr, tables.edges, board.location_offset.astype(np.int64),
-                             tables.tables.bypass_id, tables.tables.deck_location, tables.n_locations, tables.n_buckets, limit, source_hexes, out)
+    K.movement_matrix_kernel(tables.edge_bounds, tables.edges, tables.tables.location_offset, tables.bypass_start,
+                             tables.tables.deck_location, tables.n_locations, tables.n_buckets, limit, source_hexes,
+                             out)
     return out
 
 
@@ -627,10 +640,10 @@ def movement_graph(board, start, unit: str | None = None, allowance: float | Non
     tables = movement_tables(board, unit, allowance=allowance, **options)
     hexes, levels = _start_locations(board, start)
     starts = sorted({2 * (int(board.location_offset[h]) + int(level)) for h, level in zip(hexes, levels)})
-    source = np.repeat(np.arange(tables.n_states), np.diff(tables.indptr))
-    target = tables.edges & K.EDGE_TARGET_MASK
-    weight = (tables.edges >> K.EDGE_WEIGHT_SHIFT) & K.EDGE_WEIGHT_MASK
-    first_only = ((tables.edges >> K.EDGE_FIRST_SHIFT) & 1).astype(bool)
+    counts = np.diff(tables.edge_bounds)  # ordinary then all-MF edges, state by state
+    source = np.repeat(np.repeat(np.arange(tables.n_states), 2), counts)
+    first_only = np.repeat(np.tile([False, True], tables.n_states), counts)
+    target, weight = K.unpack_edges(tables.edges)
     keep = ~first_only | np.isin(source, starts)
     weights = weight[keep] / 2.0
     weights = np.where(weights == 0, 1e-12, weights)  # scipy drops explicit zero weights

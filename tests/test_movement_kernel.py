@@ -174,6 +174,6 @@ def test_unknown_start_hex_names_the_hex():
 def test_edge_packing_refuses_values_it_cannot_hold():
     from kernel._movement_kernels import EDGE_WEIGHT_MASK, pack_edges
     with pytest.raises(ValueError, match=rf"edge weights span 0\.\.{EDGE_WEIGHT_MASK + 1} half MF: expected 0\.\.{EDGE_WEIGHT_MASK}"):
-        pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]), np.array([False, False]))
+        pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]))
     with pytest.raises(ValueError, match=r"edge targets span -1\.\.2: expected 0\.\."):
-        pack_edges(np.array([-1, 2]), np.array([1, 1]), np.array([False, False]))
+        pack_edges(np.array([-1, 2]), np.array([1, 1]))
