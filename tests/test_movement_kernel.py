@@ -177,3 +177,37 @@ def test_edge_packing_refuses_values_it_cannot_hold():
         pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]))
     with pytest.raises(ValueError, match=r"edge targets span -1\.\.2: expected 0\.\."):
         pack_edges(np.array([-1, 2]), np.array([1, 1]))
+
+
+def test_edges_unpack_to_what_was_packed():
+    from kernel._movement_kernels import EDGE_TARGET_MASK, EDGE_WEIGHT_MASK, pack_edges, unpack_edges
+    target = np.array([0, 5, EDGE_TARGET_MASK])
+    weight = np.array([EDGE_WEIGHT_MASK, 0, 7])
+    packed = pack_edges(target, weight)
+    assert packed.dtype == np.uint64
+    unpacked_target, unpacked_weight = unpack_edges(packed)
+    assert np.array_equal(unpacked_target, target) and np.array_equal(unpacked_weight, weight)
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_the_scipy_peer_graph_gives_the_field_costs(ruleset, seed):
+    """``movement_graph`` (the benchmarks' peer graph) agrees with the kernel, all-MF first moves included."""
+    from scipy.sparse.csgraph import dijkstra
+
+    board = random_board(ruleset, 14, 10, seed=seed)
+    all_mf_starts = 0
+    for unit in board.ruleset.unit_classes:
+        bounds = kernel.movement.movement_tables(board, unit).edge_bounds
+        moving = 2 * np.arange(int(board.location_offset[-1]))  # moving Location states
+        with_all_mf = moving[bounds[2 * moving + 2] > bounds[2 * moving + 1]] // 2
+        starts = [board.names[0], board.names[len(board) // 2]] + [
+            board.location_name(int(board.location_hex[loc]), int(board.location_level[loc])) for loc in with_all_mf[:2]]
+        for start in starts:
+            field = movement_field(board, start, unit)
+            csr, start_states = kernel.movement.movement_graph(board, start, unit)
+            peer = dijkstra(csr, indices=start_states[0])
+            assert np.allclose(peer, field.state_cost, rtol=0, atol=1e-9), f"{unit} from {start}"
+        all_mf_starts += len(with_all_mf[:2])
+    if ruleset == "asl":
+        assert all_mf_starts > 0, "random ASL boards have all-MF terrain: some start should have an all-MF edge"
