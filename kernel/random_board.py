@@ -1,7 +1,7 @@
 """Seeded random maps of any size and ruleset, for tests and benchmarks.
 
 Hills are built as a few cones (levels fall by one per hex from each summit,
-so slopes are continuous), terrain features are scattered with a chosen
+so slopes are continuous, unless ``cliffs`` makes some fall by two), terrain features are scattered with a chosen
 density (sometimes two in one hex), buildings get random upper levels and
 hexsides get random features.  The same arguments always give the same map.
 
@@ -35,6 +35,7 @@ def random_board(
     hexside_density: float = 0.08,
     max_level: int | None = None,
     hills: int | None = None,
+    cliffs: float = 0.0,
     switches: dict[str, bool] | None = None,
 ) -> Board:
     """Make a seeded random board.
@@ -58,6 +59,10 @@ def random_board(
         1 for CCN (whose hills have one level).
     hills : int, optional
         Number of hill summits (default: about one per 80 hexes).
+    cliffs : float
+        Probability that a hill falls by two levels per hex instead of one,
+        so that neighbouring hexes differ by two levels (V&V 10.7's
+        whole-allowance climbs; ASL climbs of two levels).  Default 0.
     switches : dict, optional
         Ruleset switches.
 
@@ -70,7 +75,8 @@ def random_board(
         raise ValueError(f"board size {columns}x{rows}: expected at least 1x1")
     if columns > 52:
         raise ValueError(f"columns is {columns}: expected at most 52 (A..ZZ)")
-    for name, value in (("terrain_density", terrain_density), ("hexside_density", hexside_density)):
+    for name, value in (("terrain_density", terrain_density), ("hexside_density", hexside_density),
+                        ("cliffs", cliffs)):
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"{name} is {value!r}: expected a probability in 0..1")
     if layout not in LAYOUTS:
@@ -94,8 +100,9 @@ def random_board(
     for _ in range(hills if max_level > 0 else 0):   # a flat map has no summits
         summit = lattice[int(rng.integers(len(cells)))]
         height = int(rng.integers(1, max_level + 1))
+        drop = 2 if cliffs > 0 and rng.random() < cliffs else 1  # (no draw without cliffs: boards stay as they were)
         for i, (c, r) in enumerate(lattice):
-            levels[i] = max(levels[i], height - hex_distance(c, r, summit[0], summit[1]))
+            levels[i] = max(levels[i], height - drop * hex_distance(c, r, summit[0], summit[1]))
     if rs.name == "asl" and max_level > 0:  # a few depressions (gullies)
         for i in np.flatnonzero(rng.random(len(cells)) < 0.02):
             if levels[i] == 0:

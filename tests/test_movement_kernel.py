@@ -85,6 +85,26 @@ def test_fields_match_the_networkx_reference(ruleset, seed):
                                  allowance=allowance) == field.cost[h]
 
 
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+def test_whole_allowance_climbs_match_the_networkx_reference(seed):
+    """V&V 10.7 on boards with cliffs: ground <-> Level 2 takes the whole allowance, as a first move only."""
+    comparison = COMPARISONS["movement_field"]
+    board = random_board("valor-victory", 12, 9, seed=seed, hills=3, cliffs=1.0)
+    bounds = kernel.movement.movement_tables(board, "infantry").edge_bounds
+    ground = 2 * board.location_offset[:-1].astype(np.int64)
+    climbers = np.flatnonzero(bounds[2 * ground + 2] > bounds[2 * ground + 1])  # hexes with an all-MF climb
+    assert climbers.size, "a board with cliffs should have whole-allowance climbs"
+    for unit in board.ruleset.unit_classes:
+        for allowance in (None, 4.0):
+            starts = [int(climbers[0]), int(climbers[-1])]
+            field = comparison.kernel(board, starts, unit, allowance=allowance)
+            reference = comparison.reference(board, starts, unit, allowance=allowance)
+            expected = np.asarray(reference["cost"], float)
+            if allowance is not None:
+                expected = np.where(expected <= allowance, expected, INF)
+            assert np.array_equal(field.cost, expected), f"{unit}: costs differ at {np.flatnonzero(field.cost != expected)[:5]}"
+
+
 def test_path_names_use_bypass_notation(tmp_path):
     hexes = "\n".join(f"{h} 0 water" for h in ("A1", "A3", "B1", "B3", "C1", "C2")) + "\nB2 0 woods stone-building"
     board = write_board(tmp_path, hexes, columns=3, rows=3)

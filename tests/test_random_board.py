@@ -137,6 +137,13 @@ def test_hill_slopes_are_continuous():
         assert np.abs(step).max() <= 1
 
 
+def test_cliffs_make_neighbours_two_levels_apart():
+    board = random_board("valor-victory", 16, 10, seed=8, hills=3, cliffs=1.0)
+    steps = [np.abs(board.ground_level[board.neighbours[:, d] >= 0].astype(int)
+                    - board.ground_level[board.neighbours[board.neighbours[:, d] >= 0, d]]).max() for d in range(6)]
+    assert max(steps) == 2
+
+
 BASE = dict(ruleset="asl", columns=12, rows=10, seed=7)
 VARIANTS = [
     ("ruleset", dict(ruleset="valor-victory")),
@@ -148,6 +155,7 @@ VARIANTS = [
     ("hexside_density", dict(hexside_density=0.3)),
     ("max_level", dict(max_level=1)),
     ("hills", dict(hills=5)),
+    ("cliffs", dict(cliffs=1.0)),
     ("switches", dict(switches={"orchards_in_season": False})),
 ]
 
@@ -188,11 +196,12 @@ def test_ruleset_by_path():
         (dict(terrain_density=1.5), "terrain_density is 1.5: expected a probability in 0..1"),
         (dict(terrain_density=-0.1), "terrain_density is -0.1: expected a probability in 0..1"),
         (dict(hexside_density=2), "hexside_density is 2: expected a probability in 0..1"),
+        (dict(cliffs=-0.5), "cliffs is -0.5: expected a probability in 0..1"),
         (dict(layout="hexagonal"), "layout is 'hexagonal': expected one of geomorphic, rectangular, staggered"),
         (dict(max_level=-1), "max_level is -1: expected 0 or more"),
     ],
     ids=["zero-columns", "zero-rows", "negative-size", "too-many-columns", "terrain-density-high",
-         "terrain-density-negative", "hexside-density-high", "layout", "max-level"],
+         "terrain-density-negative", "hexside-density-high", "cliffs-negative", "layout", "max-level"],
 )
 def test_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
