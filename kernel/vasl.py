@@ -358,17 +358,21 @@ class Mapping:
 
     ``kind`` is ``"open"`` (no feature), ``"terrain"`` (hex terrain ``name``;
     ``levels`` upper building levels), ``"hexside"`` (hexside feature
-    ``name``) or ``"road"`` (road pixels: open for the hex, road hexsides).
+    ``name``) or ``"road"`` (road pixels: open for the hex, road hexsides;
+    with ``bridge``, a bridge: at a hex's centre it gives the hex the
+    ``bridge`` terrain and its deck, see :data:`BRIDGE_MIN_PIXELS`).
     """
 
     kind: str
     name: str | None = None
     levels: int = 0
     depression: bool = False
+    bridge: bool = False
 
 
 _OPEN = Mapping("open")
 _ROAD = Mapping("road")
+_BRIDGE = Mapping("road", bridge=True)
 
 
 def _building(kind: str, levels: int) -> Mapping:
@@ -381,10 +385,11 @@ TERRAIN_MAP: dict[str, Mapping] = {
     # Open Ground and surfaces that do not change the hex for LOS or movement here
     "Open Ground": _OPEN, "Plowed Field": _OPEN, "Runway": _OPEN, "Path": _OPEN, "Track": _OPEN,
     "Snow": _OPEN, "Deep Snow": _OPEN, "Ice": _OPEN, "Mud": _OPEN,
-    # roads and bridges: road hexsides; the hex keeps the terrain around (or under) them
+    # roads and bridges: road hexsides; the hex keeps the terrain around (or under) them, and a
+    # bridge at its centre adds the bridge terrain (a deck Location above the hex's ground)
     "Dirt Road": _ROAD, "Paved Road": _ROAD, "Elevated Road": _ROAD, "Sunken Road": _ROAD,
-    "Single Hex Stone Bridge": _ROAD, "Single Hex Wooden Bridge": _ROAD, "Stone Bridge": _ROAD,
-    "Wooden Bridge": _ROAD, "Pontoon Bridge": _ROAD, "Foot Bridge": _ROAD,
+    "Single Hex Stone Bridge": _BRIDGE, "Single Hex Wooden Bridge": _BRIDGE, "Stone Bridge": _BRIDGE,
+    "Wooden Bridge": _BRIDGE, "Pontoon Bridge": _BRIDGE, "Foot Bridge": _BRIDGE,
     # hindrances
     "Grain": Mapping("terrain", "grain"), "Brush": Mapping("terrain", "brush"),
     "Marsh": Mapping("terrain", "marsh"), "Crags": Mapping("terrain", "crag"),
@@ -457,6 +462,11 @@ ROAD_CENTRE_RADIUS = 10.0
 ROAD_SHARE = 0.1
 ROAD_SIDE_RADIUS = 8.0
 ROAD_MIN_PIXELS = 6
+#: Bridge (A2.8): bridge pixels within ``ROAD_CENTRE_RADIUS`` of a hex's centre
+#: (at least ``BRIDGE_MIN_PIXELS``) make a bridge hex.  Its ground level is the
+#: one beneath the deck (the depression's pixels, else the hex's pixels off the
+#: bridge); the deck is the Location one level above it.
+BRIDGE_MIN_PIXELS = 6
 #: Bypass: obstacle pixels within ``TOUCH_RADIUS`` of a hexside midpoint (at
 #: least ``TOUCH_MIN_PIXELS``) touch that hexside (A4.3).
 TOUCH_RADIUS = 6.0
@@ -663,6 +673,7 @@ class _Lookup:
     depression: np.ndarray  # bool
     hexside_category: np.ndarray  # bool: LOSCategory HEXSIDE
     names: dict[int, str]
+    bridge: np.ndarray  # bool: a bridge (kind 3, road)
 
 
 _KIND_OPEN, _KIND_TERRAIN, _KIND_HEXSIDE, _KIND_ROAD, _KIND_UNMAPPED, _KIND_UNKNOWN = range(6)
@@ -674,6 +685,7 @@ def _lookup(table: dict[int, VaslTerrain], ruleset) -> _Lookup:
     levels = np.zeros(256, np.int16)
     depression = np.zeros(256, np.bool_)
     hexside_category = np.zeros(256, np.bool_)
+    bridge = np.zeros(256, np.bool_)
     names = {}
     for code, terrain in table.items():
         if not 0 <= code <= 255:
@@ -687,6 +699,7 @@ def _lookup(table: dict[int, VaslTerrain], ruleset) -> _Lookup:
             kind[code] = _KIND_OPEN
         elif mapping.kind == "road":
             kind[code] = _KIND_ROAD
+            bridge[code] = mapping.bridge
         elif mapping.kind == "hexside":
             kind[code] = _KIND_HEXSIDE
             feature[code] = ruleset.hexside_index(mapping.name)
@@ -695,7 +708,7 @@ def _lookup(table: dict[int, VaslTerrain], ruleset) -> _Lookup:
             feature[code] = ruleset.terrain_index(mapping.name)
             levels[code] = mapping.levels
             depression[code] = mapping.depression
-    return _Lookup(kind, feature, levels, depression, hexside_category, names)
+    return _Lookup(kind, feature, levels, depression, hexside_category, names, bridge)
 
 
 def read_board_spec(path: str | Path, shared_metadata: str | Path | None = None) -> BoardSpec:
@@ -773,6 +786,8 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
     hex_levels: dict[tuple[int, int], int] = {}
     building_levels: dict[tuple[int, int], int] = {}
     road_hex = np.zeros(n, np.bool_)
+    bridge_feature = ruleset.terrain_index("bridge")
+    bridge_decks: list[str] = []
 
     for i, cell in enumerate(grid.cells):
         counts = code_counts[i]
@@ -833,6 +848,23 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
         if len(buildings) > 1:
             keep = max(buildings, key=lambda k: shares.get(k, 0.0))
             features = [k for k in features if k not in buildings or k == keep]
+        # ground level: the dominant elevation; a depression under the centre dot gives its own
+        elevations = elev_counts[i]
+        level = int(np.argmax(elevations)) - 128 if elevations.sum() else 0
+        if centre_code is not None and lookup.depression[centre_code] and centre_key in features:
+            xs, ys = _disc(los, cx, cy, CENTRE_RADIUS)
+            under = los.elevation[xs, ys][los.terrain[xs, ys] == centre_code]
+            values, number = np.unique(under, return_counts=True)
+            level = int(values[np.argmax(number)])
+        # a bridge at the centre (A2.8): the bridge terrain, and the ground beneath its deck
+        xs, ys = _disc(los, cx, cy, ROAD_CENTRE_RADIUS)
+        if np.count_nonzero(lookup.bridge[los.terrain[xs, ys]]) >= BRIDGE_MIN_PIXELS:
+            level, deck = _bridge_levels(los, grid, i, lookup, features)
+            if bridge_feature not in features:
+                features.append(bridge_feature)
+            if deck != level + 1:
+                bridge_decks.append(f"{_name(cell)} (deck pixels at level {deck}, imported at {level + 1})")
+        hex_levels[cell] = level
         names = tuple(ruleset.terrain_names[k] for k in sorted(features))
         hex_terrain[cell] = names
         # building levels: the pixels' building type, overridden by the metadata below
@@ -844,15 +876,6 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
                 if codes:
                     levels = int(lookup.levels[max(codes, key=lambda c: counts[c])])
         building_levels[cell] = levels
-        # ground level: the dominant elevation; a depression under the centre dot gives its own
-        elevations = elev_counts[i]
-        level = int(np.argmax(elevations)) - 128 if elevations.sum() else 0
-        if centre_code is not None and lookup.depression[centre_code] and centre_key in features:
-            xs, ys = _disc(los, cx, cy, CENTRE_RADIUS)
-            under = los.elevation[xs, ys][los.terrain[xs, ys] == centre_code]
-            values, number = np.unique(under, return_counts=True)
-            level = int(values[np.argmax(number)])
-        hex_levels[cell] = level
         # road hex: road pixels at the centre
         xs, ys = _disc(los, cx, cy, ROAD_CENTRE_RADIUS)
         road_pixels = counts[lookup.kind == _KIND_ROAD].sum()
@@ -925,6 +948,12 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
             building_levels=building_levels[cell] if any(t.endswith("building") for t in hex_terrain[cell]) else 0,
             touch=touch.get(cell), line=0,
         )
+    if bridge_decks:
+        warnings.warn(
+            f"{files.source}: a bridge deck is the Location one level above its hex's ground, which VASL "
+            f"depicts at another level in {', '.join(bridge_decks)}",
+            VaslImportWarning, stacklevel=3,
+        )
     for code, where in sorted(unmapped_hits.items()):
         shown = ", ".join(where[:8]) + (f" and {len(where) - 8} more" if len(where) > 8 else "")
         warnings.warn(
@@ -933,6 +962,25 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
             VaslImportWarning, stacklevel=3,
         )
     return spec
+
+
+def _bridge_levels(los: LOSData, grid: PixelGrid, i: int, lookup: _Lookup, features: list) -> tuple[int, int]:
+    """``(ground, deck)`` levels of bridge hex ``i``: the most common elevation of
+    its depression pixels (of any pixels off the bridge and road when it has no
+    depression), and of its bridge pixels."""
+    inside = grid.hex_of == i
+    codes = los.terrain[inside]
+    elevation = los.elevation[inside]
+    depression = lookup.depression[codes] & np.isin(lookup.feature[codes], features)
+    beneath = depression if depression.any() else lookup.kind[codes] != _KIND_ROAD
+    if not beneath.any():
+        beneath = ~lookup.bridge[codes]
+
+    def most_common(values):
+        found, number = np.unique(values, return_counts=True)
+        return int(found[np.argmax(number)])
+
+    return most_common(elevation[beneath]), most_common(elevation[lookup.bridge[codes]])
 
 
 def _name(cell: tuple[int, int]) -> str:

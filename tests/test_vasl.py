@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import math
 import struct
 import warnings
 import zipfile
@@ -57,6 +58,8 @@ TERRAIN_TABLE = """<?xml version="1.0"?>
   <terrainType name="Orchard" typeCode="63" isLOSObstacle="TRUE" isInherentTerrain="TRUE" split="0.5"
                isLowerLOSHindrance="TRUE" height="1" LOSCategory="OTHER" />
   <terrainType name="Dirt Road" typeCode="65" height="0" LOSCategory="ROAD" />
+  <terrainType name="Shallow Stream" typeCode="17" isLOSHindrance="FALSE" height="0" LOSCategory="OTHER" />
+  <terrainType name="Single Hex Stone Bridge" typeCode="82" isLOSHindrance="TRUE" height="0" LOSCategory="BRIDGE" />
   <terrainType name="Wall" typeCode="72" isLOSObstacle="TRUE" isHalfLevelHeight="TRUE" height="0" LOSCategory="HEXSIDE" />
 </terrainTypes></sharedBoardMetadata>
 """
@@ -220,6 +223,29 @@ def test_synthetic_board_compiles_and_moves(board05):
     assert los(board, "5E4", "5E7").reason == "hexside"
 
 
+def test_synthetic_bridge_over_a_stream(tmp_path):
+    """A2.8: bridge pixels at a hex's centre give it the bridge terrain, its ground from the stream beneath."""
+    elevation = np.zeros((GRID_W, GRID_H), np.int8)
+    terrain = np.zeros((GRID_W, GRID_H), np.uint8)
+    paint_disc(terrain, "R5", 34, 17)              # a stream hex, level -1
+    paint_disc(elevation, "R5", 34, -1)
+    x, _ = centre("R5")
+    top, bottom = int(centre("R3")[1]), int(centre("R7")[1])
+    terrain[int(x) - 5:int(x) + 6, top:bottom + 1] = 65        # a road down column R, R3..R7
+    elevation[int(x) - 5:int(x) + 6, top:bottom + 1] = 0
+    _, y5 = centre("R5")
+    terrain[int(x) - 5:int(x) + 6, int(y5) - 30:int(y5) + 31] = 82   # its bridge over R5, at level 0
+    board_path = make_board_folder(tmp_path, los_bytes(elevation, terrain))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", vasl.VaslImportWarning)  # the deck is one level above the stream: no warning
+        board = vasl.load_board(board_path)
+    r5 = board.index("5R5")
+    assert board.terrain_of(r5) == ["stream", "bridge"] and int(board.ground_level[r5]) == -1
+    assert [board.names[h] for h in np.flatnonzero(board.bridge_deck)] == ["5R5"]
+    field = movement_field(board, "5R4", "infantry")
+    assert field.path_to("5R6") == ["5R4", "5R5h1", "5R6"]     # along the road, over the deck
+
+
 def test_archive_and_shared_metadata_locations(tmp_path, synthetic_files):
     archive = tmp_path / "bd05"
     with zipfile.ZipFile(archive, "w") as zf:                      # VASL archives have no suffix
@@ -368,7 +394,8 @@ def specs():
         pytest.skip("VASL board data (../shared/vasl) not present")
     result = {}
     with warnings.catch_warnings():
-        warnings.simplefilter("error", vasl.VaslImportWarning)   # every terrain of the eight boards maps
+        warnings.simplefilter("ignore", vasl.VaslImportWarning)  # bridge decks: test_board_13_bridges
+        warnings.filterwarnings("error", ".*has no asl equivalent", vasl.VaslImportWarning)  # every terrain maps
         for name in BOARDS:
             result[name] = vasl.read_board_spec(VASL / name)
     return result
@@ -391,6 +418,26 @@ def test_every_hex_gets_terrain_and_level(specs):
     levels = {name: sorted({h.level for h in spec.hexes.values()}) for name, spec in specs.items()}
     assert levels["bd01"] == [0] and levels["bd15"] == [0, 1, 2, 3, 4] and levels["bd02"] == [0, 1, 2, 3]
     assert -1 in levels["bd13"]                                   # streams are depressions
+
+
+@needs_vasl
+def test_board_13_bridges():
+    """A2.8: the three bridges of board 13 import as stream hexes with a deck Location, on the road."""
+    with pytest.warns(vasl.VaslImportWarning, match=r"bridge deck .* K6 \(deck pixels at level 1, imported at 0\), "
+                                                    r"Y8 \(deck pixels at level 1, imported at 0\)"):
+        board = vasl.load_board(VASL / "bd13")
+    decks = [board.names[h] for h in np.flatnonzero(board.bridge_deck)]
+    assert decks == ["13K6", "13Y8", "13CC5"]
+    for name in decks:
+        h = board.index(name)
+        assert board.terrain_of(h) == ["stream", "bridge"] and int(board.ground_level[h]) == -1
+    assert not board.bridge_deck[board.index("13X7")]            # ten bridge pixels at its edge only
+    # onto the deck of 13CC5 along its road (from 13BB4, across the road hexside), and beneath it across the stream
+    field = movement_field(board, "13BB4", "infantry")
+    ground = 2 * int(board.location_offset[board.index("13CC5")])
+    assert field.state_cost[ground + 2] == 1                      # the deck: road cost
+    assert 1 < field.state_cost[ground] < math.inf                # beneath: into the stream
+    assert field.path_to("13CC5") == ["13BB4", "13CC5h1"]
 
 
 @needs_vasl

@@ -336,6 +336,8 @@ def classify(pixel_board: PixelBoard, board, cells_to_index, a: int, b: int, pix
         return "hindrance: depiction crosses more hindrance hexes"
     if terrain == "Elevated Road":
         return "elevated road embankment (level-1 pixels) in a level-0 hex"
+    if "Bridge" in terrain:
+        return "bridge deck pixels above the depression beneath it, met like a hill"
     hex_level = int(board.ground_level[cells_to_index[pixel.hex]])
     if hex_level < 0:
         return "depression (stream, sunken road) narrower than its hexes: level-0 banks inside a level -1 hex"
