@@ -500,7 +500,9 @@ class MovementField:
         """The cheapest path to a hex as Location and Bypass names (empty if unreachable).
 
         A Bypass position is written ``hex-hex`` (A2.2: the first hex is the
-        one the unit is in, along its hexside with the second).
+        one the unit is in, along its hexside with the second).  Where several
+        paths cost the same, one of them is given; which one is not part of
+        the contract (it may change between versions).
         """
         return [self.state_name(s) for s in self.path_states(hex_)]
 
