@@ -190,7 +190,7 @@ def search(edge_bounds, edges, n_buckets, start_states, start_costs, start_is_fi
 
 @jit
 def field_kernel(edge_bounds, edges, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
-                 location_offset, bypass_start, deck_location, n_locations, exit_hexes, exit_leave_cost, cot_all,
+                 location_offset, bypass_start, deck_location, n_locations, exit_hexes, leave_cost, cot_all,
                  allowance_all):
     """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
 
@@ -226,7 +226,7 @@ def field_kernel(edge_bounds, edges, n_buckets, limit, start_hexes, start_levels
     state_cost = np.empty(dist.shape[0], np.float64)
     cost = np.empty(location_offset.shape[0] - 1, np.float64)
     exit_cost, exit_hex = field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_locations,
-                                        exit_hexes, exit_leave_cost, cot_all, first_hexes, allowance_all,
+                                        exit_hexes, leave_cost, cot_all, first_hexes, allowance_all,
                                         state_cost, cost)
     return state_cost, cost, pred, exit_cost, exit_hex
 
@@ -266,11 +266,12 @@ def movement_matrix_kernel(edge_bounds, edges, location_offset, bypass_start, de
 
 @jit
 def field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_locations, exit_hexes,
-                  exit_leave_cost, cot_all, first_hexes, allowance_all, state_cost, cost):
+                  leave_cost, cot_all, first_hexes, allowance_all, state_cost, cost):
     """Float outputs of one field: MF per state and per hex, and the cheapest exit.
 
-    ``exit_hexes`` are the hexes the map can be left from, at
-    ``exit_leave_cost`` MF beyond the hex (inf where no hexside allows it).
+    ``leave_cost[h]`` is the MF cost of leaving the map from hex ``h`` (inf
+    where no hexside allows it); ``exit_hexes`` lists the hexes where it is
+    finite.
     From an all-MF hex leaving is an all-MF move, allowed only from the
     ``first_hexes`` (start hexes at ground level, cost 0), where it costs
     ``allowance_all``.  Returns ``(exit_cost, exit_hex)``.
@@ -283,15 +284,14 @@ def field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_l
     for k in range(exit_hexes.shape[0]):
         h = exit_hexes[k]
         if not cot_all[h]:
-            leave = state_cost[2 * location_offset[h]] + exit_leave_cost[k]
+            leave = state_cost[2 * location_offset[h]] + leave_cost[h]
             if leave < best:
                 best = leave
                 best_hex = h
     for k in range(first_hexes.shape[0]):
         h = first_hexes[k]
-        if cot_all[h] and state_cost[2 * location_offset[h]] == 0.0:
-            for j in range(exit_hexes.shape[0]):
-                if exit_hexes[j] == h and allowance_all < best:
-                    best = allowance_all
-                    best_hex = h
+        if cot_all[h] and leave_cost[h] < np.inf and state_cost[2 * location_offset[h]] == 0.0:
+            if allowance_all < best:
+                best = allowance_all
+                best_hex = h
     return best, best_hex

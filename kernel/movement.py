@@ -58,8 +58,7 @@ class MovementTables:
     edge_bounds: np.ndarray  # per state: ordinary edges, then all-MF edges (kernel._movement_kernels)
     edges: np.ndarray  # uint64: packed target and weight (kernel._movement_kernels.pack_edges)
     bypass_start: np.ndarray  # Bypass ids of hex h: bypass_start[h]:bypass_start[h + 1]
-    exit_hexes: np.ndarray  # hexes the map can be left from (A2.6), ascending
-    exit_leave_cost: np.ndarray  # MF to leave from each of exit_hexes (beyond reaching it)
+    exit_hexes: np.ndarray  # hexes the map can be left from (finite leave_cost, A2.6), ascending
 
     @property
     def n_states(self) -> int:
@@ -271,7 +270,7 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
     exit_hexes = np.flatnonzero(np.isfinite(leave_cost)).astype(np.int64)
     return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
                           leave_cost, allowance_all, allowance_half, largest + 1, edge_bounds,
-                          K.pack_edges(target, weight), bypass_start, exit_hexes, leave_cost[exit_hexes])
+                          K.pack_edges(target, weight), bypass_start, exit_hexes)
 
 
 def _state_graph(tables, allowance_half: int):
@@ -571,7 +570,7 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
         tables.edge_bounds, tables.edges, tables.n_buckets, limit, starts, start_levels, entry_states, entry_half,
         location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations, tables.exit_hexes,
-        tables.exit_leave_cost, tables.cot_all, tables.allowance_all)
+        tables.leave_cost, tables.cot_all, tables.allowance_all)
     return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
