@@ -858,7 +858,8 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
             level = int(values[np.argmax(number)])
         # a bridge at the centre (A2.8): the bridge terrain, and the ground beneath its deck
         xs, ys = _disc(los, cx, cy, ROAD_CENTRE_RADIUS)
-        if np.count_nonzero(lookup.bridge[los.terrain[xs, ys]]) >= BRIDGE_MIN_PIXELS:
+        near_centre = los.terrain[xs, ys]  # (roads and bridges)
+        if np.count_nonzero(lookup.bridge[near_centre]) >= BRIDGE_MIN_PIXELS:
             level, deck = _bridge_levels(los, grid, i, lookup, features)
             if bridge_feature not in features:
                 features.append(bridge_feature)
@@ -877,9 +878,8 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
                     levels = int(lookup.levels[max(codes, key=lambda c: counts[c])])
         building_levels[cell] = levels
         # road hex: road pixels at the centre
-        xs, ys = _disc(los, cx, cy, ROAD_CENTRE_RADIUS)
         road_pixels = counts[lookup.kind == _KIND_ROAD].sum()
-        road_hex[i] = (np.count_nonzero(lookup.kind[los.terrain[xs, ys]] == _KIND_ROAD) >= ROAD_MIN_PIXELS
+        road_hex[i] = (np.count_nonzero(lookup.kind[near_centre] == _KIND_ROAD) >= ROAD_MIN_PIXELS
                        or road_pixels >= ROAD_SHARE * max(counts.sum(), 1))
 
     # building types from the metadata
