@@ -72,6 +72,14 @@ KernelTables = namedtuple("KernelTables", [
 
 
 @jit
+def _push(pool_state, pool_next, heads, entry, state, bucket):
+    """Put ``state`` at the head of ``bucket``'s list, in pool entry ``entry`` (see :func:`dijkstra`)."""
+    pool_state[entry] = state
+    pool_next[entry] = heads[bucket]
+    heads[bucket] = entry
+
+
+@jit
 def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limit,
              dist, pred, pool_state, pool_next, heads):
     """Least cost (whole half MF) from the start states over the expanded state graph.
@@ -82,9 +90,10 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
     rather than moved between lists (lazy deletion); an entry whose cost is no
     longer the state's is skipped when popped.  The lists live in one pool
     (``pool_state``, ``pool_next``; at least as long as ``edges`` plus the
-    starts), ``heads`` holds each bucket's first entry.  The queue updates are
-    written out in the loop on purpose: as separate jitted helpers their call
-    overhead made the kernel many times slower.
+    starts), ``heads`` holds each bucket's first entry.  The queue updates of
+    the main loop are written out on purpose: as separate jitted helpers their
+    call overhead made the kernel many times slower (the starts use
+    :func:`_push`).
 
     A bucket is taken whole: it is detached from ``heads`` and its list walked,
     so the next pop does not wait on the bucket's head being rewritten
@@ -111,10 +120,7 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
         c = start_costs[k]
         if c < dist[s]:
             dist[s] = c
-            bucket = c % n_buckets
-            pool_state[used] = s
-            pool_next[used] = heads[bucket]
-            heads[bucket] = used
+            _push(pool_state, pool_next, heads, used, s, c % n_buckets)
             used += 1
             pending += 1
             if c < current:
@@ -129,10 +135,7 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
                 if c < dist[t]:
                     dist[t] = c
                     pred[t] = s
-                    bucket = c % n_buckets
-                    pool_state[used] = t
-                    pool_next[used] = heads[bucket]
-                    heads[bucket] = used
+                    _push(pool_state, pool_next, heads, used, t, c % n_buckets)
                     used += 1
                     pending += 1
     settled = 0
