@@ -24,6 +24,12 @@ from tests.test_movement_reference import CASES, per_hex, query, write_board
 INF = math.inf
 
 
+def has_all_mf_edges(tables, states):
+    """Whether each of ``states`` has an all-MF edge (the second range of ``edge_bounds``)."""
+    bounds = tables.edge_bounds
+    return bounds[2 * states + 2] > bounds[2 * states + 1]
+
+
 def as_reference_node(board, field, state):
     """A kernel state id as the reference's node tuple."""
     n_loc = field.tables.n_locations
@@ -90,9 +96,8 @@ def test_whole_allowance_climbs_match_the_networkx_reference(seed):
     """V&V 10.7 on boards with cliffs: ground <-> Level 2 takes the whole allowance, as a first move only."""
     comparison = COMPARISONS["movement_field"]
     board = random_board("valor-victory", 12, 9, seed=seed, hills=3, cliffs=1.0)
-    bounds = kernel.movement.movement_tables(board, "infantry").edge_bounds
     ground = 2 * board.location_offset[:-1].astype(np.int64)
-    climbers = np.flatnonzero(bounds[2 * ground + 2] > bounds[2 * ground + 1])  # hexes with an all-MF climb
+    climbers = np.flatnonzero(has_all_mf_edges(kernel.movement.movement_tables(board, "infantry"), ground))
     assert climbers.size, "a board with cliffs should have whole-allowance climbs"
     for unit in board.ruleset.unit_classes:
         for allowance in (None, 4.0):
@@ -218,9 +223,8 @@ def test_the_scipy_peer_graph_gives_the_field_costs(ruleset, seed):
     board = random_board(ruleset, 14, 10, seed=seed)
     all_mf_starts = 0
     for unit in board.ruleset.unit_classes:
-        bounds = kernel.movement.movement_tables(board, unit).edge_bounds
         moving = 2 * np.arange(int(board.location_offset[-1]))  # moving Location states
-        with_all_mf = moving[bounds[2 * moving + 2] > bounds[2 * moving + 1]] // 2
+        with_all_mf = moving[has_all_mf_edges(kernel.movement.movement_tables(board, unit), moving)] // 2
         starts = [board.names[0], board.names[len(board) // 2]] + [
             board.location_name(int(board.location_hex[loc]), int(board.location_level[loc])) for loc in with_all_mf[:2]]
         for start in starts:
