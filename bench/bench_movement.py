@@ -1,7 +1,7 @@
 """Movement benchmarks on the bundled four-board scenario, as ratios to peers in the same run.
 
 Peers: ``scipy.sparse.csgraph.dijkstra`` and networkx's Dijkstra on the
-identical expanded state graph (``kernel.movement.movement_graph``: the CSR
+identical expanded state graph (``kernel.movement.api.movement_graph``: the CSR
 the kernel walks, built once outside the timing), checked to give the same
 costs before timing.
 """
@@ -15,7 +15,7 @@ import pytest
 from scipy.sparse.csgraph import dijkstra
 
 from bench.conftest import FIGURES, RATIOS, measure, ratio
-from kernel.movement import movement_graph, movement_matrix
+from kernel.movement.api import movement_graph, movement_matrix
 from tests.comparisons import COMPARISONS
 
 movement_field = COMPARISONS["movement_field"].kernel

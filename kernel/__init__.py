@@ -5,13 +5,14 @@ The public API:
 * :func:`load` compiles a map (scenario, board file or bundled name) into a
   :class:`Board` of dense numpy arrays;
 * :func:`load_ruleset` reads a ruleset (``asl``, ``valor-victory``, ``ccn``);
-* :mod:`kernel.geometry` and :mod:`kernel.coordinates` hold the lattice and
+* :mod:`kernel.grid.lattice` and :mod:`kernel.grid.coordinates` hold the lattice and
   the grid-coordinate grammar;
 * :func:`random_board` makes seeded random maps for tests and benchmarks.
 """
 
-from kernel.board import Board, load
-from kernel.rulesets import load_ruleset
+from kernel.loading import load
+from kernel.maps.board import Board
+from kernel.maps.rulesets import load_ruleset
 
 __all__ = ["Board", "load", "load_ruleset"]
 __version__ = "0.1.0"

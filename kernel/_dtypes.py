@@ -12,7 +12,7 @@ import numpy as np
 HEX_INDEX = np.int32
 NO_HEX = -1
 
-#: Exact lattice coordinates (centres and vertices, see :mod:`kernel.geometry`).
+#: Exact lattice coordinates (centres and vertices, see :mod:`kernel.grid.lattice`).
 COORD = np.int32
 
 #: Levels (ground level, Location level, obstacle heights) in whole levels.

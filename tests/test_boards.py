@@ -1,4 +1,4 @@
-"""The board file loader (kernel.boardfile) and the compiled Board (kernel.board).
+"""The board file loader (kernel.maps.text_format) and the compiled Board (kernel.maps.board).
 
 Small board and overlay files are written into ``tmp_path``; every error path
 of ``read_board_file`` is checked for a message that names the file, the line
@@ -17,10 +17,11 @@ import pytest
 
 import kernel
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
-from kernel.board import Board
-from kernel.boardfile import BoardFileError, HexSpec, read_board_file
-from kernel.mapboard import Composition, GlobalHex
-from kernel.rulesets import load_ruleset
+from kernel.maps.board import Board
+from kernel.maps.board_text import read_board_file
+from kernel.maps.specs import BoardFileError, HexSpec
+from kernel.maps.composition import Composition, GlobalHex
+from kernel.maps.rulesets import load_ruleset
 
 # A 5 x 3 geomorphic ASL board: columns A C E hold 1..3, B D hold 0..3 (17 hexes).
 HEADER = """\

@@ -6,8 +6,8 @@ docs/movement-semantics.md (Edges 6).  A bridge hex (terrain ``bridge``,
 the deck, one level above the hex's ground (over a gully at level -1 the deck
 is at level 0).  Every case states its arithmetic in a comment, is asserted
 against the slow references (tests/reference/) and against the kernels
-(``kernel.los.los``, ``kernel.los.los_matrix``,
-``kernel.movement.movement_field``), and the two must agree.
+(``kernel.line_of_sight.api.los``, ``kernel.line_of_sight.api.los_matrix``,
+``kernel.movement.api.movement_field``), and the two must agree.
 
 Geometry (``layout = rectangular``): hex ``n`` of column ``c`` (A = 0) has its
 centre at ``x = 3c``, ``y = 2(n - 1) + 1 + (c mod 2)``: columns B, D sit half a
@@ -24,9 +24,9 @@ import math
 import numpy as np
 import pytest
 
-from kernel.los import BLOCKED, los, los_matrix
-from kernel.movement import movement_field
-from kernel.random_board import random_board
+from kernel.line_of_sight.api import BLOCKED, los, los_matrix
+from kernel.movement.api import movement_field
+from kernel.maps.random_board import random_board
 from tests.reference.board_text import make_board
 from tests.reference.los_reference import reference_los
 from tests.reference.los_reference import top_level as reference_top_level
@@ -46,7 +46,7 @@ LOS_KEYS = ("visible", "hindrance", "blocked_at", "reason", "blind", "continuous
 
 # --------------------------------------------------------------------------- helpers
 def both_los(board, a, b, level_a=0, level_b=0, unit="infantry"):
-    """The reference's LOS result, after checking that ``kernel.los.los`` gives the same."""
+    """The reference's LOS result, after checking that ``kernel.line_of_sight.api.los`` gives the same."""
     reference = reference_los(board, board.index(a), board.index(b), level_a, level_b, None, unit)
     fast = los(board, a, b, level_a=level_a, level_b=level_b, unit=unit)
     got = {"visible": fast.visible, "hindrance": fast.hindrance,

@@ -1,4 +1,4 @@
-"""Tests of kernel.coordinates: ASL grid coordinates (A2.2) round-trip exactly."""
+"""Tests of kernel.grid.coordinates: ASL grid coordinates (A2.2) round-trip exactly."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernel.coordinates import (
+from kernel.grid.coordinates import (
     BypassRef,
     CoveredArcRef,
     HexRef,

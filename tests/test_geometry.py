@@ -1,4 +1,4 @@
-"""Lattice invariants of kernel.geometry (rules digest section 1; module docstring).
+"""Lattice invariants of kernel.grid.lattice (rules digest section 1; module docstring).
 
 Every property is checked over a block of hexes of both column parities, and a
 few with hypothesis over arbitrary lattice positions (negative ones included).
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernel.geometry import (
+from kernel.grid.lattice import (
     AXIAL_STEP,
     CENTRE_STEP,
     DIRECTION_NAMES,

@@ -18,10 +18,10 @@ import random
 import numpy as np
 import pytest
 
-from kernel.los import Counters
-from kernel.los import los as kernel_los
-from kernel.random_board import random_board
-from kernel.trace import trace as kernel_trace
+from kernel.line_of_sight.api import Counters
+from kernel.line_of_sight.api import los as kernel_los
+from kernel.maps.random_board import random_board
+from kernel.line_of_sight.tracer import trace as kernel_trace
 from tests.reference.board_text import board_from_text, board_text, make_board
 from tests.reference.los_reference import hex_range, reference_los, reference_steps, reference_trace, trace_contacts
 
@@ -33,7 +33,7 @@ def named(board, trace):
 def los(board, a, b, **kwargs):
     """The reference result of a golden case, after checking that the kernel agrees on it.
 
-    Every hand-checked case below therefore also tests ``kernel.los.los``.
+    Every hand-checked case below therefore also tests ``kernel.line_of_sight.api.los``.
     """
     result = reference_los(board, board.index(a), board.index(b), **kwargs)
     counters = kwargs.get("counters")

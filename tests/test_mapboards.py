@@ -1,4 +1,4 @@
-"""Mapboards (kernel.mapboard, scenario files of kernel.boardfile): ASL A2.1-A2.3, A2.73.
+"""Mapboards (kernel.maps.composition, scenario files of kernel.maps.text_format): ASL A2.1-A2.3, A2.73.
 
 Tiny geomorphic boards (5 columns x 3 rows: columns A C E hold 1..3, B D hold
 0..3, 17 hexes) and scenarios are written into ``tmp_path``; the bundled
@@ -12,8 +12,10 @@ import re
 import pytest
 
 import kernel
-from kernel.boardfile import BoardFileError, BoardPlacement, ScenarioSpec, read_board_file, read_scenario_file
-from kernel.mapboard import compose
+from kernel.maps.board_text import read_board_file
+from kernel.maps.scenario_text import read_scenario_file
+from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
+from kernel.maps.composition import compose
 
 SINGLE = 17   # hexes of one 5 x 3 geomorphic board
 

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 import kernel
-from kernel.movement import (
+from kernel.movement.api import (
     UNREACHABLE,
     board_edge_hexes,
     movement_field,
     movement_matrix,
     reachable,
 )
-from kernel.random_board import random_board
+from kernel.maps.random_board import random_board
 from tests.comparisons import COMPARISONS
 from tests.reference.movement_reference import bypass, loc, path_cost
 from tests.test_movement_reference import CASES, per_hex, query, write_board
@@ -97,7 +97,7 @@ def test_whole_allowance_climbs_match_the_networkx_reference(seed):
     comparison = COMPARISONS["movement_field"]
     board = random_board("valor-victory", 12, 9, seed=seed, hills=3, cliffs=1.0)
     ground = 2 * board.location_offset[:-1].astype(np.int64)
-    climbers = np.flatnonzero(has_all_mf_edges(kernel.movement.movement_tables(board, "infantry"), ground))
+    climbers = np.flatnonzero(has_all_mf_edges(kernel.movement.api.movement_tables(board, "infantry"), ground))
     assert climbers.size, "a board with cliffs should have whole-allowance climbs"
     for unit in board.ruleset.unit_classes:
         for allowance in (None, 4.0):
@@ -197,7 +197,7 @@ def test_unknown_start_hex_names_the_hex():
 
 
 def test_edge_packing_refuses_values_it_cannot_hold():
-    from kernel._movement_kernels import EDGE_WEIGHT_MASK, pack_edges
+    from kernel.movement._kernels import EDGE_WEIGHT_MASK, pack_edges
     with pytest.raises(ValueError, match=rf"edge weights span 0\.\.{EDGE_WEIGHT_MASK + 1} half MF: expected 0\.\.{EDGE_WEIGHT_MASK}"):
         pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]))
     with pytest.raises(ValueError, match=r"edge targets span -1\.\.2: expected 0\.\."):
@@ -205,7 +205,7 @@ def test_edge_packing_refuses_values_it_cannot_hold():
 
 
 def test_edges_unpack_to_what_was_packed():
-    from kernel._movement_kernels import EDGE_TARGET_MASK, EDGE_WEIGHT_MASK, pack_edges, unpack_edges
+    from kernel.movement._kernels import EDGE_TARGET_MASK, EDGE_WEIGHT_MASK, pack_edges, unpack_edges
     target = np.array([0, 5, EDGE_TARGET_MASK])
     weight = np.array([EDGE_WEIGHT_MASK, 0, 7])
     packed = pack_edges(target, weight)
@@ -224,12 +224,12 @@ def test_the_scipy_peer_graph_gives_the_field_costs(ruleset, seed):
     all_mf_starts = 0
     for unit in board.ruleset.unit_classes:
         moving = 2 * np.arange(int(board.location_offset[-1]))  # moving Location states
-        with_all_mf = moving[has_all_mf_edges(kernel.movement.movement_tables(board, unit), moving)] // 2
+        with_all_mf = moving[has_all_mf_edges(kernel.movement.api.movement_tables(board, unit), moving)] // 2
         starts = [board.names[0], board.names[len(board) // 2]] + [
             board.location_name(int(board.location_hex[loc]), int(board.location_level[loc])) for loc in with_all_mf[:2]]
         for start in starts:
             field = movement_field(board, start, unit)
-            csr, start_states = kernel.movement.movement_graph(board, start, unit)
+            csr, start_states = kernel.movement.api.movement_graph(board, start, unit)
             peer = dijkstra(csr, indices=start_states[0])
             assert np.allclose(peer, field.state_cost, rtol=0, atol=1e-9), f"{unit} from {start}"
         all_mf_starts += len(with_all_mf[:2])

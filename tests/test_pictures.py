@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import kernel
-from kernel import pictures
-from kernel.los import field_of_fire, los
-from kernel.movement import movement_field
+from kernel.render import pictures
+from kernel.line_of_sight.api import field_of_fire, los
+from kernel.movement.api import movement_field
 
 DPI = 60  # small and quick; an A4 page is then 701 x 496 pixels
 

@@ -1,4 +1,4 @@
-"""Rulesets as data (kernel.rulesets): the bundled TOML files, switches, validation.
+"""Rulesets as data (kernel.maps.rulesets): the bundled TOML files, switches, validation.
 
 Every validation error is provoked by a small bad TOML file in ``tmp_path``;
 messages must name the file, the entry, the value found and the value expected.
@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pytest
 
-from kernel.rulesets import (
+from kernel.maps.rulesets import (
     LOS_HINDRANCE,
     LOS_NONE,
     LOS_OBSTACLE,

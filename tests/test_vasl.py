@@ -1,4 +1,4 @@
-"""Importing VASL boards (kernel.vasl), writing board files, and agreement with the depiction.
+"""Importing VASL boards (kernel.importers.vasl.build), writing board files, and agreement with the depiction.
 
 Two kinds of tests:
 
@@ -25,16 +25,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernel import vasl
-from kernel.board import load
-from kernel.boardfile import (
-    BoardFileError,
-    read_board_file,
-    write_board_file,
-)
-from kernel.los import BLOCKED, los, los_matrix
-from kernel.movement import movement_field
-from kernel.paths import data_dir
+from kernel.importers.vasl import build as vasl
+from kernel.loading import load
+from kernel.maps.board_text import read_board_file, write_board_file
+from kernel.maps.specs import BoardFileError
+from kernel.line_of_sight.api import BLOCKED, los, los_matrix
+from kernel.movement.api import movement_field
+from kernel.maps.bundled import data_dir
 
 REPO = Path(__file__).resolve().parents[1]
 VASL = REPO.parent / "shared" / "vasl"
@@ -72,7 +69,7 @@ BOARD_METADATA = """<?xml version="1.0"?>
 
 
 def centre(name: str) -> tuple[float, float]:
-    from kernel.coordinates import parse_hex
+    from kernel.grid.coordinates import parse_hex
 
     ref = parse_hex(name)
     return vasl.pixel_centre(ref.column_index, ref.number)
@@ -86,7 +83,7 @@ def paint_disc(grid, name, radius, value):
 
 def paint_hexside(grid, name, direction, value, width=4):
     """Paint a wall ``width`` pixels thick along hexside ``direction`` of hex ``name``."""
-    from kernel.geometry import VERTEX_OFFSETS
+    from kernel.grid.lattice import VERTEX_OFFSETS
 
     x, y = centre(name)
     a = VERTEX_OFFSETS[(direction - 1) % 6]
@@ -193,7 +190,7 @@ def test_synthetic_import(board05):
     assert (spec.id, spec.ruleset, spec.layout, spec.columns, spec.rows) == ("5", "asl", "geomorphic", 33, 10)
     assert len(spec.hexes) == 346 and all(h.level is not None for h in spec.hexes.values())
     def cell(name):
-        from kernel.coordinates import parse_hex
+        from kernel.grid.coordinates import parse_hex
 
         ref = parse_hex(name)
         return ref.column_index, ref.number

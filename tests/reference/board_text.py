@@ -1,6 +1,6 @@
 """Test scaffolding: build small boards from text (docs/board-format.md).
 
-Not part of the oracle: this module may use ``kernel.board.load``.
+Not part of the oracle: this module may use ``kernel.maps.board.load``.
 
 Example: ``make_board(tmp_path, {"C3": (0, ["woods"])}, {"C3-C4": ["wall"]})``.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from kernel.board import Board, load
+from kernel.loading import load
+from kernel.maps.board import Board
 
 _COUNTER = itertools.count()
 

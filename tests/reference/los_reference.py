@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-# LOS roles of terrain and hexside types (copied from kernel.rulesets on
+# LOS roles of terrain and hexside types (copied from kernel.maps.rulesets on
 # purpose: the oracle imports nothing from kernel).
 LOS_NONE, LOS_HINDRANCE, LOS_OBSTACLE = 0, 1, 2
 

@@ -1,9 +1,9 @@
 """Pixel-accurate LOS over VASL pixel grids, and its agreement with our hex-level LOS.
 
 This is the yardstick for how well the hex model of an imported VASL board
-(:mod:`kernel.vasl`) reproduces the LOS that the board's *depiction* gives.
+(:mod:`kernel.importers.vasl.build`) reproduces the LOS that the board's *depiction* gives.
 It is slow and literal, and shares nothing with the kernels but the reading of
-the VASL files (``kernel.vasl.read_board_files`` and its pixel-to-hex map):
+the VASL files (``kernel.importers.vasl.build.read_board_files`` and its pixel-to-hex map):
 
 * the LOS runs from the centre dot of the viewer's hex to the centre dot of
   the target's hex, one pixel at a time (``max(|dx|, |dy|)`` steps, each point
@@ -28,7 +28,7 @@ the VASL files (``kernel.vasl.read_board_files`` and its pixel-to-hex map):
 * the ends' levels are the elevations under their centre dots.
 
 :func:`compare_board` measures, over a seeded sample of ground-level pairs,
-how often ``kernel.los.los_matrix`` on the imported board agrees with this
+how often ``kernel.line_of_sight.api.los_matrix`` on the imported board agrees with this
 walk on blocked versus clear, and sorts the disagreements into classes
 (``classify``).  Run ``python -m tests.reference.pixel_los`` to rebuild the
 table of ``docs/vasl-agreement.md``.
@@ -44,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernel.vasl import UNIT_X, UNIT_Y, VaslBoardFiles, pixel_grid, read_board_files
+from kernel.importers.vasl.build import UNIT_X, UNIT_Y, VaslBoardFiles, pixel_grid, read_board_files
 
 #: Hexside-obstacle pixels (walls, hedges) closer than this to the viewer's or
 #: target's hex belong to that hex's hexsides and are ignored (B9.2).
@@ -79,8 +79,8 @@ class PixelBoard:
 
     Parameters
     ----------
-    files : kernel.vasl.VaslBoardFiles
-        The board's files (``kernel.vasl.read_board_files(path)``).
+    files : kernel.importers.vasl.build.VaslBoardFiles
+        The board's files (``kernel.importers.vasl.build.read_board_files(path)``).
     orchards_in_season : bool
         Use VASL's ``Orchard`` row (else ``Orchard, Out of Season``).
     """
@@ -297,7 +297,7 @@ def _vasl_kind(name: str) -> str:
 
 
 def classify(pixel_board: PixelBoard, board, cells_to_index, a: int, b: int, pixel: PixelResult, hex_result) -> str:
-    """The class of one disagreement between a pixel walk and ``kernel.los.los`` (same pair, ground level)."""
+    """The class of one disagreement between a pixel walk and ``kernel.line_of_sight.api.los`` (same pair, ground level)."""
     ia, ib = int(cells_to_index[a]), int(cells_to_index[b])
     hex_levels = (int(board.ground_level[ia]), int(board.ground_level[ib]))
     if pixel.levels != hex_levels:
@@ -346,7 +346,7 @@ def classify(pixel_board: PixelBoard, board, cells_to_index, a: int, b: int, pix
 
 def compare_board(path, sample: int | None = 3000, seed: int = 5, shared_metadata=None,
                   spec=None, keep_examples: int = 1) -> Agreement:
-    """Agreement of ``kernel.los.los_matrix`` on the imported board with the pixel walk.
+    """Agreement of ``kernel.line_of_sight.api.los_matrix`` on the imported board with the pixel walk.
 
     Parameters
     ----------
@@ -359,8 +359,8 @@ def compare_board(path, sample: int | None = 3000, seed: int = 5, shared_metadat
     spec : BoardSpec, optional
         An already imported spec of the board (default: import it).
     """
-    from kernel.los import BLOCKED, los, los_matrix
-    from kernel.vasl import compile_spec, read_board_spec
+    from kernel.line_of_sight.api import BLOCKED, los, los_matrix
+    from kernel.importers.vasl.build import compile_spec, read_board_spec
 
     files = read_board_files(path, shared_metadata)
     pixel_board = PixelBoard(files)

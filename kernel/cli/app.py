@@ -27,9 +27,9 @@ import sys
 import time
 from pathlib import Path
 
-from kernel.board import load
-from kernel.boardfile import BoardFileError
-from kernel.rulesets import RulesetError
+from kernel.loading import load
+from kernel.maps.specs import BoardFileError
+from kernel.maps.rulesets import RulesetError
 
 DEFAULT_MAP = "default"
 #: Maps with at least this many hexes get a progress bar for ``matrix``.
@@ -135,7 +135,7 @@ def _load(name: str):
     except FileNotFoundError as error:
         if Path(name).suffix in (".scenario", ".board") or Path(name).exists():
             raise UserError(_message(error)) from None
-        from kernel.paths import data_dir
+        from kernel.maps.bundled import data_dir
 
         known = [p.stem for folder in ("scenarios", "boards") for p in sorted((data_dir() / folder).glob(f"*.{folder[:-1]}"))]
         raise UserError(f"unknown map {name!r}: expected a .scenario or .board file, or a bundled name "
@@ -171,7 +171,7 @@ def _unit(board, unit: str | None) -> str:
 
 
 def _read_counters(board, path: str | None):
-    """Counters from a JSON file: ``(kernel.los.Counters, normalised dict)`` or ``(None, {})``."""
+    """Counters from a JSON file: ``(kernel.line_of_sight.api.Counters, normalised dict)`` or ``(None, {})``."""
     if not path:
         return None, {}
     try:
@@ -217,7 +217,7 @@ def _read_counters(board, path: str | None):
     height = data.get("smoke_height", 2)
     if isinstance(height, bool) or not isinstance(height, int) or not 0 <= height <= 20:
         raise UserError(f"{where}: smoke_height is {height!r}: expected an integer number of levels 0..20")
-    from kernel.los import Counters
+    from kernel.line_of_sight.api import Counters
 
     counters = Counters.on(board, smoke=smoke_out, vehicles=lists["vehicles"], units=lists["units"],
                            smoke_height=height)
@@ -270,7 +270,7 @@ def _emit(args, payload: dict, text_lines) -> None:
 
 
 def _save_picture(figure, path: str, fmt: str) -> None:
-    from kernel.pictures import save
+    from kernel.render.pictures import save
 
     try:
         save(figure, path, format=fmt)
@@ -322,7 +322,7 @@ def command_info(args) -> None:
     _emit(args, summary, text)
 
     def figure(dpi):
-        from kernel.pictures import board_picture
+        from kernel.render.pictures import board_picture
 
         return board_picture(board, dpi=dpi)
 
@@ -334,7 +334,7 @@ def command_info(args) -> None:
 # ---------------------------------------------------------------------------
 
 def los_payload(board, result) -> dict:
-    """The JSON of one LOS: :class:`kernel.los.LOSResult` field by field."""
+    """The JSON of one LOS: :class:`kernel.line_of_sight.api.LOSResult` field by field."""
     from dataclasses import asdict
 
     return {"map": board.title, **asdict(result)}
@@ -347,14 +347,14 @@ def command_los(args) -> None:
     b, level_b = _location(board, args.target, "target")
     unit = _unit(board, args.unit) if args.unit else None
     counters, _ = _read_counters(board, args.counters)
-    from kernel.los import los
+    from kernel.line_of_sight.api import los
 
     result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
     _emit(args, los_payload(board, result),
           lambda: result.explain().splitlines() if args.explain else result.explain().splitlines()[:1])
 
     def figure(dpi):
-        from kernel.pictures import los_picture
+        from kernel.render.pictures import los_picture
 
         return los_picture(board, result, dpi=dpi)
 
@@ -384,7 +384,7 @@ def _sources(board, texts, level):
 
 
 def fire_payload(board, fire, levels, *, target_level=0, unit=None, counters=None) -> dict:
-    """The JSON of a field of fire: the arrays of :class:`kernel.los.FieldOfFire`, in hex index order."""
+    """The JSON of a field of fire: the arrays of :class:`kernel.line_of_sight.api.FieldOfFire`, in hex index order."""
     visible = [bool(v) for v in fire.visible]
     hindrance = [int(v) for v in fire.hindrance]
     sources = [int(s) for s in fire.sources]
@@ -416,7 +416,7 @@ def command_fire(args) -> None:
     hexes, levels = _sources(board, args.sources, args.level)
     unit = _unit(board, args.unit)
     counters, counters_json = _read_counters(board, args.counters)
-    from kernel.los import field_of_fire
+    from kernel.line_of_sight.api import field_of_fire
 
     try:
         fire = field_of_fire(board, hexes, levels=levels, target_level=args.target_level, counters=counters,
@@ -447,7 +447,7 @@ def command_fire(args) -> None:
     _emit(args, payload, text)
 
     def figure(dpi):
-        from kernel.pictures import fire_picture
+        from kernel.render.pictures import fire_picture
 
         return fire_picture(board, fire, levels=levels, dpi=dpi)
 
@@ -505,7 +505,7 @@ def command_move(args) -> None:
     if counters is not None:
         smoke = counters.smoke > 0
         units = counters.units
-    from kernel.movement import movement_field
+    from kernel.movement.api import movement_field
 
     try:
         field = movement_field(board, starts, unit, allowance, smoke=smoke, units=units)
@@ -546,7 +546,7 @@ def command_move(args) -> None:
     _emit(args, payload, text)
 
     def figure(dpi):
-        from kernel.pictures import movement_picture
+        from kernel.render.pictures import movement_picture
 
         return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), dpi=dpi)
 
@@ -595,13 +595,13 @@ class _Progress:
 def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress: bool | None = None):
     """Write the full LOS matrix to a ``.npy`` file block by block; returns counts.
 
-    The file holds the ``int8`` matrix of :func:`kernel.los.los_matrix`
+    The file holds the ``int8`` matrix of :func:`kernel.line_of_sight.api.los_matrix`
     (hindrance DRM of each visible pair, ``-1`` blocked), written as each
     block of ``block_rows`` rows is computed, so memory stays at one block.
     """
     import numpy as np
 
-    from kernel.los import BLOCKED, los_matrix_blocks
+    from kernel.line_of_sight.api import BLOCKED, los_matrix_blocks
 
     n = len(board)
     if progress is None:
@@ -657,7 +657,7 @@ def command_matrix(args) -> None:
     _emit(args, payload, text)
 
     def figure(dpi):
-        from kernel.pictures import values_picture
+        from kernel.render.pictures import values_picture
 
         return values_picture(board, seen, title="How many hexes each hex sees (ground level)",
                               label="hexes in LOS", dpi=dpi)
@@ -700,8 +700,8 @@ def _demo_target(board, viewer, level) -> int:
     """A LOS worth drawing: the nearest hex 6+ hexes away that is hindered, else blocked by something."""
     import numpy as np
 
-    from kernel.geometry import hex_distance
-    from kernel.los import los
+    from kernel.grid.lattice import hex_distance
+    from kernel.line_of_sight.api import los
 
     distance = hex_distance(board.col[viewer], board.row[viewer], board.col, board.row)
     order = np.lexsort((np.arange(len(board)), np.abs(distance - 8)))
@@ -754,7 +754,7 @@ def command_demo(args) -> None:
                               "hexes": list(board.names)})
 
     # 2. a field of fire from a strong position
-    from kernel.los import field_of_fire, los
+    from kernel.line_of_sight.api import field_of_fire, los
 
     if args.source:
         source, level = _location(board, args.source, "--from")
@@ -770,7 +770,7 @@ def command_demo(args) -> None:
     save_json("fire.json", fire_json)
 
     # 3. an infantry movement field from the same hex, with a path
-    from kernel.movement import movement_field
+    from kernel.movement.api import movement_field
 
     unit = _unit(board, args.unit)
     allowance = float(board.ruleset.rules["default_allowance"][unit])
@@ -798,7 +798,7 @@ def command_demo(args) -> None:
 
     # 5. pictures
     if not args.no_pictures:
-        from kernel import pictures
+        from kernel.render import pictures
 
         started = time.perf_counter()
         figures = {
@@ -842,8 +842,8 @@ def command_demo(args) -> None:
 
 def command_import_vasl(args) -> None:
     """Read a VASL board (folder or archive) and write it in our board file format."""
-    from kernel.boardfile import read_board_file, write_board_file
-    from kernel.vasl import read_board_spec
+    from kernel.maps.board_text import read_board_file, write_board_file
+    from kernel.importers.vasl.build import read_board_spec
 
     out = Path(args.out)
     if out.suffix != ".board":

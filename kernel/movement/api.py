@@ -5,7 +5,7 @@ Locations (ground and building levels) in a *moving* or *stopped* mode, plus
 Bypass positions along obstacle hexsides for the ruleset's bypass classes.
 Per unit class and counters, :func:`movement_tables` precomputes every edge
 cost once (numpy, vectorised); the numba Dijkstra of
-:mod:`kernel._movement_kernels` only reads those tables.
+:mod:`kernel.movement._kernels` only reads those tables.
 
 Output conventions
 ------------------
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernel import _movement_kernels as K
+from kernel.movement import _kernels as K
 from kernel._dtypes import HEX_INDEX
 
 #: Sentinel of an unreachable hex in :func:`movement_matrix` (uint16).
@@ -55,8 +55,8 @@ class MovementTables:
     allowance_all: float
     allowance_half: int
     n_buckets: int
-    edge_bounds: np.ndarray  # per state: ordinary edges, then all-MF edges (kernel._movement_kernels)
-    edges: np.ndarray  # uint64: packed target and weight (kernel._movement_kernels.pack_edges)
+    edge_bounds: np.ndarray  # per state: ordinary edges, then all-MF edges (kernel.movement._kernels)
+    edges: np.ndarray  # uint64: packed target and weight (kernel.movement._kernels.pack_edges)
     bypass_start: np.ndarray  # Bypass ids of hex h: bypass_start[h]:bypass_start[h + 1]
     exit_hexes: np.ndarray  # hexes the map can be left from (finite leave_cost, A2.6), ascending
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.board import Board, compile_scenario
-from kernel.boardfile import LAYOUTS, BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
-from kernel.geometry import hex_distance, neighbour
-from kernel.rulesets import LOS_OBSTACLE, load_ruleset
+from kernel.maps.board import Board, compile_scenario
+from kernel.maps.specs import LAYOUTS, BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
+from kernel.grid.lattice import hex_distance, neighbour
+from kernel.maps.rulesets import LOS_OBSTACLE, load_ruleset
 
 
 def random_board(

@@ -1,8 +1,8 @@
-"""numba kernels of the LOS rules (private; see :mod:`kernel.los` for the API).
+"""numba kernels of the LOS rules (private; see :mod:`kernel.line_of_sight.api` for the API).
 
 The rules are those of ``docs/los-semantics.md``; section numbers below refer
 to it.  Kernels assume clean inputs: every array has the dtype and length the
-wrappers in :mod:`kernel.los` give it, and hex indices are valid.
+wrappers in :mod:`kernel.line_of_sight.api` give it, and hex indices are valid.
 
 One evaluator, :func:`evaluate_pairs`, walks the trace templates of a list of
 pairs (one end may stay fixed: a matrix row, a field-of-fire source) and
@@ -17,11 +17,11 @@ import numba
 import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
-from kernel.trace import HEXSIDE, INTERIOR, VERTEX
+from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Effects of a step, ordered.
 NONE, BLIND, BLOCK = 0, 1, 2
-# Reasons (kernel.los.REASONS holds their names).
+# Reasons (kernel.line_of_sight.api.REASONS holds their names).
 R_NONE, R_HILL, R_OBSTACLE, R_HEXSIDE, R_BLIND, R_HINDRANCE, R_UNIT = 0, 1, 2, 3, 4, 5, 6
 # Record kinds for explain(): step kinds.
 S_INTERIOR, S_RUN, S_VERTEX, S_CROSSING = 0, 1, 2, 3
@@ -34,12 +34,12 @@ BLOCKED = -1
 #: Bit of the entered hex's hexside crossed on the way in, by an entry's
 #: ``cross + 1`` field (0: no crossing): crossing hexside d of the previous
 #: hex enters through hexside (d + 3) % 6.
-#: Columns of ``hex_info`` (kernel.los._hex_info): one int16 row per hex.
+#: Columns of ``hex_info`` (kernel.line_of_sight.api._hex_info): one int16 row per hex.
 (H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
  H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS) = range(10)
 H_COLUMNS = 10
 
-#: Codes of ``same_code`` (kernel.los._same_level_codes): a hex that blocks a
+#: Codes of ``same_code`` (kernel.line_of_sight.api._same_level_codes): a hex that blocks a
 #: LOS between Locations at one level, by reason; smaller codes are DRMs.
 CODE_MAX_DRM, CODE_HILL, CODE_OBSTACLE, CODE_UNIT = 500, 509, 510, 511
 ENTRY_SIDE_BIT = np.array([0] + [1 << ((d + 3) % 6) for d in range(6)] + [0], dtype=np.int32)
@@ -138,7 +138,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
     reason, DRM) receives every step with an effect, and must have a row for
     every step and crossing of the pair's template.
 
-    The tables are the tuples of ``kernel.los._template_tuple``,
+    The tables are the tuples of ``kernel.line_of_sight.api._template_tuple``,
     ``_kernel_board_tables`` and ``_counter_tables``, unpacked here once per
     call: the pair loop below is written out in this function, so no array
     is re-bound per pair (numba updates reference counts on every binding,
@@ -146,16 +146,16 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
 
     * templates: ``grid`` (grid_flat), ``base``, ``start``, ``packed`` with
       ``packed[e] = offset << 5 | kind << 3 | (cross + 1)``, ``ranges[e]`` =
-      (range from a, range from b), ``max_dc``, ``max_dy`` (see kernel.trace);
+      (range from a, range from b), ``max_dc``, ``max_dy`` (see kernel.line_of_sight.tracer);
     * board: ``col``, ``yv``, hexside obstacle heights and hindrances
       ``hs_obst``/``hs_hind`` (N, 6), the hindrance ``cap`` and ``units_block``;
     * per call: ``hex_info`` (N, H_COLUMNS) with the hex's ground, obstacle,
       hindrance, SMOKE, vehicle and unit columns ``H_*``; ``fast_grid`` (laid
-      out like ``grid``, see ``kernel.los._with_inert``), which lets the loop
+      out like ``grid``, see ``kernel.line_of_sight.api._with_inert``), which lets the loop
       skip, without looking the hex up, a hex whose content is inert and not
       above the lower end unless the LOS crosses into it through a hexside
       with a LOS feature; ``same_code``, ``level_row``, ``level_min``
-      (``kernel.los._same_level_codes``), the whole effect of a crossed hex
+      (``kernel.line_of_sight.api._same_level_codes``), the whole effect of a crossed hex
       interior when both ends are at one level and the first block ends the
       walk.
     """

@@ -1,8 +1,8 @@
 """Line of sight: single queries with explanations, full matrices, batches, fields of fire.
 
 Public wrappers validate and convert their inputs once, then call the numba
-kernels of :mod:`kernel._los_kernels`, which implement ``docs/los-semantics.md``
-over the exact trace templates of :mod:`kernel.trace`.
+kernels of :mod:`kernel.line_of_sight._kernels`, which implement ``docs/los-semantics.md``
+over the exact trace templates of :mod:`kernel.line_of_sight.tracer`.
 
 Output conventions
 ------------------
@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernel import _los_kernels as K
+from kernel.line_of_sight import _kernels as K
 from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
-from kernel.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
-from kernel.trace import KIND_NAMES, templates
+from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
+from kernel.line_of_sight.tracer import KIND_NAMES, templates
 
 #: Sentinel of a blocked pair in LOS matrices and fields of fire.
 BLOCKED = K.BLOCKED
@@ -134,7 +134,7 @@ def _counter_tables(board, counters, *, bulk: bool = True):
 def _counter_arrays(board, counters):
     """Validated per-hex counter arrays: (smoke, smoke_top in half levels, vehicles, units)."""
     if not isinstance(counters, Counters):
-        raise TypeError(f"counters must be a kernel.los.Counters, not {type(counters).__name__}")
+        raise TypeError(f"counters must be a kernel.line_of_sight.api.Counters, not {type(counters).__name__}")
     n = len(board)
     smoke = _array(counters.smoke, n, HINDRANCE, "smoke", 0)
     height = _array(counters.smoke_height, n, HINDRANCE, "smoke_height", 2)

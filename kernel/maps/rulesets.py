@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
-from kernel.paths import data_dir
+from kernel.maps.bundled import data_dir
 
 #: LOS roles of terrain and hexside types, as stored in ``*_los_role`` tables.
 LOS_NONE, LOS_HINDRANCE, LOS_OBSTACLE = 0, 1, 2

@@ -1,7 +1,7 @@
 """Mapboards: geomorphic boards butted together, rotated, and overlaid (ASL A2).
 
-:func:`compose` turns a :class:`~kernel.boardfile.ScenarioSpec` into global
-hexes on one exact lattice (see :mod:`kernel.geometry`), keyed by their centre
+:func:`compose` turns a :class:`~kernel.maps.text_format.ScenarioSpec` into global
+hexes on one exact lattice (see :mod:`kernel.grid.lattice`), keyed by their centre
 ``(x, y)``:
 
 * boards in one row butt side by side; their shared edge column is one column
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from kernel.boardfile import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
-from kernel.coordinates import column_letters, format_coordinate, parse_hex
-from kernel.geometry import (
+from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
+from kernel.grid.coordinates import column_letters, format_coordinate, parse_hex
+from kernel.grid.lattice import (
     axial_from_offset,
     direction_between,
     hexside_key,

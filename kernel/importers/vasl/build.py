@@ -6,7 +6,7 @@ elevation (``LOSData``), per-board metadata (``BoardMetadata.xml``: building
 types per hex) and, shared by all boards, a terrain table
 (``SharedBoardMetadata.xml``).  This module reads those files (its own parser,
 written from the format description in ``docs/vasl-agreement.md``) and turns
-the pixels into a board of our model (:class:`kernel.boardfile.BoardSpec`,
+the pixels into a board of our model (:class:`kernel.maps.text_format.BoardSpec`,
 ruleset ``asl``, layout ``geomorphic``):
 
 * **hex terrain**: each pixel belongs to the hex whose centre is nearest; a hex
@@ -30,13 +30,11 @@ code missing from the VASL terrain table is an error.
 
 Examples
 --------
->>> from pathlib import Path
->>> folder = Path(__file__).resolve().parent.parent.parent / "shared" / "vasl" / "bd02"
->>> if folder.is_dir():  # the VASL data is not shipped with hexkernel
-...     spec = read_board_spec(folder)
-...     print(spec.id, spec.columns, spec.rows, spec.hexes[(8, 9)].terrain)
-... else:
-...     print("2 33 10 ('woods', 'wooden-building')")
+The VASL data is not shipped with hexkernel, so this example does not run as
+a doctest; ``tests/test_vasl.py`` checks the same facts on the real board.
+
+>>> spec = read_board_spec("shared/vasl/bd02")  # doctest: +SKIP
+>>> print(spec.id, spec.columns, spec.rows, spec.hexes[(8, 9)].terrain)  # doctest: +SKIP
 2 33 10 ('woods', 'wooden-building')
 """
 
@@ -53,9 +51,9 @@ from pathlib import Path
 
 import numpy as np
 
-from kernel.boardfile import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
-from kernel.geometry import CENTRE_STEP, VERTEX_OFFSETS, neighbour
-from kernel.rulesets import load_ruleset
+from kernel.maps.specs import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
+from kernel.grid.lattice import CENTRE_STEP, VERTEX_OFFSETS, neighbour
+from kernel.maps.rulesets import load_ruleset
 
 # --------------------------------------------------------------------------- geometry
 
@@ -63,7 +61,7 @@ from kernel.rulesets import load_ruleset
 COLUMN_PITCH = 56.25
 #: Height of a hex (flat side to flat side), in pixels.
 HEX_HEIGHT = 64.5
-#: One lattice unit of :mod:`kernel.geometry` (``s/2`` across, ``s*sqrt(3)/2``
+#: One lattice unit of :mod:`kernel.grid.lattice` (``s/2`` across, ``s*sqrt(3)/2``
 #: down) in pixels: lattice ``(x, y)`` lies at pixel ``(x * UNIT_X, y * UNIT_Y)``.
 UNIT_X = COLUMN_PITCH / 3.0
 UNIT_Y = HEX_HEIGHT / 2.0
@@ -958,7 +956,7 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
         shown = ", ".join(where[:8]) + (f" and {len(where) - 8} more" if len(where) > 8 else "")
         warnings.warn(
             f"{files.source}: VASL terrain {code} {lookup.names.get(code, '?')!r} has no asl equivalent "
-            f"(see kernel.vasl.TERRAIN_MAP): imported as Open Ground in {shown}",
+            f"(see kernel.importers.vasl.build.TERRAIN_MAP): imported as Open Ground in {shown}",
             VaslImportWarning, stacklevel=3,
         )
     return spec
@@ -984,13 +982,13 @@ def _bridge_levels(los: LOSData, grid: PixelGrid, i: int, lookup: _Lookup, featu
 
 
 def _name(cell: tuple[int, int]) -> str:
-    from kernel.coordinates import column_letters
+    from kernel.grid.coordinates import column_letters
 
     return f"{column_letters(cell[0])}{cell[1]}"
 
 
 def _parse_cell(text: str, spec: BoardSpec, source: str) -> tuple[int, int]:
-    from kernel.coordinates import parse_hex
+    from kernel.grid.coordinates import parse_hex
 
     try:
         ref = parse_hex(text)
@@ -1003,7 +1001,7 @@ def _parse_cell(text: str, spec: BoardSpec, source: str) -> tuple[int, int]:
 
 
 def load_board(path: str | Path, shared_metadata: str | Path | None = None, **switches: bool):
-    """Import a VASL board and compile it: a :class:`kernel.board.Board` of one board.
+    """Import a VASL board and compile it: a :class:`kernel.maps.board.Board` of one board.
 
     ``switches`` set ruleset switches (``orchards_in_season=False``).
     """
@@ -1012,8 +1010,8 @@ def load_board(path: str | Path, shared_metadata: str | Path | None = None, **sw
 
 
 def compile_spec(spec: BoardSpec, **switches: bool):
-    """Compile one board spec on its own into a :class:`kernel.board.Board`."""
-    from kernel.board import compile_scenario
+    """Compile one board spec on its own into a :class:`kernel.maps.board.Board`."""
+    from kernel.maps.board import compile_scenario
 
     scenario = ScenarioSpec(
         source=spec.source, title=spec.title or f"board {spec.id}", ruleset=spec.ruleset,

@@ -1,8 +1,9 @@
 """The compiled board: a whole map as dense numpy arrays, ready for the kernels.
 
-:func:`load` reads a scenario, a board file or a bundled name, composes the
-mapboard (:mod:`kernel.mapboard`) and compiles it under its ruleset
-(:mod:`kernel.rulesets`) into a :class:`Board`.  Hot data is a handful of
+:func:`compile_scenario` composes a parsed scenario's mapboard
+(:mod:`kernel.maps.composition`) and compiles it under its ruleset
+(:mod:`kernel.maps.rulesets`) into a :class:`Board`; :func:`kernel.load`
+(:mod:`kernel.loading`) reads the files first.  Hot data is a handful of
 arrays indexed by the global hex index (column-major order: by ``x`` then
 ``y``); names live in a tuple and a dict beside them, never in the kernels.
 
@@ -12,6 +13,7 @@ Location levels are whole levels.
 
 Examples
 --------
+>>> from kernel import load
 >>> board = load("default")
 >>> len(board) > 1000
 True
@@ -26,18 +28,11 @@ from pathlib import Path
 import numpy as np
 
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
-from kernel.boardfile import (
-    BoardFileError,
-    BoardPlacement,
-    ScenarioSpec,
-    read_board_file,
-    read_scenario_file,
-    resolve_file,
-)
-from kernel.coordinates import HexRef, LocationRef, format_coordinate, parse_coordinate, parse_hex
-from kernel.geometry import CENTRE_STEP
-from kernel.mapboard import Composition, compose
-from kernel.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset
+from kernel.maps.specs import BoardFileError, ScenarioSpec
+from kernel.grid.coordinates import HexRef, LocationRef, format_coordinate, parse_coordinate, parse_hex
+from kernel.grid.lattice import CENTRE_STEP
+from kernel.maps.composition import Composition, compose
+from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset
 
 
 class Board:
@@ -46,7 +41,7 @@ class Board:
     Attributes (arrays of length ``N = len(board)`` unless noted)
     ----------------------------------------------------------------
     x, y : int32
-        Exact lattice centre (:mod:`kernel.geometry`).
+        Exact lattice centre (:mod:`kernel.grid.lattice`).
     col, row : int32
         Lattice column and row.
     neighbours : int32, shape (N, 6)
@@ -357,53 +352,3 @@ def compile_scenario(scenario: ScenarioSpec) -> Board:
         raise BoardFileError(f"{scenario.source}: {error}") from None
     composition = compose(scenario)
     return Board(ruleset, composition, scenario.title, scenario.source, scenario.boards)
-
-
-def load(name_or_path: str | Path, **switches: bool) -> Board:
-    """Load and compile a map: a scenario or board file, or a bundled name.
-
-    Parameters
-    ----------
-    name_or_path : str or Path
-        ``"default"`` (the bundled four-board ASL scenario), another bundled
-        scenario or board name (``"71"``, ``"vv-village"``), or a path to a
-        ``.scenario`` / ``.board`` file.
-    **switches : bool
-        Ruleset switches overriding the scenario's (``orchards_in_season=False``).
-
-    Raises
-    ------
-    FileNotFoundError
-        No such file or bundled name.
-    kernel.boardfile.BoardFileError
-        The file is malformed (the message names file, line and coordinate).
-
-    Examples
-    --------
-    >>> board = load("71")
-    >>> len(board)
-    346
-    >>> board.terrain_of("71I9") if "71I9" in board.names else []  # doctest: +SKIP
-    """
-    path = Path(name_or_path)
-    is_board = path.suffix in (".board", ".overlay")
-    if path.suffix == ".scenario" or (not is_board and not path.is_file() and _bundled_scenario(str(name_or_path))):
-        scenario = read_scenario_file(resolve_file(name_or_path, None, "scenario"))
-    else:
-        board_path = resolve_file(name_or_path, None, "board")
-        spec = read_board_file(board_path)
-        if spec.kind != "board":
-            raise BoardFileError(f"{board_path}: is an overlay (kind = overlay): expected a board or scenario")
-        scenario = ScenarioSpec(
-            source=str(board_path), title=spec.title or f"board {spec.id}", ruleset=spec.ruleset,
-            boards=[BoardPlacement(spec, 0, 0, False, spec.id, 0)], overlays=[], switches={},
-        )
-    if switches:
-        scenario.switches = {**scenario.switches, **switches}
-    return compile_scenario(scenario)
-
-
-def _bundled_scenario(name: str) -> bool:
-    from kernel.paths import data_dir
-
-    return (data_dir() / "scenarios" / f"{name}.scenario").is_file()

@@ -15,4 +15,4 @@ def data_dir() -> Path:
     override = os.environ.get("HEXKERNEL_DATA")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parent.parent / "data"
+    return Path(__file__).resolve().parents[2] / "data"

@@ -1,13 +1,8 @@
-"""Reading and writing the human-editable board, overlay and scenario files.
-
-The format is documented in ``docs/board-format.md``.  Files are split into
-``[sections]``; ``[board]``, ``[scenario]`` and ``[switches]`` hold
-``key = value`` lines, the other sections are whitespace-separated tables.
-``#`` starts a comment.  Every error names the file, the line and, where
-there is one, the grid coordinate, and no half-built board is ever returned.
+"""Reading and writing board and overlay files (``.board``, ``.overlay``).
 
 Examples
 --------
+>>> from kernel.maps.bundled import data_dir
 >>> spec = read_board_file(data_dir() / "boards" / "71.board")
 >>> spec.id, spec.columns, spec.rows
 ('71', 33, 10)
@@ -15,179 +10,13 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from kernel.coordinates import column_index, column_letters, parse_hex
-from kernel.geometry import DIRECTION_NAMES, direction_between
-from kernel.paths import data_dir
-from kernel.rulesets import load_ruleset
-
-LAYOUTS = ("geomorphic", "rectangular", "staggered")
-ORIENTATIONS = ("flat", "pointy")
-
-
-class BoardFileError(ValueError):
-    """A board, overlay or scenario file is malformed (message: file:line: what)."""
-
-
-@dataclass
-class HexSpec:
-    """One hex of a board file: ground level, terrain features and options."""
-
-    level: int | None            # None only in overlays: keep the covered hex's level
-    terrain: tuple[str, ...]
-    building_levels: int = 0
-    touch: int | None = None     # bit set of hexsides the obstacle touches; None = default
-    line: int = 0
-
-
-@dataclass
-class BoardSpec:
-    """A parsed board or overlay file (local lattice, names not yet global)."""
-
-    source: str
-    kind: str                    # "board" or "overlay"
-    id: str                      # board number ("71") or overlay id ("ov1")
-    ruleset: str
-    layout: str
-    orientation: str
-    columns: int
-    rows: int
-    title: str = ""
-    default_level: int = 0
-    hexes: dict[tuple[int, int], HexSpec] = field(default_factory=dict)
-    #: (local cell, hexside direction) -> feature names, each hexside stored once
-    hexsides: dict[tuple[tuple[int, int], int], tuple[str, ...]] = field(default_factory=dict)
-    anchors: tuple[tuple[int, int], tuple[int, int]] | None = None
-
-    def number_range(self, column: int) -> range:
-        """Valid hex numbers in local ``column`` for this layout."""
-        odd = column % 2 == 1
-        if self.layout == "geomorphic":
-            return range(0 if odd else 1, self.rows + 1)
-        if self.layout == "staggered" and odd:
-            return range(1, self.rows)
-        return range(1, self.rows + 1)
-
-    def cells(self):
-        """All local cells ``(column, number)`` in column-major order."""
-        for column in range(self.columns):
-            for number in self.number_range(column):
-                yield column, number
-
-    def contains(self, cell: tuple[int, int]) -> bool:
-        column, number = cell
-        return 0 <= column < self.columns and number in self.number_range(column)
-
-    @staticmethod
-    def lattice_row(column: int, number: int) -> int:
-        """Local lattice row of hex ``number`` in ``column`` (digest section 2)."""
-        return number - 1 + column % 2
-
-    def local_name(self, cell: tuple[int, int]) -> str:
-        return f"{column_letters(cell[0])}{cell[1]}"
-
-
-@dataclass
-class BoardPlacement:
-    """One board of a scenario: where it lies and whether it is upside down."""
-
-    board: BoardSpec
-    row: int
-    column: int
-    rotated: bool
-    id: str
-    line: int
-
-
-@dataclass
-class OverlayPlacement:
-    """One overlay of a scenario, placed by two adjacent map hexes (A2.73)."""
-
-    overlay: BoardSpec
-    first: str
-    second: str
-    line: int
-
-
-@dataclass
-class ScenarioSpec:
-    """A parsed scenario: boards, overlays, ruleset and switches."""
-
-    source: str
-    title: str
-    ruleset: str
-    boards: list[BoardPlacement]
-    overlays: list[OverlayPlacement]
-    switches: dict[str, bool]
-
-
-def _sections(path: Path, allowed: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
-    """Split a file into sections of (line number, text) with comments removed."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileNotFoundError(f"file {str(path)!r} does not exist") from None
-    except UnicodeDecodeError as error:
-        raise BoardFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    sections: dict[str, list[tuple[int, str]]] = {}
-    current = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            if not line.endswith("]"):
-                raise BoardFileError(f"{path}:{number}: section header {line!r} has no closing ']'")
-            current = line[1:-1].strip()
-            if current not in allowed:
-                raise BoardFileError(
-                    f"{path}:{number}: unknown section [{current}]: expected one of "
-                    + ", ".join(f"[{name}]" for name in allowed)
-                )
-            if current in sections:
-                raise BoardFileError(f"{path}:{number}: section [{current}] appears twice")
-            sections[current] = []
-            continue
-        if current is None:
-            raise BoardFileError(f"{path}:{number}: {line!r} comes before any [section] header")
-        sections[current].append((number, line))
-    return sections
-
-
-def _key_values(path: Path, lines, allowed: set[str]) -> dict[str, tuple[int, str]]:
-    values: dict[str, tuple[int, str]] = {}
-    for number, line in lines:
-        if "=" not in line:
-            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'key = value'")
-        key, value = (part.strip() for part in line.split("=", 1))
-        if key not in allowed:
-            raise BoardFileError(f"{path}:{number}: unknown key {key!r}: expected one of {', '.join(sorted(allowed))}")
-        if key in values:
-            raise BoardFileError(f"{path}:{number}: key {key!r} given twice (first on line {values[key][0]})")
-        values[key] = (number, value)
-    return values
-
-
-def _integer(path: Path, number: int, what: str, text: str, minimum: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise BoardFileError(f"{path}:{number}: {what} is {text!r}: expected an integer") from None
-    if minimum is not None and value < minimum:
-        raise BoardFileError(f"{path}:{number}: {what} is {value}: expected at least {minimum}")
-    return value
-
-
-def _boolean(path: Path, number: int, what: str, text: str) -> bool:
-    lowered = text.lower()
-    if lowered in ("yes", "true", "on"):
-        return True
-    if lowered in ("no", "false", "off"):
-        return False
-    raise BoardFileError(f"{path}:{number}: {what} is {text!r}: expected yes/no (or true/false)")
-
+from kernel.grid.coordinates import column_index, column_letters, parse_hex
+from kernel.grid.lattice import DIRECTION_NAMES, direction_between
+from kernel.maps.rulesets import load_ruleset
+from kernel.maps.specs import LAYOUTS, ORIENTATIONS, BoardFileError, BoardSpec, HexSpec
+from kernel.maps.text_format import _boolean, _integer, _key_values, _sections
 
 _BOARD_KEYS = {"id", "kind", "ruleset", "layout", "orientation", "columns", "rows", "title", "default_level", "anchors"}
 
@@ -376,7 +205,7 @@ def _parse_hexside(path: Path, number: int, text: str, spec: BoardSpec, cell_of)
             raise BoardFileError(f"{path}:{number}: hexside {text!r}: {first_text} and {second_text} are not adjacent") from None
         cell = first
     # Store each hexside under the hex with the smaller cell that shares it, if on board.
-    from kernel.geometry import neighbour  # local import keeps module import light
+    from kernel.grid.lattice import neighbour  # local import keeps module import light
 
     col, row = cell[0], spec.lattice_row(*cell)
     other_col, other_row = neighbour(col, row, direction)
@@ -385,99 +214,6 @@ def _parse_hexside(path: Path, number: int, text: str, spec: BoardSpec, cell_of)
     if spec.contains(other) and other < cell:
         return other, (direction + 3) % 6
     return cell, direction
-
-
-_SCENARIO_KEYS = {"title", "ruleset"}
-
-
-def resolve_file(name_or_path: str | Path, base: Path | None, kind: str) -> Path:
-    """Find a board/overlay/scenario by path (relative to ``base``) or bundled name."""
-    folders = {"board": "boards", "overlay": "overlays", "scenario": "scenarios"}
-    candidate = Path(name_or_path)
-    if base is not None and not candidate.is_absolute():
-        relative = base / candidate
-        if relative.is_file():
-            return relative
-    if candidate.is_file():
-        return candidate
-    bundled = data_dir() / folders[kind] / f"{name_or_path}.{kind}"
-    if bundled.is_file():
-        return bundled
-    known = sorted(p.stem for p in (data_dir() / folders[kind]).glob(f"*.{kind}"))
-    raise FileNotFoundError(
-        f"no {kind} {str(name_or_path)!r}: expected a file path or a bundled {kind} name ({', '.join(known) or 'none'})"
-    )
-
-
-def read_scenario_file(path: str | Path) -> ScenarioSpec:
-    """Parse a ``.scenario`` file: boards in rows and columns, overlays, switches."""
-    path = Path(path)
-    sections = _sections(path, {"scenario": "", "boards": "", "overlays": "", "switches": ""})
-    header = _key_values(path, sections.get("scenario", []), _SCENARIO_KEYS)
-    if "boards" not in sections or not sections["boards"]:
-        raise BoardFileError(f"{path}: a scenario needs a [boards] section with at least one board")
-    boards: list[BoardPlacement] = []
-    for number, line in sections["boards"]:
-        parts = line.split()
-        if len(parts) < 3:
-            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'ROW COLUMN BOARD [rotated] [as NUMBER]'")
-        row = _integer(path, number, "board row", parts[0], 0)
-        column = _integer(path, number, "board column", parts[1], 0)
-        try:
-            board = _read_scenario_board(parts[2], path.parent, f"{path}:{number}")
-        except FileNotFoundError as error:
-            raise BoardFileError(f"{path}:{number}: {error}") from None
-        rotated = False
-        board_id = board.id
-        rest = parts[3:]
-        while rest:
-            word = rest.pop(0)
-            if word == "rotated":
-                rotated = True
-            elif word == "as" and rest and rest[0].isdigit():
-                board_id = rest.pop(0)
-            else:
-                raise BoardFileError(f"{path}:{number}: unexpected {word!r}: expected 'rotated' or 'as NUMBER'")
-        for other in boards:
-            if (other.row, other.column) == (row, column):
-                raise BoardFileError(f"{path}:{number}: position ({row}, {column}) already holds board {other.id} (line {other.line})")
-            if other.id == board_id:
-                raise BoardFileError(
-                    f"{path}:{number}: board number {board_id} is used twice (line {other.line}): use 'as NUMBER' to renumber"
-                )
-        boards.append(BoardPlacement(board, row, column, rotated, board_id, number))
-    overlays: list[OverlayPlacement] = []
-    for number, line in sections.get("overlays", []):
-        parts = line.split()
-        if len(parts) != 3:
-            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'OVERLAY FIRST-HEX SECOND-HEX'")
-        try:
-            overlay = read_board_file(resolve_file(parts[0], path.parent, "overlay"))
-        except FileNotFoundError as error:
-            raise BoardFileError(f"{path}:{number}: {error}") from None
-        if overlay.kind != "overlay":
-            raise BoardFileError(f"{path}:{number}: {parts[0]} is a board, not an overlay (kind = overlay)")
-        overlays.append(OverlayPlacement(overlay, parts[1], parts[2], number))
-    switches: dict[str, bool] = {}
-    for number, line in sections.get("switches", []):
-        if "=" not in line:
-            raise BoardFileError(f"{path}:{number}: {line!r}: expected 'switch = yes/no'")
-        key, value = (part.strip() for part in line.split("=", 1))
-        switches[key] = _boolean(path, number, f"switch {key}", value)
-    rulesets = {placement.board.ruleset for placement in boards}
-    ruleset = header["ruleset"][1] if "ruleset" in header else boards[0].board.ruleset
-    if rulesets != {ruleset}:
-        raise BoardFileError(f"{path}: boards use rulesets {sorted(rulesets)}: expected all to use {ruleset!r}")
-    for placement in overlays:
-        if placement.overlay.ruleset != ruleset:
-            raise BoardFileError(
-                f"{path}:{placement.line}: overlay {placement.overlay.id} uses ruleset "
-                f"{placement.overlay.ruleset!r}: expected {ruleset!r} like the boards"
-            )
-    return ScenarioSpec(
-        source=str(path), title=header["title"][1] if "title" in header else path.stem,
-        ruleset=ruleset, boards=boards, overlays=overlays, switches=switches,
-    )
 
 
 def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
@@ -528,17 +264,3 @@ def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
         lines.append(f"{spec.local_name(cell)}:{DIRECTION_NAMES[direction]}  " + "  ".join(features))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
-
-
-def _read_scenario_board(name: str, base: Path, where: str) -> BoardSpec:
-    """A scenario's board: a VASL board folder or archive (:mod:`kernel.vasl`), else a board file."""
-    from kernel import vasl  # local import: kernel.vasl imports this module
-
-    candidates = [Path(name)] if Path(name).is_absolute() else [base / name, Path(name)]
-    for candidate in candidates:
-        if vasl.is_vasl_board(candidate):
-            try:
-                return vasl.read_board_spec(candidate)
-            except (ValueError, FileNotFoundError) as error:
-                raise BoardFileError(f"{where}: VASL board {name!r}: {error}") from None
-    return read_board_file(resolve_file(name, base, "board"))

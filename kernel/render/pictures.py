@@ -6,7 +6,7 @@ canvas; :func:`save` writes it as PNG or SVG.  Nothing here touches pyplot or
 the global matplotlib backend, so the module is safe to use from a server or
 a notebook alike.
 
-Geometry follows :mod:`kernel.geometry`: a hex centred at lattice ``(x, y)``
+Geometry follows :mod:`kernel.grid.lattice`: a hex centred at lattice ``(x, y)``
 is drawn at ``(x, -sqrt(3) y)`` (units of s/2; ``y`` grows southwards), with
 its vertices at the centre plus ``VERTEX_OFFSETS``.  Pointy-topped maps
 (``orientation = pointy`` in the board file, e.g. CCN) are stored transposed,
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernel.geometry import CENTRE_STEP, VERTEX_OFFSETS
+from kernel.grid.lattice import CENTRE_STEP, VERTEX_OFFSETS
 
 SQRT3 = math.sqrt(3.0)
 
@@ -106,13 +106,14 @@ def orientation(board) -> str:
     cached = board.__dict__.get("_picture_orientation")
     if cached is not None:
         return cached
-    from kernel.boardfile import read_board_file, read_scenario_file
+    from kernel.maps.board_text import read_board_file
+    from kernel.loading import read_scenario
 
     source = Path(str(board.source))
     value = "flat"
     try:
         if source.suffix == ".scenario":
-            scenario = read_scenario_file(source)
+            scenario = read_scenario(source)
             if scenario.boards:
                 value = scenario.boards[0].board.orientation
         elif source.suffix == ".board":
@@ -601,8 +602,8 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
     Parameters
     ----------
     board : Board
-    fire : kernel.los.FieldOfFire
-        The result of :func:`kernel.los.field_of_fire`.
+    fire : kernel.line_of_sight.api.FieldOfFire
+        The result of :func:`kernel.line_of_sight.api.field_of_fire`.
     levels : int or sequence of int, optional
         Location level of each source (for the labels).
     title : str, optional
@@ -724,7 +725,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     Parameters
     ----------
     board : Board
-    field : kernel.movement.MovementField
+    field : kernel.movement.api.MovementField
         The field to draw (its costs, start and paths).
     allowance : float, optional
         The movement allowance: hexes within it are coloured by cost and the
@@ -863,8 +864,8 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     Parameters
     ----------
     board : Board
-    result : kernel.los.LOSResult
-        The result of :func:`kernel.los.los`.
+    result : kernel.line_of_sight.api.LOSResult
+        The result of :func:`kernel.line_of_sight.api.los`.
     zoom : bool
         Zoom on the line (default) or show the whole map.
     explain : bool
@@ -874,7 +875,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     import matplotlib.patheffects as effects
-    from kernel.trace import trace
+    from kernel.line_of_sight.tracer import trace
 
     frame = _Frame(board)
     a, _ = board.location(result.viewer)

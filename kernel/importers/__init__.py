@@ -1,0 +1,1 @@
+"""Importers of other programs' board data into hexkernel's board specifications."""

@@ -1,0 +1,1 @@
+"""The VASL importer: archive and LOSData reading, terrain mapping and board building."""

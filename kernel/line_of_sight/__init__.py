@@ -1,0 +1,1 @@
+"""Line of sight: the exact hexside tracer, the numba rule kernels and the public LOS API."""

@@ -1,0 +1,93 @@
+"""Loading a map from files: the one place where the text formats and the importers meet.
+
+:func:`load` reads a scenario, a board file or a bundled name and compiles it
+into a :class:`~kernel.maps.board.Board`.  Scenario lines may name VASL boards
+(a folder with ``LOSData`` or a board archive): :func:`read_scenario` hands the
+scenario reader a board reader that knows both kinds, so neither
+:mod:`kernel.maps` nor :mod:`kernel.importers` imports the other's callers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kernel.importers.vasl.build import is_vasl_board, read_board_spec
+from kernel.maps.board import Board, compile_scenario
+from kernel.maps.board_text import read_board_file
+from kernel.maps.bundled import data_dir
+from kernel.maps.scenario_text import read_scenario_file, read_text_board
+from kernel.maps.specs import BoardFileError, BoardPlacement, BoardSpec, ScenarioSpec
+from kernel.maps.text_format import resolve_file
+
+
+def read_board_any(name: str, base: Path) -> BoardSpec:
+    """The spec of a scenario's board: a VASL board folder or archive, else a ``.board`` file.
+
+    Raises
+    ------
+    ValueError
+        The VASL board is malformed (the message says ``VASL board NAME: ...``).
+    FileNotFoundError
+        Neither a VASL board nor a board file of that name exists.
+    """
+    candidates = [Path(name)] if Path(name).is_absolute() else [base / name, Path(name)]
+    for candidate in candidates:
+        if is_vasl_board(candidate):
+            try:
+                return read_board_spec(candidate)
+            except (ValueError, FileNotFoundError) as error:
+                raise ValueError(f"VASL board {name!r}: {error}") from None
+    return read_text_board(name, base)
+
+
+def read_scenario(path: str | Path) -> ScenarioSpec:
+    """Parse a ``.scenario`` file whose boards may be hexkernel or VASL boards."""
+    return read_scenario_file(path, read_board=read_board_any)
+
+
+def load(name_or_path: str | Path, **switches: bool) -> Board:
+    """Load and compile a map: a scenario or board file, or a bundled name.
+
+    Parameters
+    ----------
+    name_or_path : str or Path
+        ``"default"`` (the bundled four-board ASL scenario), another bundled
+        scenario or board name (``"71"``, ``"vv-village"``), or a path to a
+        ``.scenario`` / ``.board`` file.
+    **switches : bool
+        Ruleset switches overriding the scenario's (``orchards_in_season=False``).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file or bundled name.
+    kernel.maps.specs.BoardFileError
+        The file is malformed (the message names file, line and coordinate).
+
+    Examples
+    --------
+    >>> board = load("71")
+    >>> len(board)
+    346
+    >>> board.terrain_of("71I9") if "71I9" in board.names else []  # doctest: +SKIP
+    """
+    path = Path(name_or_path)
+    is_board = path.suffix in (".board", ".overlay")
+    if path.suffix == ".scenario" or (not is_board and not path.is_file() and _bundled_scenario(str(name_or_path))):
+        scenario = read_scenario(resolve_file(name_or_path, None, "scenario"))
+    else:
+        board_path = resolve_file(name_or_path, None, "board")
+        spec = read_board_file(board_path)
+        if spec.kind != "board":
+            raise BoardFileError(f"{board_path}: is an overlay (kind = overlay): expected a board or scenario")
+        scenario = ScenarioSpec(
+            source=str(board_path), title=spec.title or f"board {spec.id}", ruleset=spec.ruleset,
+            boards=[BoardPlacement(spec, 0, 0, False, spec.id, 0)], overlays=[], switches={},
+        )
+    if switches:
+        scenario.switches = {**scenario.switches, **switches}
+    return compile_scenario(scenario)
+
+
+def _bundled_scenario(name: str) -> bool:
+    return (data_dir() / "scenarios" / f"{name}.scenario").is_file()

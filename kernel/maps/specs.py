@@ -1,0 +1,111 @@
+"""The parsed specifications of boards, overlays and scenarios (plain dataclasses).
+
+These are what the text readers (:mod:`kernel.maps.board_text`,
+:mod:`kernel.maps.scenario_text`) and the VASL importer produce, and what
+mapboard composition (:mod:`kernel.maps.composition`) consumes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kernel.grid.coordinates import column_letters
+
+LAYOUTS = ("geomorphic", "rectangular", "staggered")
+ORIENTATIONS = ("flat", "pointy")
+
+
+class BoardFileError(ValueError):
+    """A board, overlay or scenario file is malformed (message: file:line: what)."""
+
+
+@dataclass
+class HexSpec:
+    """One hex of a board file: ground level, terrain features and options."""
+
+    level: int | None            # None only in overlays: keep the covered hex's level
+    terrain: tuple[str, ...]
+    building_levels: int = 0
+    touch: int | None = None     # bit set of hexsides the obstacle touches; None = default
+    line: int = 0
+
+
+@dataclass
+class BoardSpec:
+    """A parsed board or overlay file (local lattice, names not yet global)."""
+
+    source: str
+    kind: str                    # "board" or "overlay"
+    id: str                      # board number ("71") or overlay id ("ov1")
+    ruleset: str
+    layout: str
+    orientation: str
+    columns: int
+    rows: int
+    title: str = ""
+    default_level: int = 0
+    hexes: dict[tuple[int, int], HexSpec] = field(default_factory=dict)
+    #: (local cell, hexside direction) -> feature names, each hexside stored once
+    hexsides: dict[tuple[tuple[int, int], int], tuple[str, ...]] = field(default_factory=dict)
+    anchors: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+    def number_range(self, column: int) -> range:
+        """Valid hex numbers in local ``column`` for this layout."""
+        odd = column % 2 == 1
+        if self.layout == "geomorphic":
+            return range(0 if odd else 1, self.rows + 1)
+        if self.layout == "staggered" and odd:
+            return range(1, self.rows)
+        return range(1, self.rows + 1)
+
+    def cells(self):
+        """All local cells ``(column, number)`` in column-major order."""
+        for column in range(self.columns):
+            for number in self.number_range(column):
+                yield column, number
+
+    def contains(self, cell: tuple[int, int]) -> bool:
+        column, number = cell
+        return 0 <= column < self.columns and number in self.number_range(column)
+
+    @staticmethod
+    def lattice_row(column: int, number: int) -> int:
+        """Local lattice row of hex ``number`` in ``column`` (digest section 2)."""
+        return number - 1 + column % 2
+
+    def local_name(self, cell: tuple[int, int]) -> str:
+        return f"{column_letters(cell[0])}{cell[1]}"
+
+
+@dataclass
+class BoardPlacement:
+    """One board of a scenario: where it lies and whether it is upside down."""
+
+    board: BoardSpec
+    row: int
+    column: int
+    rotated: bool
+    id: str
+    line: int
+
+
+@dataclass
+class OverlayPlacement:
+    """One overlay of a scenario, placed by two adjacent map hexes (A2.73)."""
+
+    overlay: BoardSpec
+    first: str
+    second: str
+    line: int
+
+
+@dataclass
+class ScenarioSpec:
+    """A parsed scenario: boards, overlays, ruleset and switches."""
+
+    source: str
+    title: str
+    ruleset: str
+    boards: list[BoardPlacement]
+    overlays: list[OverlayPlacement]
+    switches: dict[str, bool]

@@ -1,0 +1,1 @@
+"""Pictures (matplotlib, imported lazily): one module per kind of picture."""
