@@ -8,7 +8,9 @@ One evaluator, :func:`evaluate_pairs`, walks the trace templates of a list of
 pairs (one end may stay fixed: a matrix row, a field-of-fire source) and
 writes each pair's status; the bulk kernels call it per row or per chunk, and
 the single-LOS API calls it for one pair with ``record=True`` to collect the
-per-step effects for ``explain()``.
+per-step effects for ``explain()``.  The rule steps it applies to each hex,
+crossing and hexside run live in :mod:`kernel.line_of_sight._rules` and are
+inlined here by numba.
 """
 
 from __future__ import annotations
@@ -16,110 +18,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from kernel._jit import jit, jit_inline, jit_parallel
-from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
-
-# Effects of a step, ordered.
-NONE, BLIND, BLOCK = 0, 1, 2
-# Reasons (kernel.line_of_sight.api.REASONS holds their names).
-R_NONE, R_HILL, R_OBSTACLE, R_HEXSIDE, R_BLIND, R_HINDRANCE, R_UNIT = 0, 1, 2, 3, 4, 5, 6
-# Record kinds for explain(): step kinds.
-S_INTERIOR, S_RUN, S_VERTEX, S_CROSSING = 0, 1, 2, 3
-# LOS models.
-MODEL_ASL, MODEL_VV, MODEL_CCN = 0, 1, 2
-
-#: Matrix sentinel for a blocked pair.
-BLOCKED = -1
-
-#: Bit of the entered hex's hexside crossed on the way in, by an entry's
-#: ``cross + 1`` field (0: no crossing): crossing hexside d of the previous
-#: hex enters through hexside (d + 3) % 6.
-#: Columns of ``hex_info`` (kernel.line_of_sight.api._hex_info): one int16 row per hex.
-(H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
- H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS) = range(10)
-H_COLUMNS = 10
-
-#: Codes of ``same_code`` (kernel.line_of_sight.api._same_level_codes): a hex that blocks a
-#: LOS between Locations at one level, by reason; smaller codes are DRMs.
-CODE_MAX_DRM, CODE_HILL, CODE_OBSTACLE, CODE_UNIT = 500, 509, 510, 511
-ENTRY_SIDE_BIT = np.array([0] + [1 << ((d + 3) % 6) for d in range(6)] + [0], dtype=np.int32)
-
-
-@jit_inline
-def _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
-    """(effect, reason) of hex h in an ASL LOS (section 2, 'Effect of a hex')."""
-    G = hex_info[h, H_GROUND2]
-    oh = hex_info[h, H_OBSTACLE]
-    if inherent_only:
-        if not hex_info[h, H_OBSTACLE_INHERENT]:
-            return NONE, R_NONE
-    if slope:
-        if oh > 0:
-            return BLOCK, R_OBSTACLE
-        return NONE, R_NONE
-    effect = NONE
-    reason = R_NONE
-    if not inherent_only:
-        if G > S2:
-            return BLOCK, R_HILL
-        if not same and G > T2:
-            bound = (2 * G + 2 * (r_s // 5) - S2 - T2) // 2
-            if bound < 0:
-                bound = 0
-            if r_t <= bound:
-                effect = BLIND
-                reason = R_BLIND
-    if oh > 0:
-        O = G + oh
-        if same:
-            if O > S2:
-                return BLOCK, R_OBSTACLE
-        else:
-            if O >= S2:
-                return BLOCK, R_OBSTACLE
-            if O > T2 and effect == NONE:
-                bound = (2 * O + 2 * (r_s // 5) - S2 - T2 + 2) // 2
-                if bound < 1:
-                    bound = 1
-                if r_t <= bound:
-                    effect = BLIND
-                    reason = R_BLIND
-    return effect, reason
-
-
-@jit_inline
-def _applies(top, G, S2, same, slope):
-    """Whether a hindrance source whose top is ``top`` counts (section 2)."""
-    if slope:
-        return True
-    if same:
-        return top > S2 and G <= S2
-    return top >= S2
-
-
-@jit_inline
-def _asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
-    """(terrain, smoke, vehicle) DRMs of hex h that apply; inherent sources only if asked."""
-    G = hex_info[h, H_GROUND2]
-    terrain = 0
-    hindrance = hex_info[h, H_HINDRANCE]
-    if hindrance > 0 and (hex_info[h, H_HINDRANCE_INHERENT] or not inherent_only) and \
-            _applies(hex_info[h, H_HINDRANCE_TOP], G, S2, same, slope):
-        terrain = hindrance
-    s = 0
-    if hex_info[h, H_SMOKE] > 0 and _applies(hex_info[h, H_SMOKE_TOP], G, S2, same, slope):
-        s = hex_info[h, H_SMOKE]
-    v = 0
-    if hex_info[h, H_VEHICLE] and ((S2 == T2 and G == S2) or slope):
-        v = 1
-    return terrain, s, v
-
-
-@jit_inline
-def _range(r_a, r_b, higher_is_a):
-    if higher_is_a:
-        return r_a, r_b
-    return r_b, r_a
+from kernel._jit import jit, jit_parallel
+from kernel.line_of_sight._rules import (
+    BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
+    MODEL_ASL, MODEL_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
+    S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, crossing_effect,
+    ranges_from_higher, record_step, simple_hex_effect, simple_run_effect, vv_slope_hexes,
+)
+from kernel.line_of_sight.tracer import INTERIOR, VERTEX
 
 
 @jit
@@ -192,52 +98,14 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         # Continuous slope (B.5): every crossed hex descends one level per hex of range.
         slope = False
         if model == MODEL_ASL and not same:
-            slope = True
-            crossed = 0
-            for e in range(first + 1, last):
-                entry = packed[e]
-                if (entry >> 3) & 3 == VERTEX:
-                    continue
-                h = grid[base_a + (entry >> 5)]
-                if h < 0:
-                    continue
-                r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
-                if S2 - hex_info[h, H_GROUND2] != 2 * r_s:
-                    slope = False
-                    break
-                crossed += 1
-            if crossed == 0:
-                slope = False
+            slope = asl_continuous_slope(first, last, packed, grid, base_a, ranges, higher_is_a, S2, hex_info)
 
         lo2 = T2
         hi2 = S2
-        # V&V 10.7 (section 3): in a ground <-> Level 2 LOS, the first step from
-        # the Level 2 end holding a level-1 hex gives the slope hexes (both
-        # sides of a run when both are at level 1); the same both ways
         slope_hex = -1
         slope_hex2 = -1
         if model == MODEL_VV and lo2 == 0 and hi2 == 4:
-            e = first + 1
-            while e < last:
-                entry = packed[e]
-                k = (entry >> 3) & 3
-                if k == VERTEX:
-                    e += 1
-                    continue
-                x = grid[base_a + (entry >> 5)]
-                y = -1
-                step = 1
-                if k == HEXSIDE:  # a run X|Y: entries e and e + 1
-                    y = grid[base_a + (packed[e + 1] >> 5)]
-                    step = 2
-                found_x = x if x >= 0 and hex_info[x, H_GROUND2] == 2 else -1
-                found_y = y if y >= 0 and hex_info[y, H_GROUND2] == 2 else -1
-                if found_x >= 0 or found_y >= 0:
-                    slope_hex = found_x
-                    slope_hex2 = found_y
-                    if higher_is_a:
-                        break  # the first from a; from b's end it is the last one met
-                e += step
+            slope_hex, slope_hex2 = vv_slope_hexes(first, last, packed, grid, base_a, higher_is_a, hex_info)
         total = 0
         blocked = False
         blocked_at = -1
@@ -301,30 +169,14 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                 d = (entry & 7) - 1
                 previous = grid[previous_cell]
                 if d >= 0 and previous >= 0 and h >= 0 and previous != a and (hs_obst[previous, d] > 0 or hs_hind[previous, d] > 0):
-                    x_effect = NONE
-                    x_drm = 0
-                    if model == MODEL_ASL:
-                        oh = hs_obst[previous, d]
-                        if oh > 0:
-                            wall_base = hex_info[previous, H_GROUND2] if hex_info[previous, H_GROUND2] > hex_info[h, H_GROUND2] else hex_info[h, H_GROUND2]
-                            O = wall_base + oh
-                            if slope or (same and O > S2) or ((not same) and O >= S2):
-                                x_effect = BLOCK
-                    elif model == MODEL_VV:
-                        if hs_obst[previous, d] > 0:
-                            x_effect = BLOCK
-                        x_drm = hs_hind[previous, d]
+                    x_effect, x_drm = crossing_effect(model, previous, d, h, hs_obst, hs_hind, hex_info, S2, same, slope)
                     if x_effect == BLOCK:
                         hard_block = True
                     if x_effect != NONE or x_drm != 0:
                         total += x_drm
                         if record:
-                            records[n_rec, 0] = h
-                            records[n_rec, 1] = S_CROSSING
-                            records[n_rec, 2] = x_effect
-                            records[n_rec, 3] = R_HEXSIDE if x_effect != NONE else R_HINDRANCE
-                            records[n_rec, 4] = x_drm
-                            n_rec += 1
+                            n_rec = record_step(records, n_rec, h, S_CROSSING, x_effect,
+                                                R_HEXSIDE if x_effect != NONE else R_HINDRANCE, x_drm)
                         if not blocked and (x_effect == BLOCK or (cap > 0 and total >= cap)):
                             blocked = True
                             blocked_at = h
@@ -335,23 +187,23 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                 previous_cell = cell
                 if h >= 0:
                     if model == MODEL_ASL:
-                        r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
-                        step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, False)
+                        r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
+                        step_effect, step_reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, False)
                         if step_effect != NONE and not full and not blocked:
                             blocked, blocked_at, reason, blind, finished = True, h, step_reason, step_effect == BLIND, True
                             break
-                        ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, False, hex_info)
+                        ht, hsm, hv = asl_hex_hindrance(h, S2, T2, same, slope, False, hex_info)
                         step_drm = ht + hsm + hv
                     else:
-                        step_effect, step_reason = _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
+                        step_effect, step_reason = simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
                         if model == MODEL_VV:
                             step_drm = hex_info[h, H_HINDRANCE]
             elif k == VERTEX:
                 step_kind = S_VERTEX
                 if h >= 0 and model == MODEL_ASL:
-                    r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
-                    step_effect, step_reason = _asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, True)
-                    ht, hsm, hv = _asl_hex_hindrance(h, S2, T2, same, slope, True, hex_info)
+                    r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
+                    step_effect, step_reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, True)
+                    ht, hsm, hv = asl_hex_hindrance(h, S2, T2, same, slope, True, hex_info)
                     step_drm = ht + hsm + hv
             else:
                 # a hexside run X|Y: entries e and e + 1
@@ -362,97 +214,17 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                 step_hex = x if x >= 0 else y
                 run_dir = (entry & 7) - 1
                 if model == MODEL_ASL:
-                    ex = NONE
-                    rx = R_NONE
-                    ey = NONE
-                    ry = R_NONE
-                    ix = NONE
-                    iy = NONE
-                    rix = R_NONE
-                    riy = R_NONE
-                    tx = 0
-                    sx = 0
-                    vx = 0
-                    ty = 0
-                    sy = 0
-                    vy = 0
-                    x_inh = False
-                    y_inh = False
-                    if x >= 0:
-                        r_s, r_t = _range(ranges[e, 0], ranges[e, 1], higher_is_a)
-                        ex, rx = _asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, hex_info, False)
-                        ix, rix = _asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, hex_info, True)
-                        tx, sx, vx = _asl_hex_hindrance(x, S2, T2, same, slope, False, hex_info)
-                        x_inh = hex_info[x, H_HINDRANCE_INHERENT]
-                    if y >= 0:
-                        r_s, r_t = _range(ranges[e + 1, 0], ranges[e + 1, 1], higher_is_a)
-                        ey, ry = _asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, hex_info, False)
-                        iy, riy = _asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, hex_info, True)
-                        ty, sy, vy = _asl_hex_hindrance(y, S2, T2, same, slope, False, hex_info)
-                        y_inh = hex_info[y, H_HINDRANCE_INHERENT]
-                    # A6.1: both sides needed; B.6: inherent counts from one side
-                    step_effect = ex if ex <= ey else ey
-                    if y < 0 or x < 0:
-                        step_effect = NONE
-                    if ix > step_effect:
-                        step_effect = ix
-                    if iy > step_effect:
-                        step_effect = iy
-                    if step_effect != NONE:
-                        # the reason of the first side whose own effect reaches the run's
-                        if x >= 0 and ex >= step_effect:
-                            step_reason = rx
-                        else:
-                            step_reason = ry
-                        if step_effect == BLIND:
-                            step_reason = R_BLIND
-                    # hindrance along the hexside, counted once (B.6): per source,
-                    # max(min(X, Y), inherent X, inherent Y)
-                    terrain = tx if tx < ty else ty
-                    if x_inh and tx > terrain:
-                        terrain = tx
-                    if y_inh and ty > terrain:
-                        terrain = ty
-                    step_drm = terrain + (sx if sx > sy else sy) + (1 if (vx + vy) > 0 else 0)
+                    step_effect, step_reason, step_drm = asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same,
+                                                                        slope, hex_info)
                 else:
-                    bx = False
-                    by = False
-                    hx = False
-                    hy = False
-                    rx = R_NONE
-                    ry = R_NONE
-                    if x >= 0:
-                        ef, rx = _simple_hex_effect(x, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
-                        bx = ef == BLOCK
-                        hx = model == MODEL_VV and hex_info[x, H_HINDRANCE] > 0
-                    if y >= 0:
-                        ef, ry = _simple_hex_effect(y, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
-                        by = ef == BLOCK
-                        hy = model == MODEL_VV and hex_info[y, H_HINDRANCE] > 0
-                    if bx and by:
-                        step_effect = BLOCK
-                        step_reason = rx
-                    elif ((bx or hx) and hy) or ((by or hy) and hx):
-                        step_drm = 1
-                    if model == MODEL_VV and run_dir >= 0:
-                        side = x if x >= 0 else y
-                        side_dir = run_dir if x >= 0 else (run_dir + 3) % 6
-                        if side >= 0:
-                            if hs_obst[side, side_dir] > 0 and step_effect == NONE:
-                                step_effect = BLOCK
-                                step_reason = R_HEXSIDE
-                            step_drm += hs_hind[side, side_dir]
+                    step_effect, step_reason, step_drm = simple_run_effect(
+                        model, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2, hs_obst, hs_hind)
             total += step_drm
             if step_effect == BLOCK:
                 hard_block = True
             if record and (step_effect != NONE or step_drm != 0 or step_kind != S_VERTEX):
                 if step_hex >= 0:
-                    records[n_rec, 0] = step_hex
-                    records[n_rec, 1] = step_kind
-                    records[n_rec, 2] = step_effect
-                    records[n_rec, 3] = step_reason
-                    records[n_rec, 4] = step_drm
-                    n_rec += 1
+                    n_rec = record_step(records, n_rec, step_hex, step_kind, step_effect, step_reason, step_drm)
             if not blocked:
                 if step_effect != NONE:
                     blocked = True
@@ -477,21 +249,6 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         out_blind[p] = blind
         out_slope[p] = slope
     return n_rec
-
-
-@jit_inline
-def _simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2):
-    """(effect, reason) of hex h for V&V (section 3) and CCN (section 4)."""
-    G = hex_info[h, H_GROUND2]
-    if G > hi2:
-        return BLOCK, R_HILL
-    if G > lo2 and h != slope_hex and h != slope_hex2:
-        return BLOCK, R_HILL
-    if hex_info[h, H_OBSTACLE] > 0:
-        return BLOCK, R_OBSTACLE
-    if units_block and hex_info[h, H_UNITS]:
-        return BLOCK, R_UNIT
-    return NONE, R_NONE
 
 
 @jit

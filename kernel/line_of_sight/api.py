@@ -32,16 +32,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernel.line_of_sight import _kernels as K
+from kernel.line_of_sight import _rules as rules
 from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
 from kernel.line_of_sight.tracer import KIND_NAMES, templates
 
 #: Sentinel of a blocked pair in LOS matrices and fields of fire.
-BLOCKED = K.BLOCKED
+BLOCKED = rules.BLOCKED
 
 #: Names of the reasons a LOS is blocked (``LOSResult.reason``).
 REASONS = (None, "hill", "obstacle", "hexside", "blind hex", "hindrance", "unit")
-_MODELS = {"asl": K.MODEL_ASL, "valor-victory": K.MODEL_VV, "ccn": K.MODEL_CCN}
+_MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.MODEL_CCN}
 _RULE_REFERENCE = {
     "asl": {"hill": "A6.2 hill", "obstacle": "A6.1 obstacle", "hexside": "B9.2 wall/hedge",
             "blind hex": "A6.4 blind hex", "hindrance": "B.10 hindrance", "unit": "-"},
@@ -173,20 +174,20 @@ def _with_inert(board, counters):
 
 
 def _hex_info(board, counters):
-    """Everything the kernels read about a hex, one row per hex (int16, columns ``K.H_*``)."""
+    """Everything the kernels read about a hex, one row per hex (int16, columns ``rules.H_*``)."""
     smoke, smoke_top, vehicles, units = counters
     tables = _board_tables(board)
-    info = np.zeros((len(board), K.H_COLUMNS), LEVEL)
-    info[:, K.H_GROUND2] = tables[2]
-    info[:, K.H_OBSTACLE] = tables[3]
-    info[:, K.H_OBSTACLE_INHERENT] = tables[4]
-    info[:, K.H_HINDRANCE] = tables[5]
-    info[:, K.H_HINDRANCE_TOP] = tables[6]
-    info[:, K.H_HINDRANCE_INHERENT] = tables[7]
-    info[:, K.H_SMOKE] = smoke
-    info[:, K.H_SMOKE_TOP] = smoke_top
-    info[:, K.H_VEHICLE] = vehicles
-    info[:, K.H_UNITS] = units
+    info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
+    info[:, rules.H_GROUND2] = tables[2]
+    info[:, rules.H_OBSTACLE] = tables[3]
+    info[:, rules.H_OBSTACLE_INHERENT] = tables[4]
+    info[:, rules.H_HINDRANCE] = tables[5]
+    info[:, rules.H_HINDRANCE_TOP] = tables[6]
+    info[:, rules.H_HINDRANCE_INHERENT] = tables[7]
+    info[:, rules.H_SMOKE] = smoke
+    info[:, rules.H_SMOKE_TOP] = smoke_top
+    info[:, rules.H_VEHICLE] = vehicles
+    info[:, rules.H_UNITS] = units
     return info
 
 
@@ -212,21 +213,21 @@ def _same_level_codes(board, counters, sides, grid):
     model = _model(board)
     same_code = np.empty((len(values), len(grid)), np.int16)
     for row, S2 in enumerate(values):
-        if model == K.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
+        if model == rules.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
             drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
             drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
             drm += (vehicles & (ground2 == S2)).astype(np.int64)
             unit_blocks = np.zeros(len(board), np.bool_)
         else:  # sections 3 and 4
-            drm = hindrance.astype(np.int64) if model == K.MODEL_VV else np.zeros(len(board), np.int64)
+            drm = hindrance.astype(np.int64) if model == rules.MODEL_VV else np.zeros(len(board), np.int64)
             unit_blocks = units & bool(tables[11])
-        code = np.minimum(drm, K.CODE_MAX_DRM)
-        if model == K.MODEL_ASL:
-            code = np.where((obstacle > 0) & (ground2 + obstacle > S2), K.CODE_OBSTACLE, code)
+        code = np.minimum(drm, rules.CODE_MAX_DRM)
+        if model == rules.MODEL_ASL:
+            code = np.where((obstacle > 0) & (ground2 + obstacle > S2), rules.CODE_OBSTACLE, code)
         else:
-            code = np.where(unit_blocks, K.CODE_UNIT, code)
-            code = np.where(obstacle > 0, K.CODE_OBSTACLE, code)
-        code = np.where(ground2 > S2, K.CODE_HILL, code)
+            code = np.where(unit_blocks, rules.CODE_UNIT, code)
+            code = np.where(obstacle > 0, rules.CODE_OBSTACLE, code)
+        code = np.where(ground2 > S2, rules.CODE_HILL, code)
         per_hex = (code << 6) | sides
         same_code[row] = np.where(grid >= 0, per_hex[np.maximum(grid, 0)], 0)
     return same_code, level_row, level_min

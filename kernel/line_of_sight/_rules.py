@@ -1,0 +1,343 @@
+"""The LOS rule steps, as small functions inlined into the pair evaluator (private).
+
+The rules are those of ``docs/los-semantics.md``; section numbers refer to
+it.  Each step is compiled with ``inline="always"``, so
+:func:`kernel.line_of_sight._kernels.evaluate_pairs` runs them as if written
+out in its loop (no call, no argument passing per step).  The steps, in the
+order a hex meets them:
+
+* obstacles and blind hexes (:func:`asl_hex_effect`, :func:`simple_hex_effect`);
+* hindrances of terrain and of counters, SMOKE and vehicles
+  (:func:`asl_terrain_hindrance`, :func:`asl_counter_hindrance`);
+* elevation: continuous slopes and V&V slope hexes
+  (:func:`asl_continuous_slope`, :func:`vv_slope_hexes`);
+* hexside features crossed into a hex (:func:`crossing_effect`) and runs along
+  a hexside (:func:`asl_run_effect`, :func:`simple_run_effect`).
+
+The codes below are shared with :mod:`kernel.line_of_sight.api`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernel._jit import jit_inline
+from kernel.line_of_sight.tracer import HEXSIDE, VERTEX
+
+# Effects of a step, ordered.
+NONE, BLIND, BLOCK = 0, 1, 2
+# Reasons (kernel.line_of_sight.api.REASONS holds their names).
+R_NONE, R_HILL, R_OBSTACLE, R_HEXSIDE, R_BLIND, R_HINDRANCE, R_UNIT = 0, 1, 2, 3, 4, 5, 6
+# Record kinds for explain(): step kinds.
+S_INTERIOR, S_RUN, S_VERTEX, S_CROSSING = 0, 1, 2, 3
+# LOS models.
+MODEL_ASL, MODEL_VV, MODEL_CCN = 0, 1, 2
+
+#: Matrix sentinel for a blocked pair.
+BLOCKED = -1
+
+#: Bit of the entered hex's hexside crossed on the way in, by an entry's
+#: ``cross + 1`` field (0: no crossing): crossing hexside d of the previous
+#: hex enters through hexside (d + 3) % 6.
+#: Columns of ``hex_info`` (kernel.line_of_sight.api._hex_info): one int16 row per hex.
+(H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
+ H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS) = range(10)
+H_COLUMNS = 10
+
+#: Codes of ``same_code`` (kernel.line_of_sight.api._same_level_codes): a hex that blocks a
+#: LOS between Locations at one level, by reason; smaller codes are DRMs.
+CODE_MAX_DRM, CODE_HILL, CODE_OBSTACLE, CODE_UNIT = 500, 509, 510, 511
+ENTRY_SIDE_BIT = np.array([0] + [1 << ((d + 3) % 6) for d in range(6)] + [0], dtype=np.int32)
+
+
+
+# --- obstacles, blind hexes and hindrances of one hex -------------------------------------------
+
+@jit_inline
+def asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
+    """(effect, reason) of hex h in an ASL LOS (section 2, 'Effect of a hex')."""
+    G = hex_info[h, H_GROUND2]
+    oh = hex_info[h, H_OBSTACLE]
+    if inherent_only:
+        if not hex_info[h, H_OBSTACLE_INHERENT]:
+            return NONE, R_NONE
+    if slope:
+        if oh > 0:
+            return BLOCK, R_OBSTACLE
+        return NONE, R_NONE
+    effect = NONE
+    reason = R_NONE
+    if not inherent_only:
+        if G > S2:
+            return BLOCK, R_HILL
+        if not same and G > T2:
+            bound = (2 * G + 2 * (r_s // 5) - S2 - T2) // 2
+            if bound < 0:
+                bound = 0
+            if r_t <= bound:
+                effect = BLIND
+                reason = R_BLIND
+    if oh > 0:
+        O = G + oh
+        if same:
+            if O > S2:
+                return BLOCK, R_OBSTACLE
+        else:
+            if O >= S2:
+                return BLOCK, R_OBSTACLE
+            if O > T2 and effect == NONE:
+                bound = (2 * O + 2 * (r_s // 5) - S2 - T2 + 2) // 2
+                if bound < 1:
+                    bound = 1
+                if r_t <= bound:
+                    effect = BLIND
+                    reason = R_BLIND
+    return effect, reason
+
+
+@jit_inline
+def _applies(top, G, S2, same, slope):
+    """Whether a hindrance source whose top is ``top`` counts (section 2)."""
+    if slope:
+        return True
+    if same:
+        return top > S2 and G <= S2
+    return top >= S2
+
+
+@jit_inline
+def asl_terrain_hindrance(h, S2, same, slope, inherent_only, hex_info):
+    """The terrain hindrance DRM of hex h that applies (section 2); inherent sources only if asked."""
+    hindrance = hex_info[h, H_HINDRANCE]
+    if hindrance > 0 and (hex_info[h, H_HINDRANCE_INHERENT] or not inherent_only) and \
+            _applies(hex_info[h, H_HINDRANCE_TOP], hex_info[h, H_GROUND2], S2, same, slope):
+        return hindrance
+    return 0
+
+
+@jit_inline
+def asl_counter_hindrance(h, S2, T2, same, slope, hex_info):
+    """(SMOKE, vehicle) DRMs of the counters in hex h that apply (section 2, 'counters')."""
+    G = hex_info[h, H_GROUND2]
+    smoke = 0
+    if hex_info[h, H_SMOKE] > 0 and _applies(hex_info[h, H_SMOKE_TOP], G, S2, same, slope):
+        smoke = hex_info[h, H_SMOKE]
+    vehicle = 0
+    if hex_info[h, H_VEHICLE] and ((S2 == T2 and G == S2) or slope):
+        vehicle = 1
+    return smoke, vehicle
+
+
+@jit_inline
+def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
+    """(terrain, SMOKE, vehicle) DRMs of hex h that apply; inherent terrain only if asked."""
+    smoke, vehicle = asl_counter_hindrance(h, S2, T2, same, slope, hex_info)
+    return asl_terrain_hindrance(h, S2, same, slope, inherent_only, hex_info), smoke, vehicle
+
+
+@jit_inline
+def ranges_from_higher(r_a, r_b, higher_is_a):
+    if higher_is_a:
+        return r_a, r_b
+    return r_b, r_a
+
+
+@jit_inline
+def simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2):
+    """(effect, reason) of hex h for V&V (section 3) and CCN (section 4)."""
+    G = hex_info[h, H_GROUND2]
+    if G > hi2:
+        return BLOCK, R_HILL
+    if G > lo2 and h != slope_hex and h != slope_hex2:
+        return BLOCK, R_HILL
+    if hex_info[h, H_OBSTACLE] > 0:
+        return BLOCK, R_OBSTACLE
+    if units_block and hex_info[h, H_UNITS]:
+        return BLOCK, R_UNIT
+    return NONE, R_NONE
+
+
+# --- elevation: continuous slopes (ASL B.5) and V&V slope hexes (10.7) ---------------------------
+
+@jit_inline
+def asl_continuous_slope(first, last, packed, grid, base_a, ranges, higher_is_a, S2, hex_info):
+    """Whether every hex the template crosses descends one level per hex of range (B.5)."""
+    crossed = 0
+    for e in range(first + 1, last):
+        entry = packed[e]
+        if (entry >> 3) & 3 == VERTEX:
+            continue
+        h = grid[base_a + (entry >> 5)]
+        if h < 0:
+            continue
+        r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
+        if S2 - hex_info[h, H_GROUND2] != 2 * r_s:
+            return False
+        crossed += 1
+    return crossed > 0
+
+
+@jit_inline
+def vv_slope_hexes(first, last, packed, grid, base_a, higher_is_a, hex_info):
+    """V&V 10.7 (section 3): the level-1 slope hex(es) of a ground <-> Level 2 LOS.
+
+    The first step from the Level 2 end holding a level-1 hex gives them (both
+    sides of a run when both are at level 1), the same both ways; -1 for none.
+    """
+    slope_hex = -1
+    slope_hex2 = -1
+    e = first + 1
+    while e < last:
+        entry = packed[e]
+        k = (entry >> 3) & 3
+        if k == VERTEX:
+            e += 1
+            continue
+        x = grid[base_a + (entry >> 5)]
+        y = -1
+        step = 1
+        if k == HEXSIDE:  # a run X|Y: entries e and e + 1
+            y = grid[base_a + (packed[e + 1] >> 5)]
+            step = 2
+        found_x = x if x >= 0 and hex_info[x, H_GROUND2] == 2 else -1
+        found_y = y if y >= 0 and hex_info[y, H_GROUND2] == 2 else -1
+        if found_x >= 0 or found_y >= 0:
+            slope_hex = found_x
+            slope_hex2 = found_y
+            if higher_is_a:
+                break  # the first from a; from b's end it is the last one met
+        e += step
+    return slope_hex, slope_hex2
+
+
+# --- hexside features: a wall, hedge or V&V hedge crossed on the way into a hex ----------------
+
+@jit_inline
+def crossing_effect(model, previous, d, h, hs_obst, hs_hind, hex_info, S2, same, slope):
+    """(effect, DRM) of hexside d of hex ``previous``, crossed into hex h (section 1, 'crossings')."""
+    effect = NONE
+    drm = 0
+    if model == MODEL_ASL:
+        height = hs_obst[previous, d]
+        if height > 0:
+            wall_base = hex_info[previous, H_GROUND2]
+            if hex_info[h, H_GROUND2] > wall_base:
+                wall_base = hex_info[h, H_GROUND2]
+            top = wall_base + height
+            if slope or (same and top > S2) or ((not same) and top >= S2):
+                effect = BLOCK
+    elif model == MODEL_VV:
+        if hs_obst[previous, d] > 0:
+            effect = BLOCK
+        drm = hs_hind[previous, d]
+    return effect, drm
+
+
+# --- a LOS running exactly along a hexside X|Y -------------------------------------------------
+
+@jit_inline
+def asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same, slope, hex_info):
+    """(effect, reason, DRM) of an ASL run along the hexside between hexes x and y (-1: off-map).
+
+    A6.1: an obstacle must be on both sides to block; B.6: an inherent one
+    blocks from one side; hindrance counts once, per source the largest of
+    min(X, Y), inherent X and inherent Y.
+    """
+    ex = NONE
+    rx = R_NONE
+    ey = NONE
+    ry = R_NONE
+    ix = NONE
+    iy = NONE
+    tx = 0
+    sx = 0
+    vx = 0
+    ty = 0
+    sy = 0
+    vy = 0
+    x_inherent = False
+    y_inherent = False
+    if x >= 0:
+        r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
+        ex, rx = asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, hex_info, False)
+        ix, rix = asl_hex_effect(x, S2, T2, same, slope, r_s, r_t, hex_info, True)
+        tx, sx, vx = asl_hex_hindrance(x, S2, T2, same, slope, False, hex_info)
+        x_inherent = hex_info[x, H_HINDRANCE_INHERENT]
+    if y >= 0:
+        r_s, r_t = ranges_from_higher(ranges[e + 1, 0], ranges[e + 1, 1], higher_is_a)
+        ey, ry = asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, hex_info, False)
+        iy, riy = asl_hex_effect(y, S2, T2, same, slope, r_s, r_t, hex_info, True)
+        ty, sy, vy = asl_hex_hindrance(y, S2, T2, same, slope, False, hex_info)
+        y_inherent = hex_info[y, H_HINDRANCE_INHERENT]
+    effect = ex if ex <= ey else ey
+    if y < 0 or x < 0:
+        effect = NONE
+    if ix > effect:
+        effect = ix
+    if iy > effect:
+        effect = iy
+    reason = R_NONE
+    if effect != NONE:
+        # the reason of the first side whose own effect reaches the run's
+        if x >= 0 and ex >= effect:
+            reason = rx
+        else:
+            reason = ry
+        if effect == BLIND:
+            reason = R_BLIND
+    terrain = tx if tx < ty else ty
+    if x_inherent and tx > terrain:
+        terrain = tx
+    if y_inherent and ty > terrain:
+        terrain = ty
+    drm = terrain + (sx if sx > sy else sy) + (1 if (vx + vy) > 0 else 0)
+    return effect, reason, drm
+
+
+@jit_inline
+def simple_run_effect(model, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2,
+                      hs_obst, hs_hind):
+    """(effect, reason, DRM) of a V&V or CCN run along the hexside between x and y (sections 3-4)."""
+    blocks_x = False
+    blocks_y = False
+    hinders_x = False
+    hinders_y = False
+    rx = R_NONE
+    if x >= 0:
+        effect_x, rx = simple_hex_effect(x, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
+        blocks_x = effect_x == BLOCK
+        hinders_x = model == MODEL_VV and hex_info[x, H_HINDRANCE] > 0
+    if y >= 0:
+        effect_y, ry = simple_hex_effect(y, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
+        blocks_y = effect_y == BLOCK
+        hinders_y = model == MODEL_VV and hex_info[y, H_HINDRANCE] > 0
+    effect = NONE
+    reason = R_NONE
+    drm = 0
+    if blocks_x and blocks_y:
+        effect = BLOCK
+        reason = rx
+    elif ((blocks_x or hinders_x) and hinders_y) or ((blocks_y or hinders_y) and hinders_x):
+        drm = 1
+    if model == MODEL_VV and run_dir >= 0:
+        side = x if x >= 0 else y
+        side_dir = run_dir if x >= 0 else (run_dir + 3) % 6
+        if side >= 0:
+            if hs_obst[side, side_dir] > 0 and effect == NONE:
+                effect = BLOCK
+                reason = R_HEXSIDE
+            drm += hs_hind[side, side_dir]
+    return effect, reason, drm
+
+
+# --- explain(): one record per step with an effect ---------------------------------------------
+
+@jit_inline
+def record_step(records, n_rec, hex_index, kind, effect, reason, drm):
+    """Write one explain() record at row ``n_rec``; returns the next row."""
+    records[n_rec, 0] = hex_index
+    records[n_rec, 1] = kind
+    records[n_rec, 2] = effect
+    records[n_rec, 3] = reason
+    records[n_rec, 4] = drm
+    return n_rec + 1
