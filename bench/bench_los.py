@@ -22,7 +22,7 @@ import pytest
 import kernel
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, ratio
 from bench.naive_lerp import lerp_los_matrix
-from kernel.line_of_sight.api import BLOCKED, field_of_fire
+from kernel import BLOCKED, field_of_fire
 from tests.comparisons import COMPARISONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,8 +105,8 @@ def _startup(cache_dir: str) -> float:
         import time
         start = time.perf_counter()
         import kernel
-        from kernel.line_of_sight.api import los_matrix
-        from kernel.movement.api import movement_field
+        from kernel import los_matrix
+        from kernel import movement_field
         board = kernel.load("71")
         los_matrix(board)
         movement_field(board, "71I4", "infantry")

@@ -15,7 +15,7 @@ import pytest
 from scipy.sparse.csgraph import dijkstra
 
 from bench.conftest import FIGURES, RATIOS, measure, ratio
-from kernel.movement.api import movement_graph, movement_matrix
+from kernel import movement_graph, movement_matrix
 from tests.comparisons import COMPARISONS
 
 movement_field = COMPARISONS["movement_field"].kernel

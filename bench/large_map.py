@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 import kernel
-from kernel.line_of_sight.api import los, visibility_bits
+from kernel import los, visibility_bits
 from kernel.line_of_sight.tracer import templates
 
 

@@ -1,18 +1,144 @@
 """hexkernel: exact line of sight and movement for hex-and-counter wargames.
 
-The public API:
+Everything a user needs is a name of this package, listed in ``__all__``;
+each has this one import path (``from kernel import los_matrix``).  The
+subpackages follow a map's path from its files to the kernels' results (see
+``docs/architecture.md``)::
 
-* :func:`load` compiles a map (scenario, board file or bundled name) into a
-  :class:`Board` of dense numpy arrays;
-* :func:`load_ruleset` reads a ruleset (``asl``, ``valor-victory``, ``ccn``);
-* :mod:`kernel.grid.lattice` and :mod:`kernel.grid.coordinates` hold the lattice and
-  the grid-coordinate grammar;
-* :func:`random_board` makes seeded random maps for tests and benchmarks.
+    grid/ -> maps/, importers/vasl/ -> loading -> line_of_sight/, movement/ -> render/, cli/
+
+Names are loaded on first use, so ``import kernel`` stays light: it imports
+neither numba nor matplotlib, scipy or networkx until a name needs them.
+
+* Maps: :func:`load` (scenario, board file, VASL board or bundled name) gives
+  a :class:`Board` of dense numpy arrays; :func:`random_board` makes seeded
+  random maps; :func:`load_ruleset` reads a ruleset.
+* LOS: :func:`los` (one LOS, with ``explain()``), :func:`los_matrix`,
+  :func:`los_matrix_blocks`, :func:`visibility_bits`, :func:`los_pairs`,
+  :func:`field_of_fire`; :class:`Counters` puts SMOKE, vehicles and units on
+  the map; :data:`BLOCKED` is the blocked sentinel.
+* Movement: :func:`movement_field`, :func:`reachable`, :func:`movement_matrix`
+  (:data:`UNREACHABLE` sentinel), :func:`movement_tables`, :func:`movement_graph`.
+* Pictures (need the ``plot`` extra): :func:`board_picture`,
+  :func:`fire_picture`, :func:`movement_picture`, :func:`los_picture`,
+  :func:`values_picture`, :func:`save_picture`.
+
+Examples
+--------
+>>> import kernel
+>>> board = kernel.load("default")
+>>> kernel.los(board, "71I4", "71I6").visible
+True
+>>> sorted(kernel.__all__) == sorted(set(kernel.__all__))
+True
 """
 
-from kernel.loading import load
-from kernel.maps.board import Board
-from kernel.maps.rulesets import load_ruleset
+from __future__ import annotations
 
-__all__ = ["Board", "load", "load_ruleset"]
+import importlib
+from typing import TYPE_CHECKING
+
+from kernel import _deprecated
+
 __version__ = "0.1.0"
+_deprecated.install()  # the 0.1 module paths (kernel.board, kernel.vasl, ...) as deprecated aliases
+
+#: Public name -> (module that defines it, name there).
+_API: dict[str, tuple[str, str]] = {
+    # maps: loading, boards, rulesets, files
+    "load": ("kernel.loading", "load"),
+    "read_scenario": ("kernel.loading", "read_scenario"),
+    "Board": ("kernel.maps.board", "Board"),
+    "compile_scenario": ("kernel.maps.board", "compile_scenario"),
+    "random_board": ("kernel.maps.random_maps", "random_board"),
+    "load_ruleset": ("kernel.maps.rulesets", "load_ruleset"),
+    "Ruleset": ("kernel.maps.rulesets", "Ruleset"),
+    "RulesetError": ("kernel.maps.rulesets", "RulesetError"),
+    "BoardFileError": ("kernel.maps.specs", "BoardFileError"),
+    "BoardSpec": ("kernel.maps.specs", "BoardSpec"),
+    "HexSpec": ("kernel.maps.specs", "HexSpec"),
+    "ScenarioSpec": ("kernel.maps.specs", "ScenarioSpec"),
+    "read_board_file": ("kernel.maps.board_text", "read_board_file"),
+    "write_board_file": ("kernel.maps.board_text", "write_board_file"),
+    "data_dir": ("kernel.maps.bundled", "data_dir"),
+    # VASL boards
+    "read_vasl_board": ("kernel.importers.vasl.build", "read_vasl_board"),
+    "load_vasl_board": ("kernel.importers.vasl.build", "load_vasl_board"),
+    "VaslImportWarning": ("kernel.importers.vasl.build", "VaslImportWarning"),
+    # grid
+    "parse_hex": ("kernel.grid.coordinates", "parse_hex"),
+    "parse_coordinate": ("kernel.grid.coordinates", "parse_coordinate"),
+    "format_coordinate": ("kernel.grid.coordinates", "format_coordinate"),
+    "hex_distance": ("kernel.grid.lattice", "hex_distance"),
+    # line of sight
+    "los": ("kernel.line_of_sight.single", "los"),
+    "los_matrix": ("kernel.line_of_sight.bulk", "los_matrix"),
+    "los_matrix_blocks": ("kernel.line_of_sight.bulk", "los_matrix_blocks"),
+    "visibility_bits": ("kernel.line_of_sight.bulk", "visibility_bits"),
+    "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
+    "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
+    "Counters": ("kernel.line_of_sight.counters", "Counters"),
+    "LOSResult": ("kernel.line_of_sight.results", "LOSResult"),
+    "LOSStep": ("kernel.line_of_sight.results", "LOSStep"),
+    "PairsResult": ("kernel.line_of_sight.results", "PairsResult"),
+    "FieldOfFire": ("kernel.line_of_sight.results", "FieldOfFire"),
+    "BLOCKED": ("kernel.line_of_sight.results", "BLOCKED"),
+    "REASONS": ("kernel.line_of_sight.results", "REASONS"),
+    # movement
+    "movement_field": ("kernel.movement.fields", "movement_field"),
+    "reachable": ("kernel.movement.fields", "reachable"),
+    "movement_matrix": ("kernel.movement.fields", "movement_matrix"),
+    "movement_graph": ("kernel.movement.fields", "movement_graph"),
+    "MovementField": ("kernel.movement.fields", "MovementField"),
+    "movement_tables": ("kernel.movement.tables", "movement_tables"),
+    "MovementTables": ("kernel.movement.tables", "MovementTables"),
+    "UNREACHABLE": ("kernel.movement.tables", "UNREACHABLE"),
+    "board_edge_hexes": ("kernel.movement.inputs", "board_edge_hexes"),
+    # pictures (matplotlib is imported when a picture is drawn)
+    "board_picture": ("kernel.render.board_map", "board_picture"),
+    "fire_picture": ("kernel.render.fire_map", "fire_picture"),
+    "movement_picture": ("kernel.render.movement_map", "movement_picture"),
+    "los_picture": ("kernel.render.los_trace", "los_picture"),
+    "values_picture": ("kernel.render.matrix_map", "values_picture"),
+    "save_picture": ("kernel.render.common", "save"),
+    # numba
+    "thread_count": ("kernel._jit", "thread_count"),
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str):
+    """Load a public name on first use (PEP 562) and keep it as a module attribute."""
+    try:
+        module_name, attribute = _API[name]
+    except KeyError:
+        raise AttributeError(f"module 'kernel' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module_name), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from kernel._jit import thread_count
+    from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
+    from kernel.grid.lattice import hex_distance
+    from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
+    from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_matrix_blocks, los_pairs, visibility_bits
+    from kernel.line_of_sight.counters import Counters
+    from kernel.line_of_sight.results import BLOCKED, REASONS, FieldOfFire, LOSResult, LOSStep, PairsResult
+    from kernel.line_of_sight.single import los
+    from kernel.loading import load, read_scenario
+    from kernel.maps.board import Board, compile_scenario
+    from kernel.maps.board_text import read_board_file, write_board_file
+    from kernel.maps.bundled import data_dir
+    from kernel.maps.random_maps import random_board
+    from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
+    from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
+    from kernel.movement.fields import MovementField, movement_field, movement_graph, movement_matrix, reachable
+    from kernel.movement.inputs import board_edge_hexes
+    from kernel.movement.tables import UNREACHABLE, MovementTables, movement_tables

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernel.importers.vasl.build import is_vasl_board, read_board_spec
+from kernel.importers.vasl.build import read_vasl_board
+from kernel.importers.vasl.files import is_vasl_board
 from kernel.maps.board import Board, compile_scenario
 from kernel.maps.board_text import read_board_file
 from kernel.maps.bundled import data_dir
@@ -34,7 +35,7 @@ def read_board_any(name: str, base: Path) -> BoardSpec:
     for candidate in candidates:
         if is_vasl_board(candidate):
             try:
-                return read_board_spec(candidate)
+                return read_vasl_board(candidate)
             except (ValueError, FileNotFoundError) as error:
                 raise ValueError(f"VASL board {name!r}: {error}") from None
     return read_text_board(name, base)
@@ -52,8 +53,9 @@ def load(name_or_path: str | Path, **switches: bool) -> Board:
     ----------
     name_or_path : str or Path
         ``"default"`` (the bundled four-board ASL scenario), another bundled
-        scenario or board name (``"71"``, ``"vv-village"``), or a path to a
-        ``.scenario`` / ``.board`` file.
+        scenario or board name (``"71"``, ``"vv-village"``), a path to a
+        ``.scenario`` / ``.board`` file, or a VASL board (a folder holding
+        ``LOSData`` or a board archive; see :func:`kernel.read_vasl_board`).
     **switches : bool
         Ruleset switches overriding the scenario's (``orchards_in_season=False``).
 
@@ -61,27 +63,31 @@ def load(name_or_path: str | Path, **switches: bool) -> Board:
     ------
     FileNotFoundError
         No such file or bundled name.
-    kernel.maps.specs.BoardFileError
+    kernel.BoardFileError
         The file is malformed (the message names file, line and coordinate).
+    ValueError
+        A VASL board's files are malformed (the message names the file).
 
     Examples
     --------
     >>> board = load("71")
     >>> len(board)
     346
-    >>> board.terrain_of("71I9") if "71I9" in board.names else []  # doctest: +SKIP
     """
     path = Path(name_or_path)
     is_board = path.suffix in (".board", ".overlay")
     if path.suffix == ".scenario" or (not is_board and not path.is_file() and _bundled_scenario(str(name_or_path))):
         scenario = read_scenario(resolve_file(name_or_path, None, "scenario"))
     else:
-        board_path = resolve_file(name_or_path, None, "board")
-        spec = read_board_file(board_path)
-        if spec.kind != "board":
-            raise BoardFileError(f"{board_path}: is an overlay (kind = overlay): expected a board or scenario")
+        if is_vasl_board(path):
+            spec = read_vasl_board(path)
+        else:
+            board_path = resolve_file(name_or_path, None, "board")
+            spec = read_board_file(board_path)
+            if spec.kind != "board":
+                raise BoardFileError(f"{board_path}: is an overlay (kind = overlay): expected a board or scenario")
         scenario = ScenarioSpec(
-            source=str(board_path), title=spec.title or f"board {spec.id}", ruleset=spec.ruleset,
+            source=spec.source, title=spec.title or f"board {spec.id}", ruleset=spec.ruleset,
             boards=[BoardPlacement(spec, 0, 0, False, spec.id, 0)], overlays=[], switches={},
         )
     if switches:

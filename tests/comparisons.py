@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import kernel
-from kernel.line_of_sight.api import los, los_matrix
-from kernel.movement.api import movement_field
+from kernel import los, los_matrix, movement_field
 from kernel.line_of_sight.tracer import trace
 from tests.reference.los_reference import reference_los, reference_trace
 from tests.reference.movement_reference import reference_movement

@@ -17,11 +17,9 @@ import pytest
 
 import kernel
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
-from kernel.maps.board import Board
-from kernel.maps.board_text import read_board_file
-from kernel.maps.specs import BoardFileError, HexSpec
+from kernel import Board, BoardFileError, HexSpec, read_board_file
 from kernel.maps.composition import Composition, GlobalHex
-from kernel.maps.rulesets import load_ruleset
+from kernel import load_ruleset
 
 # A 5 x 3 geomorphic ASL board: columns A C E hold 1..3, B D hold 0..3 (17 hexes).
 HEADER = """\

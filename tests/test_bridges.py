@@ -24,9 +24,7 @@ import math
 import numpy as np
 import pytest
 
-from kernel.line_of_sight.api import BLOCKED, los, los_matrix
-from kernel.movement.api import movement_field
-from kernel.maps.random_board import random_board
+from kernel import BLOCKED, los, los_matrix, movement_field, random_board
 from tests.reference.board_text import make_board
 from tests.reference.los_reference import reference_los
 from tests.reference.los_reference import top_level as reference_top_level

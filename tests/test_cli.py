@@ -19,8 +19,7 @@ import pytest
 
 import kernel
 from kernel.cli import build_parser, main
-from kernel.line_of_sight.api import Counters, field_of_fire, los, los_matrix
-from kernel.movement.api import movement_field
+from kernel import Counters, field_of_fire, los, los_matrix, movement_field
 
 ROOT = Path(__file__).resolve().parent.parent
 A4_100_DPI = (1169, 827)

@@ -6,18 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernel.grid.coordinates import (
-    BypassRef,
-    CoveredArcRef,
-    HexRef,
-    LocationRef,
-    VertexRef,
-    column_index,
-    column_letters,
-    format_coordinate,
-    parse_coordinate,
-    parse_hex,
-)
+from kernel.grid.columns import column_index, column_letters
+from kernel import format_coordinate, parse_coordinate, parse_hex
+from kernel.grid.references import BypassRef, CoveredArcRef, HexRef, LocationRef, VertexRef
 
 FUZZ = settings(max_examples=300, deadline=None)
 

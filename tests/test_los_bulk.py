@@ -11,17 +11,10 @@ import numpy as np
 import pytest
 
 import kernel
-from kernel.line_of_sight.api import (
-    BLOCKED,
-    Counters,
-    field_of_fire,
-    los,
-    los_matrix,
-    los_matrix_blocks,
-    los_pairs,
+from kernel import (
+    BLOCKED, Counters, field_of_fire, los, los_matrix, los_matrix_blocks, los_pairs, random_board,
     visibility_bits,
 )
-from kernel.maps.random_board import random_board
 from tests.comparisons import COMPARISONS
 
 
@@ -185,7 +178,7 @@ def test_counters_change_the_matrix():
     (lambda b: los(b, "71I4", "71I6", level_a=2), ValueError, "level_a is 2 in 71I4"),
     (lambda b: los(b, "71I4", "71I6", level_b=-1), ValueError, "level_b is -1"),
     (lambda b: los(b, "71I4", "99A1"), KeyError, "'99A1' is not on this map"),
-    (lambda b: los(b, "71I4", "71I6", counters={"smoke": 1}), TypeError, "counters must be a kernel.line_of_sight.api.Counters"),
+    (lambda b: los(b, "71I4", "71I6", counters={"smoke": 1}), TypeError, "counters must be a kernel.Counters"),
     (lambda b: next(los_matrix_blocks(b, block_rows=0)), ValueError, "block_rows is 0"),
     (lambda b: field_of_fire(b, []), ValueError, "no sources given"),
     (lambda b: los_pairs(b, [1, 2], [3]), ValueError, "a has 2 hexes and b 1"),

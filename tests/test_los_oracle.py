@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernel.line_of_sight.api import Counters
-from kernel.maps.random_board import random_board
+from kernel import Counters, random_board
 from tests.comparisons import COMPARISONS
 
 RULESETS = ("asl", "valor-victory", "ccn")

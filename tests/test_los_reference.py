@@ -18,9 +18,9 @@ import random
 import numpy as np
 import pytest
 
-from kernel.line_of_sight.api import Counters
-from kernel.line_of_sight.api import los as kernel_los
-from kernel.maps.random_board import random_board
+from kernel import Counters
+from kernel.line_of_sight.single import los as kernel_los
+from kernel import random_board
 from kernel.line_of_sight.tracer import trace as kernel_trace
 from tests.reference.board_text import board_from_text, board_text, make_board
 from tests.reference.los_reference import hex_range, reference_los, reference_steps, reference_trace, trace_contacts

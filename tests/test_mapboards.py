@@ -12,7 +12,7 @@ import re
 import pytest
 
 import kernel
-from kernel.maps.board_text import read_board_file
+from kernel import read_board_file
 from kernel.maps.scenario_text import read_scenario_file
 from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
 from kernel.maps.composition import compose

@@ -9,14 +9,7 @@ import numpy as np
 import pytest
 
 import kernel
-from kernel.movement.api import (
-    UNREACHABLE,
-    board_edge_hexes,
-    movement_field,
-    movement_matrix,
-    reachable,
-)
-from kernel.maps.random_board import random_board
+from kernel import board_edge_hexes, movement_field, movement_matrix, random_board, reachable, UNREACHABLE
 from tests.comparisons import COMPARISONS
 from tests.reference.movement_reference import bypass, loc, path_cost
 from tests.test_movement_reference import CASES, per_hex, query, write_board

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import kernel
-from kernel.maps.random_board import random_board
+from kernel import random_board
 from tests.reference.movement_reference import (
     MOVING,
     STOPPED,

@@ -10,8 +10,7 @@ import pytest
 
 import kernel
 from kernel.render import pictures
-from kernel.line_of_sight.api import field_of_fire, los
-from kernel.movement.api import movement_field
+from kernel import field_of_fire, los, movement_field
 
 DPI = 60  # small and quick; an A4 page is then 701 x 496 pixels
 

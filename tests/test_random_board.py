@@ -1,4 +1,4 @@
-"""Seeded random boards (kernel.maps.random_board): determinism, sizes, densities, errors."""
+"""Seeded random boards (kernel.maps.random_maps): determinism, sizes, densities, errors."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from kernel.maps.board import Board
-from kernel.maps.bundled import data_dir
-from kernel.maps.random_board import random_board
+from kernel import Board, data_dir, random_board
 
 RULESETS = ("asl", "valor-victory", "ccn")
 LAYOUTS = ("rectangular", "geomorphic", "staggered")

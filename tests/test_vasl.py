@@ -25,13 +25,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernel.importers.vasl import build as vasl
-from kernel.loading import load
-from kernel.maps.board_text import read_board_file, write_board_file
-from kernel.maps.specs import BoardFileError
-from kernel.line_of_sight.api import BLOCKED, los, los_matrix
-from kernel.movement.api import movement_field
-from kernel.maps.bundled import data_dir
+import kernel
+from kernel.importers.vasl.build import compile_spec
+from kernel.importers.vasl.files import parse_los_data
+from kernel.importers.vasl.pixels import UNIT_X, UNIT_Y, pixel_centre
+from kernel import (
+    BLOCKED, BoardFileError, data_dir, load, los, los_matrix, movement_field, read_board_file,
+    write_board_file,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 VASL = REPO.parent / "shared" / "vasl"
@@ -69,10 +70,10 @@ BOARD_METADATA = """<?xml version="1.0"?>
 
 
 def centre(name: str) -> tuple[float, float]:
-    from kernel.grid.coordinates import parse_hex
+    from kernel import parse_hex
 
     ref = parse_hex(name)
-    return vasl.pixel_centre(ref.column_index, ref.number)
+    return pixel_centre(ref.column_index, ref.number)
 
 
 def paint_disc(grid, name, radius, value):
@@ -88,8 +89,8 @@ def paint_hexside(grid, name, direction, value, width=4):
     x, y = centre(name)
     a = VERTEX_OFFSETS[(direction - 1) % 6]
     b = VERTEX_OFFSETS[direction]
-    ax, ay = x + a[0] * vasl.UNIT_X, y + a[1] * vasl.UNIT_Y
-    bx, by = x + b[0] * vasl.UNIT_X, y + b[1] * vasl.UNIT_Y
+    ax, ay = x + a[0] * UNIT_X, y + a[1] * UNIT_Y
+    bx, by = x + b[0] * UNIT_X, y + b[1] * UNIT_Y
     for t in np.linspace(0, 1, 200):
         px, py = ax + t * (bx - ax), ay + t * (by - ay)
         for dx in range(-width // 2, width // 2 + 1):
@@ -165,8 +166,8 @@ def board05(tmp_path, synthetic_files):
 
 def import_quietly(path, **kwargs):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", vasl.VaslImportWarning)
-        return vasl.read_board_spec(path, **kwargs)
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)
+        return kernel.read_vasl_board(path, **kwargs)
 
 
 # ---------------------------------------------------------------- the parser
@@ -176,7 +177,7 @@ def test_parser_reads_both_record_types(synthetic_files):
     elevation, terrain, _ = synthetic_files
     stairs = [k % 2 for k in range(346)]
     for long_records, short_records in ((True, True), (True, False), (False, True)):
-        data = vasl.parse_los_data(los_bytes(elevation, terrain, long_records=long_records,
+        data = parse_los_data(los_bytes(elevation, terrain, long_records=long_records,
                                              short_records=short_records, stairs=stairs), "x")
         assert (data.width, data.height, data.grid_width, data.grid_height) == (33, 10, GRID_W, GRID_H)
         assert np.array_equal(data.elevation, elevation)
@@ -185,12 +186,12 @@ def test_parser_reads_both_record_types(synthetic_files):
 
 
 def test_synthetic_import(board05):
-    with pytest.warns(vasl.VaslImportWarning, match=r"61 'Forest'.*Y8"):
-        spec = vasl.read_board_spec(board05)
+    with pytest.warns(kernel.VaslImportWarning, match=r"61 'Forest'.*Y8"):
+        spec = kernel.read_vasl_board(board05)
     assert (spec.id, spec.ruleset, spec.layout, spec.columns, spec.rows) == ("5", "asl", "geomorphic", 33, 10)
     assert len(spec.hexes) == 346 and all(h.level is not None for h in spec.hexes.values())
     def cell(name):
-        from kernel.grid.coordinates import parse_hex
+        from kernel import parse_hex
 
         ref = parse_hex(name)
         return ref.column_index, ref.number
@@ -213,7 +214,7 @@ def test_synthetic_import(board05):
 
 
 def test_synthetic_board_compiles_and_moves(board05):
-    board = vasl.compile_spec(import_quietly(board05))
+    board = compile_spec(import_quietly(board05))
     assert board.terrain_of("5I9") == ["woods", "stone-building"]
     field = movement_field(board, "5I8", "infantry")
     assert field.state_cost[2 * board.location_offset[board.index("5I9")]] == 4   # A2.4: 2 + 2 MF
@@ -234,8 +235,8 @@ def test_synthetic_bridge_over_a_stream(tmp_path):
     terrain[int(x) - 5:int(x) + 6, int(y5) - 30:int(y5) + 31] = 82   # its bridge over R5, at level 0
     board_path = make_board_folder(tmp_path, los_bytes(elevation, terrain))
     with warnings.catch_warnings():
-        warnings.simplefilter("error", vasl.VaslImportWarning)  # the deck is one level above the stream: no warning
-        board = vasl.load_board(board_path)
+        warnings.simplefilter("error", kernel.VaslImportWarning)  # the deck is one level above the stream: no warning
+        board = kernel.load_vasl_board(board_path)
     r5 = board.index("5R5")
     assert board.terrain_of(r5) == ["stream", "bridge"] and int(board.ground_level[r5]) == -1
     assert [board.names[h] for h in np.flatnonzero(board.bridge_deck)] == ["5R5"]
@@ -258,8 +259,8 @@ def test_archive_and_shared_metadata_locations(tmp_path, synthetic_files):
     assert import_quietly(inside).hexes == from_folder.hexes
     bare = make_board_folder(tmp_path / "bare", synthetic_files[2], table=None)
     assert import_quietly(bare, shared_metadata=tmp_path / "plain" / "SharedBoardMetadata.xml").hexes == from_folder.hexes
-    with pytest.warns(vasl.VaslImportWarning, match="Forest"):
-        board = vasl.load_board(archive)
+    with pytest.warns(kernel.VaslImportWarning, match="Forest"):
+        board = kernel.load_vasl_board(archive)
     assert board.terrain_of("5I9") == ["woods", "stone-building"] and len(board) == 346
 
 
@@ -268,26 +269,26 @@ def test_archive_and_shared_metadata_locations(tmp_path, synthetic_files):
 
 def test_missing_files(tmp_path, synthetic_files):
     with pytest.raises(FileNotFoundError, match=r"VASL board .*nowhere.* does not exist"):
-        vasl.read_board_spec(tmp_path / "nowhere")
+        kernel.read_vasl_board(tmp_path / "nowhere")
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "BoardMetadata.xml").write_text(BOARD_METADATA.format(buildings=""))
     with pytest.raises(FileNotFoundError, match=r"LOSData file .*empty/LOSData.* does not exist"):
-        vasl.read_board_spec(empty)
+        kernel.read_vasl_board(empty)
     bare = make_board_folder(tmp_path / "bare", synthetic_files[2], table=None)
     with pytest.raises(FileNotFoundError, match=r"no VASL terrain table .*SharedBoardMetadata.xml"):
-        vasl.read_board_spec(bare)
+        kernel.read_vasl_board(bare)
     with pytest.raises(FileNotFoundError, match=r"terrain table .*missing.xml.* does not exist"):
-        vasl.read_board_spec(bare, shared_metadata=tmp_path / "missing.xml")
+        kernel.read_vasl_board(bare, shared_metadata=tmp_path / "missing.xml")
     archive = tmp_path / "half.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("LOSData", synthetic_files[2])
     with pytest.raises(FileNotFoundError, match=r"half.zip.* holds no BoardMetadata.xml"):
-        vasl.read_board_spec(archive)
+        kernel.read_vasl_board(archive)
     text = tmp_path / "notes.txt"
     text.write_text("hello")
     with pytest.raises(ValueError, match=r"notes.txt: not a VASL board"):
-        vasl.read_board_spec(text)
+        kernel.read_vasl_board(text)
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -307,7 +308,7 @@ def test_missing_files(tmp_path, synthetic_files):
 def test_damaged_los_data(tmp_path, synthetic_files, damage, message):
     board = make_board_folder(tmp_path, damage(synthetic_files[2]))
     with pytest.raises(ValueError, match=message):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
 
 
 def test_bad_metadata_and_codes(tmp_path, synthetic_files):
@@ -315,28 +316,28 @@ def test_bad_metadata_and_codes(tmp_path, synthetic_files):
     board = make_board_folder(tmp_path / "a", raw)
     (board / "BoardMetadata.xml").write_text("<boardMetadata name='05'")
     with pytest.raises(ValueError, match=r"BoardMetadata.xml: not well-formed XML"):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
     board = make_board_folder(tmp_path / "b", raw, buildings='<buildingType hexName="C3" buildingTypeName="Castle" />')
     with pytest.raises(ValueError, match=r"buildingType of hex C3 is 'Castle': expected one of"):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
     board = make_board_folder(tmp_path / "c", raw, buildings='<buildingType hexName="A11" buildingTypeName="Stone Building" />')
     with pytest.raises(ValueError, match=r"hexName 'A11' is not a hex of this 33x10 board"):
         import_quietly(board)
     board = make_board_folder(tmp_path / "d", raw)
     (board / "BoardMetadata.xml").write_text(BOARD_METADATA.format(buildings="").replace('width="33"', 'width="17"'))
     with pytest.raises(ValueError, match=r"LOSData is 33x10 hexes but its board metadata says width=17"):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
     strange = terrain.copy()
     strange[450, 548] = 99                                        # a code the table does not know, in I9
     board = make_board_folder(tmp_path / "e", los_bytes(elevation, strange))
     with pytest.raises(ValueError, match=r"terrain code 99 \(first in hex I9, pixel 450,548\) is not in the terrain table"):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
     board = make_board_folder(tmp_path / "f", raw, table="<sharedBoardMetadata/>")
     with pytest.raises(ValueError, match=r"SharedBoardMetadata.xml: no <terrainType> elements"):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
     board = make_board_folder(tmp_path / "g", los_bytes(elevation[:900], terrain[:900]))
     with pytest.raises(ValueError, match=r"on 900x645 pixels: expected about 1800x645"):
-        vasl.read_board_spec(board)
+        kernel.read_vasl_board(board)
 
 
 # ---------------------------------------------------------------- board files
@@ -367,7 +368,7 @@ def test_write_board_file_round_trip(tmp_path, board05):
 def test_scenario_names_vasl_boards(tmp_path, board05):
     scenario = tmp_path / "mixed.scenario"
     scenario.write_text("[scenario]\ntitle = mixed\n\n[boards]\n0 0 bd05\n0 1 71\n")
-    with pytest.warns(vasl.VaslImportWarning, match="Forest"):
+    with pytest.warns(kernel.VaslImportWarning, match="Forest"):
         board = load(scenario)
     assert "5I9" in board.names and "71I9" in board.names
     assert board.terrain_of("5I9") == ["woods", "stone-building"]
@@ -391,16 +392,16 @@ def specs():
         pytest.skip("VASL board data (../shared/vasl) not present")
     result = {}
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", vasl.VaslImportWarning)  # bridge decks: test_board_13_bridges
-        warnings.filterwarnings("error", ".*has no asl equivalent", vasl.VaslImportWarning)  # every terrain maps
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)  # bridge decks: test_board_13_bridges
+        warnings.filterwarnings("error", ".*has no asl equivalent", kernel.VaslImportWarning)  # every terrain maps
         for name in BOARDS:
-            result[name] = vasl.read_board_spec(VASL / name)
+            result[name] = kernel.read_vasl_board(VASL / name)
     return result
 
 
 @pytest.fixture(scope="module")
 def boards(specs):
-    return {name: vasl.compile_spec(spec) for name, spec in specs.items()}
+    return {name: compile_spec(spec) for name, spec in specs.items()}
 
 
 @needs_vasl
@@ -420,9 +421,9 @@ def test_every_hex_gets_terrain_and_level(specs):
 @needs_vasl
 def test_board_13_bridges():
     """A2.8: the three bridges of board 13 import as stream hexes with a deck Location, on the road."""
-    with pytest.warns(vasl.VaslImportWarning, match=r"bridge deck .* K6 \(deck pixels at level 1, imported at 0\), "
+    with pytest.warns(kernel.VaslImportWarning, match=r"bridge deck .* K6 \(deck pixels at level 1, imported at 0\), "
                                                     r"Y8 \(deck pixels at level 1, imported at 0\)"):
-        board = vasl.load_board(VASL / "bd13")
+        board = kernel.load_vasl_board(VASL / "bd13")
     decks = [board.names[h] for h in np.flatnonzero(board.bridge_deck)]
     assert decks == ["13K6", "13Y8", "13CC5"]
     for name in decks:
@@ -508,7 +509,7 @@ def test_scenario_mixing_imported_and_bundled_boards(tmp_path):
     assert board.terrain_of("2I9") == ["woods", "wooden-building"] and "71I9" in board.names
     assert los(board, "2I7", "71I4").visible in (True, False)
     # a written board file of an imported board works in a scenario too
-    write_board_file(vasl.read_board_spec(VASL / "bd02"), tmp_path / "2.board")
+    write_board_file(kernel.read_vasl_board(VASL / "bd02"), tmp_path / "2.board")
     scenario.write_text("[boards]\n0 0 2.board\n0 1 71\n")
     assert load(scenario).terrain_of("2I9") == ["woods", "wooden-building"]
 

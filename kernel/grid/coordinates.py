@@ -40,12 +40,10 @@ expected; input that is not a `str` raises `TypeError`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-#: Number of columns: ``A``..``Z`` (0..25), then ``AA``..``ZZ`` (26..51).
-COLUMN_COUNT = 52
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_MAX_DIGITS = 3
+from kernel.grid.columns import Malformed, board_problem, column_problem, digits_problem, require_str
+from kernel.grid.references import BypassRef, Coordinate, CoveredArcRef, HexRef, LocationRef, VertexRef
+
 
 #: Loose shape of one hex: splits off the pieces so that each can be checked
 #: with its own error message.  Uses explicit ASCII classes (``\d`` would also
@@ -53,408 +51,84 @@ _MAX_DIGITS = 3
 _HEX_SHAPE = re.compile(
     r"(?P<board>[0-9]*)(?P<overlay>o?)(?P<column>[A-Za-z]*)(?P<number>[0-9]*)"
 )
+
+
 _LEVEL_SHAPE = re.compile(r"-?[0-9]+")
+
 
 _EXPECT_HEX = (
     "board digits (and 'o' if under an overlay), column letters A..Z or "
     "doubled AA..ZZ, and a hex number, like '2I9' or '32oE7'"
 )
+
+
 _EXPECT_LEVEL = "a hex, 'h' and a level, like '1E4h1' or '1E4h-1'"
+
+
 _EXPECT_BYPASS_OR_VERTEX = (
     "two hexes joined by '-' for a Bypass, like 'F3-E3', "
     "or three for a vertex, like 'X0-W1-W0'"
 )
+
+
 _EXPECT_COVERED_ARC = (
     "a hex, 'ca' and a hexspine of two hexes joined by '/', like '1E4caD3/D4'"
 )
+
+
 _EXPECT_ANY = (
     "a hex like '2I9' or '32oE7', a level like '1E4h1', a Bypass like "
     "'F3-E3', a vertex like 'X0-W1-W0' or a covered arc like '1E4caD3/D4'"
 )
 
 
-class _Malformed(Exception):
-    """Internal: why a piece of a coordinate is malformed (no input quoted)."""
-
-
-def _require_str(text: object) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"grid coordinate must be a str, not {type(text).__name__}")
-    return text
-
-
-def _require_int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    return value
-
-
-def _require_hex(value: object, what: str) -> None:
-    if not isinstance(value, HexRef):
-        raise TypeError(f"{what} must be a HexRef, not {type(value).__name__}")
-
-
-def _column_problem(letters: str) -> str | None:
-    """Why ``letters`` is not a column, or None if it is one."""
-    if not letters:
-        return "no column letters"
-    if any(letter not in _LETTERS for letter in letters):
-        if letters.isascii() and letters.isalpha():
-            return "column letters are uppercase A..Z; lowercase letters are markers"
-        return "column letters are A..Z"
-    if len(letters) > 2:
-        return "a column has one letter or one doubled letter (AA..ZZ)"
-    if len(letters) == 2 and letters[0] != letters[1]:
-        return "doubled letters must be the same letter"
-    return None
-
-
-def _digits_problem(digits: str, what: str) -> str | None:
-    """Why ``digits`` (ASCII digits only) is not a canonical number, or None."""
-    if not digits:
-        return f"missing {what}"
-    if len(digits) > 1 and digits[0] == "0":
-        return f"{what} {digits!r} has a leading zero"
-    if len(digits) > _MAX_DIGITS:
-        return f"{what} {digits!r} has more than {_MAX_DIGITS} digits"
-    return None
-
-
-def _board_problem(board: str) -> str | None:
-    """Why ``board`` (ASCII digits only) is not a board number, or None."""
-    if board == "0":
-        return "board number '0' does not exist; boards count from 1"
-    return _digits_problem(board, "board number")
-
-
-def column_index(letters: str) -> int:
-    """Return the index of a column given by its letters.
-
-    Parameters
-    ----------
-    letters : str
-        ``A``..``Z`` (indices 0..25) or a doubled letter ``AA``..``ZZ``
-        (26..51).  ASL boards use ``A``..``GG`` (0..32).
-
-    Returns
-    -------
-    int
-        The column index, counted from 0 at column ``A``.
-
-    Raises
-    ------
-    ValueError
-        If ``letters`` is not a column (lowercase, mixed doubled letters, ...).
-    TypeError
-        If ``letters`` is not a `str`.
-
-    Examples
-    --------
-    >>> column_index("A"), column_index("Z"), column_index("AA"), column_index("GG")
-    (0, 25, 26, 32)
-    >>> column_index("AB")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'AB' is not a valid column: doubled letters must be the same letter
-    """
-    if not isinstance(letters, str):
-        raise TypeError(f"column letters must be a str, not {type(letters).__name__}")
-    problem = _column_problem(letters)
-    if problem is not None:
-        raise ValueError(f"{letters!r} is not a valid column: {problem}")
-    return _LETTERS.index(letters[0]) + len(_LETTERS) * (len(letters) - 1)
-
-
-def column_letters(index: int) -> str:
-    """Return the letters of the column with the given index.
-
-    Parameters
-    ----------
-    index : int
-        Column index, 0..51 (``A``..``Z``, then ``AA``..``ZZ``).
-
-    Returns
-    -------
-    str
-        The column letters; the inverse of `column_index`.
-
-    Raises
-    ------
-    ValueError
-        If ``index`` is outside 0..51.
-    TypeError
-        If ``index`` is not an `int` (`bool` is refused too).
-
-    Examples
-    --------
-    >>> column_letters(8), column_letters(26), column_letters(32)
-    ('I', 'AA', 'GG')
-    >>> column_letters(52)
-    Traceback (most recent call last):
-    ...
-    ValueError: 52 is not a valid column index: expected 0..51 (A..Z, AA..ZZ)
-    """
-    _require_int(index, "column index")
-    if not 0 <= index < COLUMN_COUNT:
-        raise ValueError(
-            f"{index!r} is not a valid column index: "
-            f"expected 0..{COLUMN_COUNT - 1} (A..Z, AA..ZZ)"
-        )
-    repeat, position = divmod(index, len(_LETTERS))
-    return _LETTERS[position] * (repeat + 1)
-
-
-@dataclass(frozen=True)
-class HexRef:
-    """One hex: optional board number, column letters and hex number.
-
-    Parameters
-    ----------
-    board : str or None
-        The board number as written (``"2"``, ``"32"``: 1..999 without leading
-        zeros), or None when the coordinate names no board.
-    column : str
-        Column letters, ``A``..``Z`` or doubled ``AA``..``ZZ``.
-    number : int
-        Hex number within the column, 0..999.
-    overlay : bool, default False
-        Whether the hex is covered by an overlay (written ``32oE7``, A2.73);
-        only allowed with a board.
-
-    Raises
-    ------
-    ValueError
-        If a field holds a value that has no written form.
-    TypeError
-        If a field has the wrong type.
-
-    Examples
-    --------
-    >>> ref = HexRef("32", "E", 7, overlay=True)
-    >>> format_coordinate(ref)
-    '32oE7'
-    >>> ref.column_index
-    4
-    >>> HexRef(None, "E", 7, overlay=True)
-    Traceback (most recent call last):
-    ...
-    ValueError: an overlaid hex needs a board number, like '32oE7'
-    """
-
-    board: str | None
-    column: str
-    number: int
-    overlay: bool = False
-
-    def __post_init__(self) -> None:
-        if self.board is not None:
-            if not isinstance(self.board, str):
-                raise TypeError(
-                    f"board must be a str or None, not {type(self.board).__name__}"
-                )
-            problem = (
-                _board_problem(self.board)
-                if self.board.isascii() and self.board.isdigit()
-                else "expected digits"
-            )
-            if problem is not None:
-                raise ValueError(f"invalid board {self.board!r}: {problem}")
-        column_index(self.column)
-        _require_int(self.number, "hex number")
-        if not 0 <= self.number < 10**_MAX_DIGITS:
-            raise ValueError(
-                f"invalid hex number {self.number!r}: expected 0..{10**_MAX_DIGITS - 1}"
-            )
-        if not isinstance(self.overlay, bool):
-            raise TypeError(f"overlay must be a bool, not {type(self.overlay).__name__}")
-        if self.overlay and self.board is None:
-            raise ValueError("an overlaid hex needs a board number, like '32oE7'")
-
-    @property
-    def column_index(self) -> int:
-        """Index of the column, 0 for ``A``.
-
-        Examples
-        --------
-        >>> HexRef("2", "I", 9).column_index
-        8
-        """
-        return column_index(self.column)
-
-
-@dataclass(frozen=True)
-class LocationRef:
-    """A hex, optionally with a level suffix (``1E4h1``, A2.2).
-
-    Parameters
-    ----------
-    hex : HexRef
-        The hex.
-    level : int or None
-        The level written after ``h`` (-999..999; ``-1`` is a sewer or cellar
-        level), or None when the coordinate has no ``h`` suffix.  ``h0`` is
-        kept distinct from no suffix.
-
-    Examples
-    --------
-    >>> parse_coordinate("1E4h-1")
-    LocationRef(hex=HexRef(board='1', column='E', number=4, overlay=False), level=-1)
-    >>> format_coordinate(LocationRef(HexRef("1", "E", 4), 0))
-    '1E4h0'
-    """
-
-    hex: HexRef
-    level: int | None
-
-    def __post_init__(self) -> None:
-        _require_hex(self.hex, "hex")
-        if self.level is not None:
-            _require_int(self.level, "level")
-            if not -(10**_MAX_DIGITS) < self.level < 10**_MAX_DIGITS:
-                limit = 10**_MAX_DIGITS - 1
-                raise ValueError(f"invalid level {self.level!r}: expected -{limit}..{limit}")
-
-
-@dataclass(frozen=True)
-class BypassRef:
-    """Bypass in ``hex`` along its hexside with ``along`` (``F3-E3``, A2.2).
-
-    Parameters
-    ----------
-    hex : HexRef
-        The hex actually occupied (always written first).
-    along : HexRef
-        The hex on the other side of the bypassed hexside.
-
-    Examples
-    --------
-    >>> ref = parse_coordinate("2F3-E3")
-    >>> ref.hex.board, ref.along.board
-    ('2', None)
-    >>> format_coordinate(ref)
-    '2F3-E3'
-    """
-
-    hex: HexRef
-    along: HexRef
-
-    def __post_init__(self) -> None:
-        _require_hex(self.hex, "hex")
-        _require_hex(self.along, "along")
-
-
-@dataclass(frozen=True)
-class VertexRef:
-    """The vertex shared by three hexes (``X0-W1-W0``, A2.2, A2.6).
-
-    Parameters
-    ----------
-    hex : HexRef
-        The hex actually occupied (always written first).
-    second, third : HexRef
-        The two other hexes meeting at the vertex.
-
-    Examples
-    --------
-    >>> ref = parse_coordinate("X0-W1-W0")
-    >>> [part.column + str(part.number) for part in (ref.hex, ref.second, ref.third)]
-    ['X0', 'W1', 'W0']
-    """
-
-    hex: HexRef
-    second: HexRef
-    third: HexRef
-
-    def __post_init__(self) -> None:
-        _require_hex(self.hex, "hex")
-        _require_hex(self.second, "second")
-        _require_hex(self.third, "third")
-
-
-@dataclass(frozen=True)
-class CoveredArcRef:
-    """A hex with a covered arc centred on a hexspine (``1E4caD3/D4``, A2.2).
-
-    Parameters
-    ----------
-    hex : HexRef
-        The hex (at ground level).
-    spine : tuple of (HexRef, HexRef)
-        The two hexes whose common hexside the CA's hexspine runs along,
-        in the order written.
-
-    Examples
-    --------
-    >>> ref = parse_coordinate("1E4caD3/D4")
-    >>> [part.column + str(part.number) for part in ref.spine]
-    ['D3', 'D4']
-    >>> format_coordinate(ref)
-    '1E4caD3/D4'
-    """
-
-    hex: HexRef
-    spine: tuple[HexRef, HexRef]
-
-    def __post_init__(self) -> None:
-        _require_hex(self.hex, "hex")
-        if not isinstance(self.spine, tuple):
-            raise TypeError(f"spine must be a tuple, not {type(self.spine).__name__}")
-        if len(self.spine) != 2:
-            raise ValueError(f"spine must hold two hexes, not {len(self.spine)}")
-        for part in self.spine:
-            _require_hex(part, "spine item")
-
-
-Coordinate = LocationRef | BypassRef | VertexRef | CoveredArcRef
-
-
 def _hex_problem(board: str, overlay: str, column: str, number: str) -> str | None:
     """Why the pieces of one hex are malformed, or None if they form a hex."""
     if board:
-        problem = _board_problem(board)
+        problem = board_problem(board)
         if problem is not None:
             return problem
     elif overlay:
         return "the overlay marker 'o' needs a board number, like '32oE7'"
     if not column:
         return "missing column letters"
-    problem = _column_problem(column)
+    problem = column_problem(column)
     if problem is not None:
         return f"column {column!r}: {problem}"
-    return _digits_problem(number, "hex number")
+    return digits_problem(number, "hex number")
 
 
 def _parse_hex_part(part: str, where: str) -> HexRef:
-    """Parse one hex; raise `_Malformed` with the reason if it is not one.
+    """Parse one hex; raise `Malformed` with the reason if it is not one.
 
     ``where`` places the hex in the coordinate ("after '-'") for the message
     when ``part`` is empty.
     """
     if not part:
-        raise _Malformed(f"missing hex {where}")
+        raise Malformed(f"missing hex {where}")
     shape = _HEX_SHAPE.match(part)
     if shape.end() < len(part):
         start, rest = part[: shape.end()], part[shape.end() :]
         place = f"after {start!r}" if start else "at the start"
-        raise _Malformed(f"unexpected {rest!r} {place}")
+        raise Malformed(f"unexpected {rest!r} {place}")
     board, overlay, column, number = shape.group("board", "overlay", "column", "number")
     problem = _hex_problem(board, overlay, column, number)
     if problem is not None:
-        raise _Malformed(problem)
+        raise Malformed(problem)
     return HexRef(board or None, column, int(number), overlay=bool(overlay))
 
 
 def _parse_level(text: str) -> int:
-    """Parse the level after ``h``; raise `_Malformed` if it is not one."""
+    """Parse the level after ``h``; raise `Malformed` if it is not one."""
     if not text:
-        raise _Malformed("missing level after 'h'")
+        raise Malformed("missing level after 'h'")
     if not _LEVEL_SHAPE.fullmatch(text):
-        raise _Malformed(f"level {text!r} is not a whole number")
+        raise Malformed(f"level {text!r} is not a whole number")
     if text == "-0":
-        raise _Malformed("level '-0' is written 'h0'")
-    problem = _digits_problem(text.removeprefix("-"), "level")
+        raise Malformed("level '-0' is written 'h0'")
+    problem = digits_problem(text.removeprefix("-"), "level")
     if problem is not None:
-        raise _Malformed(problem)
+        raise Malformed(problem)
     return int(text)
 
 
@@ -492,10 +166,10 @@ def parse_hex(text: str) -> HexRef:
     ...
     ValueError: invalid grid coordinate '2i9': expected board digits ... (column 'i': ...)
     """
-    body = _require_str(text).strip()
+    body = require_str(text).strip()
     try:
         return _parse_hex_part(body, "(empty input)")
-    except _Malformed as malformed:
+    except Malformed as malformed:
         raise _invalid(text, _EXPECT_HEX, str(malformed)) from None
 
 
@@ -533,7 +207,7 @@ def parse_coordinate(text: str) -> Coordinate:
     ...
     ValueError: invalid grid coordinate 'F3-': expected two hexes ... (missing hex after '-')
     """
-    body = _require_str(text).strip()
+    body = require_str(text).strip()
     if not body:
         raise _invalid(text, _EXPECT_ANY, "empty input")
     if "ca" in body:
@@ -546,7 +220,7 @@ def parse_coordinate(text: str) -> Coordinate:
         expected, parse = _EXPECT_HEX, _parse_plain_location
     try:
         return parse(body)
-    except _Malformed as malformed:
+    except Malformed as malformed:
         raise _invalid(text, expected, str(malformed)) from None
 
 
@@ -557,19 +231,19 @@ def _parse_plain_location(body: str) -> LocationRef:
 def _parse_level_location(body: str) -> LocationRef:
     hex_text, _, level_text = body.partition("h")
     if "h" in level_text:
-        raise _Malformed("more than one 'h'")
+        raise Malformed("more than one 'h'")
     return LocationRef(_parse_hex_part(hex_text, "before 'h'"), _parse_level(level_text))
 
 
 def _parse_covered_arc(body: str) -> CoveredArcRef:
     hex_text, _, spine_text = body.partition("ca")
     if "ca" in spine_text:
-        raise _Malformed("more than one 'ca'")
+        raise Malformed("more than one 'ca'")
     if not spine_text:
-        raise _Malformed("missing hexspine after 'ca'")
+        raise Malformed("missing hexspine after 'ca'")
     spine_parts = spine_text.split("/")
     if len(spine_parts) != 2:
-        raise _Malformed(f"the hexspine {spine_text!r} needs exactly one '/'")
+        raise Malformed(f"the hexspine {spine_text!r} needs exactly one '/'")
     first, second = spine_parts
     return CoveredArcRef(
         _parse_hex_part(hex_text, "before 'ca'"),
@@ -580,7 +254,7 @@ def _parse_covered_arc(body: str) -> CoveredArcRef:
 def _parse_bypass_or_vertex(body: str) -> BypassRef | VertexRef:
     parts = body.split("-")
     if len(parts) > 3:
-        raise _Malformed(f"{len(parts)} hexes joined by '-'")
+        raise Malformed(f"{len(parts)} hexes joined by '-'")
     hexes = [
         _parse_hex_part(part, "before '-'" if index == 0 else "after '-'")
         for index, part in enumerate(parts)

@@ -1,8 +1,8 @@
-"""numba kernels of the LOS rules (private; see :mod:`kernel.line_of_sight.api` for the API).
+"""numba kernels of the LOS rules (private; see :mod:`kernel.line_of_sight.single` and :mod:`kernel.line_of_sight.bulk` for the API).
 
 The rules are those of ``docs/los-semantics.md``; section numbers below refer
 to it.  Kernels assume clean inputs: every array has the dtype and length the
-wrappers in :mod:`kernel.line_of_sight.api` give it, and hex indices are valid.
+wrappers in :mod:`kernel.line_of_sight.single` and :mod:`kernel.line_of_sight.bulk` give it, and hex indices are valid.
 
 One evaluator, :func:`evaluate_pairs`, walks the trace templates of a list of
 pairs (one end may stay fixed: a matrix row, a field-of-fire source) and
@@ -44,8 +44,8 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
     reason, DRM) receives every step with an effect, and must have a row for
     every step and crossing of the pair's template.
 
-    The tables are the tuples of ``kernel.line_of_sight.api._template_tuple``,
-    ``_kernel_board_tables`` and ``_counter_tables``, unpacked here once per
+    The tables are the tuples of ``kernel.line_of_sight.inputs.template_tuple``,
+    ``kernel_board_tables`` and ``counter_tables``, unpacked here once per
     call: the pair loop below is written out in this function, so no array
     is re-bound per pair (numba updates reference counts on every binding,
     which used to cost more than the walk itself).
@@ -57,11 +57,11 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
       ``hs_obst``/``hs_hind`` (N, 6), the hindrance ``cap`` and ``units_block``;
     * per call: ``hex_info`` (N, H_COLUMNS) with the hex's ground, obstacle,
       hindrance, SMOKE, vehicle and unit columns ``H_*``; ``fast_grid`` (laid
-      out like ``grid``, see ``kernel.line_of_sight.api._with_inert``), which lets the loop
+      out like ``grid``, see ``kernel.line_of_sight.counters.with_inert``), which lets the loop
       skip, without looking the hex up, a hex whose content is inert and not
       above the lower end unless the LOS crosses into it through a hexside
       with a LOS feature; ``same_code``, ``level_row``, ``level_min``
-      (``kernel.line_of_sight.api._same_level_codes``), the whole effect of a crossed hex
+      (``kernel.line_of_sight.counters.same_level_codes``), the whole effect of a crossed hex
       interior when both ends are at one level and the first block ends the
       walk.
     """

@@ -14,7 +14,7 @@ order a hex meets them:
 * hexside features crossed into a hex (:func:`crossing_effect`) and runs along
   a hexside (:func:`asl_run_effect`, :func:`simple_run_effect`).
 
-The codes below are shared with :mod:`kernel.line_of_sight.api`.
+The codes below are shared with :mod:`kernel.line_of_sight.single` and :mod:`kernel.line_of_sight.bulk`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from kernel.line_of_sight.tracer import HEXSIDE, VERTEX
 
 # Effects of a step, ordered.
 NONE, BLIND, BLOCK = 0, 1, 2
-# Reasons (kernel.line_of_sight.api.REASONS holds their names).
+# Reasons (kernel.line_of_sight.results.REASONS holds their names).
 R_NONE, R_HILL, R_OBSTACLE, R_HEXSIDE, R_BLIND, R_HINDRANCE, R_UNIT = 0, 1, 2, 3, 4, 5, 6
 # Record kinds for explain(): step kinds.
 S_INTERIOR, S_RUN, S_VERTEX, S_CROSSING = 0, 1, 2, 3
@@ -39,12 +39,12 @@ BLOCKED = -1
 #: Bit of the entered hex's hexside crossed on the way in, by an entry's
 #: ``cross + 1`` field (0: no crossing): crossing hexside d of the previous
 #: hex enters through hexside (d + 3) % 6.
-#: Columns of ``hex_info`` (kernel.line_of_sight.api._hex_info): one int16 row per hex.
+#: Columns of ``hex_info`` (kernel.line_of_sight.counters.hex_info_table): one int16 row per hex.
 (H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
  H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS) = range(10)
 H_COLUMNS = 10
 
-#: Codes of ``same_code`` (kernel.line_of_sight.api._same_level_codes): a hex that blocks a
+#: Codes of ``same_code`` (kernel.line_of_sight.counters.same_level_codes): a hex that blocks a
 #: LOS between Locations at one level, by reason; smaller codes are DRMs.
 CODE_MAX_DRM, CODE_HILL, CODE_OBSTACLE, CODE_UNIT = 500, 509, 510, 511
 ENTRY_SIDE_BIT = np.array([0] + [1 << ((d + 3) % 6) for d in range(6)] + [0], dtype=np.int32)

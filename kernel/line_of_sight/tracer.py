@@ -20,7 +20,7 @@ every LOS query is then a walk over one template.
 
 Examples
 --------
->>> from kernel.maps.random_board import random_board
+>>> from kernel.maps.random_maps import random_board
 >>> board = random_board("asl", 10, 6, seed=1)
 >>> [(board.name(h), kind) for h, kind in trace(board, "C3", "C5")]
 [('C3', 'interior'), ('C4', 'interior'), ('C5', 'interior')]
@@ -434,7 +434,7 @@ def trace(board, a, b) -> list[tuple[int, str]]:
 
     Examples
     --------
-    >>> from kernel.maps.random_board import random_board
+    >>> from kernel.maps.random_maps import random_board
     >>> board = random_board("asl", 10, 6, seed=1)
     >>> [kind for _, kind in trace(board, "A1", "E1")]
     ['interior', 'hexside', 'interior', 'hexside', 'interior']

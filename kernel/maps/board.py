@@ -23,13 +23,13 @@ True
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
-from kernel.maps.specs import BoardFileError, ScenarioSpec
-from kernel.grid.coordinates import HexRef, LocationRef, format_coordinate, parse_coordinate, parse_hex
+from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
+from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
+from kernel.grid.references import HexRef, LocationRef
 from kernel.grid.lattice import CENTRE_STEP
 from kernel.maps.composition import Composition, compose
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset

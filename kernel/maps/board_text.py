@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernel.grid.coordinates import column_index, column_letters, parse_hex
+from kernel.grid.columns import column_letters
+from kernel.grid.coordinates import parse_hex
 from kernel.grid.lattice import DIRECTION_NAMES, direction_between
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import LAYOUTS, ORIENTATIONS, BoardFileError, BoardSpec, HexSpec
-from kernel.maps.text_format import _boolean, _integer, _key_values, _sections
+from kernel.maps.text_format import parse_integer, key_values, read_sections
 
 _BOARD_KEYS = {"id", "kind", "ruleset", "layout", "orientation", "columns", "rows", "title", "default_level", "anchors"}
 
@@ -33,10 +34,10 @@ def read_board_file(path: str | Path) -> BoardSpec:
         If the file does not exist.
     """
     path = Path(path)
-    sections = _sections(path, {"board": "", "hexes": "", "hexsides": ""})
+    sections = read_sections(path, {"board": "", "hexes": "", "hexsides": ""})
     if "board" not in sections:
         raise BoardFileError(f"{path}: missing the [board] section")
-    header = _key_values(path, sections["board"], _BOARD_KEYS)
+    header = key_values(path, sections["board"], _BOARD_KEYS)
     for required in ("id", "ruleset", "columns", "rows"):
         if required not in header:
             raise BoardFileError(f"{path}: [board] lacks the required key {required!r}")
@@ -63,11 +64,11 @@ def read_board_file(path: str | Path) -> BoardSpec:
     board_id = get("id")
     if kind == "board" and not board_id.isdigit():
         raise BoardFileError(f"{path}:{header['id'][0]}: board id is {board_id!r}: expected a board number (digits)")
-    columns = _integer(path, header["columns"][0], "columns", get("columns"), 1)
-    rows = _integer(path, header["rows"][0], "rows", get("rows"), 1)
+    columns = parse_integer(path, header["columns"][0], "columns", get("columns"), 1)
+    rows = parse_integer(path, header["rows"][0], "rows", get("rows"), 1)
     if columns > 52:
         raise BoardFileError(f"{path}:{header['columns'][0]}: columns is {columns}: expected at most 52 (A..ZZ)")
-    default_level = _integer(path, header["default_level"][0], "default_level", get("default_level")) if "default_level" in header else 0
+    default_level = parse_integer(path, header["default_level"][0], "default_level", get("default_level")) if "default_level" in header else 0
     spec = BoardSpec(
         source=str(path), kind=kind, id=board_id, ruleset=ruleset_name, layout=layout,
         orientation=orientation, columns=columns, rows=rows, title=get("title", ""),
@@ -117,7 +118,7 @@ def read_board_file(path: str | Path) -> BoardSpec:
         if parts[1] == "-" and kind == "overlay":
             level = None
         else:
-            level = _integer(path, number, f"level of {parts[0]}", parts[1])
+            level = parse_integer(path, number, f"level of {parts[0]}", parts[1])
         terrain: list[str] = []
         building_levels = 0
         touch = None
@@ -125,7 +126,7 @@ def read_board_file(path: str | Path) -> BoardSpec:
             if "=" in item:
                 key, value = item.split("=", 1)
                 if key == "levels":
-                    building_levels = _integer(path, number, f"levels of {parts[0]}", value, 0)
+                    building_levels = parse_integer(path, number, f"levels of {parts[0]}", value, 0)
                 elif key == "touch":
                     touch = _parse_touch(path, number, parts[0], value)
                 else:

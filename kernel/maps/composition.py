@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
-from kernel.grid.coordinates import column_letters, format_coordinate, parse_hex
+from kernel.grid.columns import column_letters
+from kernel.grid.coordinates import format_coordinate, parse_hex
 from kernel.grid.lattice import (
     axial_from_offset,
     direction_between,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kernel.maps.board_text import read_board_file
 from kernel.maps.specs import BoardFileError, BoardPlacement, BoardSpec, OverlayPlacement, ScenarioSpec
-from kernel.maps.text_format import _boolean, _integer, _key_values, _sections, resolve_file
+from kernel.maps.text_format import parse_boolean, parse_integer, key_values, read_sections, resolve_file
 
 BoardReader = Callable[[str, Path], BoardSpec]
 """``read_board(name, base)``: the spec of the board a scenario line names, ``base`` its folder."""
@@ -33,8 +33,8 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
     ``read_board`` reads the board each ``[boards]`` line names (see :data:`BoardReader`).
     """
     path = Path(path)
-    sections = _sections(path, {"scenario": "", "boards": "", "overlays": "", "switches": ""})
-    header = _key_values(path, sections.get("scenario", []), _SCENARIO_KEYS)
+    sections = read_sections(path, {"scenario": "", "boards": "", "overlays": "", "switches": ""})
+    header = key_values(path, sections.get("scenario", []), _SCENARIO_KEYS)
     if "boards" not in sections or not sections["boards"]:
         raise BoardFileError(f"{path}: a scenario needs a [boards] section with at least one board")
     boards: list[BoardPlacement] = []
@@ -42,8 +42,8 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
         parts = line.split()
         if len(parts) < 3:
             raise BoardFileError(f"{path}:{number}: {line!r}: expected 'ROW COLUMN BOARD [rotated] [as NUMBER]'")
-        row = _integer(path, number, "board row", parts[0], 0)
-        column = _integer(path, number, "board column", parts[1], 0)
+        row = parse_integer(path, number, "board row", parts[0], 0)
+        column = parse_integer(path, number, "board column", parts[1], 0)
         try:
             board = read_board(parts[2], path.parent)
         except BoardFileError:
@@ -88,7 +88,7 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
         if "=" not in line:
             raise BoardFileError(f"{path}:{number}: {line!r}: expected 'switch = yes/no'")
         key, value = (part.strip() for part in line.split("=", 1))
-        switches[key] = _boolean(path, number, f"switch {key}", value)
+        switches[key] = parse_boolean(path, number, f"switch {key}", value)
     rulesets = {placement.board.ruleset for placement in boards}
     ruleset = header["ruleset"][1] if "ruleset" in header else boards[0].board.ruleset
     if rulesets != {ruleset}:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernel.grid.coordinates import column_letters
+from kernel.grid.columns import column_letters
 
 LAYOUTS = ("geomorphic", "rectangular", "staggered")
 ORIENTATIONS = ("flat", "pointy")

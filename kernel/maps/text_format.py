@@ -14,7 +14,7 @@ from pathlib import Path
 from kernel.maps.bundled import data_dir
 from kernel.maps.specs import BoardFileError
 
-def _sections(path: Path, allowed: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
+def read_sections(path: Path, allowed: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
     """Split a file into sections of (line number, text) with comments removed."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -47,7 +47,7 @@ def _sections(path: Path, allowed: dict[str, str]) -> dict[str, list[tuple[int, 
     return sections
 
 
-def _key_values(path: Path, lines, allowed: set[str]) -> dict[str, tuple[int, str]]:
+def key_values(path: Path, lines, allowed: set[str]) -> dict[str, tuple[int, str]]:
     values: dict[str, tuple[int, str]] = {}
     for number, line in lines:
         if "=" not in line:
@@ -61,7 +61,7 @@ def _key_values(path: Path, lines, allowed: set[str]) -> dict[str, tuple[int, st
     return values
 
 
-def _integer(path: Path, number: int, what: str, text: str, minimum: int | None = None) -> int:
+def parse_integer(path: Path, number: int, what: str, text: str, minimum: int | None = None) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -71,7 +71,7 @@ def _integer(path: Path, number: int, what: str, text: str, minimum: int | None 
     return value
 
 
-def _boolean(path: Path, number: int, what: str, text: str) -> bool:
+def parse_boolean(path: Path, number: int, what: str, text: str) -> bool:
     lowered = text.lower()
     if lowered in ("yes", "true", "on"):
         return True

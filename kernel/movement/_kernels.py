@@ -1,4 +1,4 @@
-"""numba kernels of movement (private; see :mod:`kernel.movement.api` for the API).
+"""numba kernels of movement (private; see :mod:`kernel.movement.fields` for the API).
 
 The expanded state graph is assembled once per board, unit class and
 counters as CSR arrays (``kernel.movement.api.MovementTables``); the kernels here

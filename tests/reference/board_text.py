@@ -10,8 +10,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from kernel.loading import load
-from kernel.maps.board import Board
+from kernel import Board, load
 
 _COUNTER = itertools.count()
 

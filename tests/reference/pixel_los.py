@@ -44,7 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kernel.importers.vasl.build import UNIT_X, UNIT_Y, VaslBoardFiles, pixel_grid, read_board_files
+from kernel.importers.vasl.files import VaslBoardFiles, read_board_files
+from kernel.importers.vasl.pixels import UNIT_X, UNIT_Y, pixel_grid
 
 #: Hexside-obstacle pixels (walls, hedges) closer than this to the viewer's or
 #: target's hex belong to that hex's hexsides and are ignored (B9.2).
@@ -359,13 +360,15 @@ def compare_board(path, sample: int | None = 3000, seed: int = 5, shared_metadat
     spec : BoardSpec, optional
         An already imported spec of the board (default: import it).
     """
-    from kernel.line_of_sight.api import BLOCKED, los, los_matrix
-    from kernel.importers.vasl.build import compile_spec, read_board_spec
+    from kernel import los_matrix
+    from kernel import BLOCKED
+    from kernel import los
+    from kernel.importers.vasl.build import compile_spec, read_vasl_board
 
     files = read_board_files(path, shared_metadata)
     pixel_board = PixelBoard(files)
     if spec is None:
-        spec = read_board_spec(path, shared_metadata)
+        spec = read_vasl_board(path, shared_metadata)
     board = compile_spec(spec)
     names = [f"{spec.id}{spec.local_name(cell)}" for cell in pixel_board.grid.cells]
     cells_to_index = np.array([board.index(name) for name in names])

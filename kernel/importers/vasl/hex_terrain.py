@@ -1,0 +1,192 @@
+"""Stage 1 of a VASL import: each hex's terrain, ground level, bridge and building levels from its pixels.
+
+Each pixel belongs to the hex whose centre is nearest (:mod:`kernel.importers.vasl.pixels`).
+A hex gets the terrain that dominates its area, the terrain under its centre
+dot, features that share the hex with none dominating (cumulative, B.1), any
+building depicted in it and any inherent terrain near its centre (B.6).
+The thresholds are the named constants below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernel.importers.vasl.files import LOSData
+from kernel.importers.vasl.pixels import PixelGrid, cell_name, disc_pixels
+from kernel.importers.vasl.terrain_map import KIND_OPEN, KIND_ROAD, KIND_TERRAIN, KIND_UNMAPPED, TerrainLookup
+
+#: A feature covering at least this share of a hex's area dominates it.
+DOMINANT_SHARE = 0.5
+#: Features covering at least this share each, none dominating, share the hex (B.1).
+SHARED_SHARE = 0.3
+#: A building depicted over at least this share makes a building hex (B.1).
+BUILDING_SHARE = 0.06
+#: The centre dot: pixels within this radius; its terrain counts from this share of the hex.
+CENTRE_RADIUS = 3.0
+CENTRE_MIN_SHARE = 0.15
+#: Inherent terrain (B.6) with at least this many pixels within this radius of the centre.
+INHERENT_RADIUS = 16.0
+INHERENT_MIN_PIXELS = 8
+#: A road hex: road pixels within this radius of the centre, or this share of the hex.
+ROAD_CENTRE_RADIUS = 10.0
+ROAD_SHARE = 0.1
+ROAD_MIN_PIXELS = 6
+#: A bridge hex (A2.8): at least this many bridge pixels within ROAD_CENTRE_RADIUS of the centre.
+BRIDGE_MIN_PIXELS = 6
+
+
+@dataclass
+class HexClasses:
+    """What stage 1 found, per cell ``(column, number)`` (``road`` per hex index of the pixel grid)."""
+
+    terrain: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
+    level: dict[tuple[int, int], int] = field(default_factory=dict)
+    building_levels: dict[tuple[int, int], int] = field(default_factory=dict)
+    road: np.ndarray = field(default_factory=lambda: np.zeros(0, np.bool_))
+    bridge_decks: list[str] = field(default_factory=list)
+
+
+def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset,
+                   unmapped_hits: dict[int, list[str]]) -> HexClasses:
+    """Terrain, ground level, bridge, building levels and road of every hex of the pixel grid.
+
+    VASL codes with no ``asl`` equivalent that would have decided a hex are
+    left out (Open Ground) and collected in ``unmapped_hits`` (code -> hex names).
+    """
+    n = len(grid.cells)
+    flat_hex = grid.hex_of.ravel().astype(np.int64)
+    code_counts = np.bincount(flat_hex * 256 + los.terrain.ravel().astype(np.int64), minlength=n * 256).reshape(n, 256)
+    elev_counts = np.bincount(flat_hex * 256 + los.elevation.ravel().astype(np.int64) + 128,
+                              minlength=n * 256).reshape(n, 256)
+    terrain_codes = lookup.kind == KIND_TERRAIN
+    bridge_feature = ruleset.terrain_index("bridge")
+    result = HexClasses(road=np.zeros(n, np.bool_))
+    for i, cell in enumerate(grid.cells):
+        counts = code_counts[i]
+        cx, cy = grid.centre_x[i], grid.centre_y[i]
+        features, shares, centre_code, centre_key = _hex_features(los, lookup, ruleset, counts, cx, cy)
+        for key in [k for k in features if isinstance(k, tuple)]:
+            unmapped_hits.setdefault(key[1], []).append(cell_name(cell))
+        features = [k for k in features if not isinstance(k, tuple)]
+        # at most one building type: the larger depiction
+        buildings = [k for k in features if ruleset.terrain_names[k].endswith("building")]
+        if len(buildings) > 1:
+            keep = max(buildings, key=lambda k: shares.get(k, 0.0))
+            features = [k for k in features if k not in buildings or k == keep]
+        level = _ground_level(los, lookup, elev_counts[i], cx, cy, centre_code, centre_key in features)
+        # a bridge at the centre (A2.8): the bridge terrain, and the ground beneath its deck
+        xs, ys = disc_pixels(los, cx, cy, ROAD_CENTRE_RADIUS)
+        near_centre = los.terrain[xs, ys]  # (roads and bridges)
+        if np.count_nonzero(lookup.bridge[near_centre]) >= BRIDGE_MIN_PIXELS:
+            level, deck = bridge_levels(los, grid, i, lookup, features)
+            if bridge_feature not in features:
+                features.append(bridge_feature)
+            if deck != level + 1:
+                result.bridge_decks.append(f"{cell_name(cell)} (deck pixels at level {deck}, imported at {level + 1})")
+        result.level[cell] = level
+        names = tuple(ruleset.terrain_names[k] for k in sorted(features))
+        result.terrain[cell] = names
+        # building levels: the pixels' building type (the metadata may override them)
+        levels = 0
+        for name in names:
+            if name.endswith("building"):
+                feature = ruleset.terrain_index(name)
+                codes = [c for c in np.flatnonzero(counts) if terrain_codes[c] and lookup.feature[c] == feature]
+                if codes:
+                    levels = int(lookup.levels[max(codes, key=lambda c: counts[c])])
+        result.building_levels[cell] = levels
+        # road hex: road pixels at the centre
+        road_pixels = counts[lookup.kind == KIND_ROAD].sum()
+        result.road[i] = (np.count_nonzero(lookup.kind[near_centre] == KIND_ROAD) >= ROAD_MIN_PIXELS
+                          or road_pixels >= ROAD_SHARE * max(counts.sum(), 1))
+    return result
+
+
+def _hex_features(los: LOSData, lookup: TerrainLookup, ruleset, counts: np.ndarray, cx: float, cy: float):
+    """``(chosen, shares, centre_code, centre_key)`` of one hex.
+
+    ``chosen`` lists terrain indices and ``("unmapped", code)`` keys in the
+    order the rules picked them; ``shares`` is each key's share of the hex area.
+    """
+    terrain_codes = lookup.kind == KIND_TERRAIN
+    unmapped_codes = lookup.kind == KIND_UNMAPPED
+    area_codes = terrain_codes | unmapped_codes | (lookup.kind == KIND_OPEN)
+    bypass = np.array(ruleset.terrain_bypass, dtype=bool)
+    inherent = np.array(ruleset.terrain_inherent, dtype=bool)
+    area = counts[area_codes].sum()
+    shares: dict[object, float] = {}
+    if area > 0:
+        for code in np.flatnonzero(counts * (terrain_codes | unmapped_codes)):
+            key = int(lookup.feature[code]) if terrain_codes[code] else ("unmapped", int(code))
+            shares[key] = shares.get(key, 0.0) + counts[code] / area
+    chosen: list[object] = []
+    ranked = sorted(shares.items(), key=lambda item: -item[1])
+    if ranked and ranked[0][1] >= DOMINANT_SHARE:
+        chosen.append(ranked[0][0])
+    # the centre dot's terrain
+    xs, ys = disc_pixels(los, cx, cy, CENTRE_RADIUS)
+    centre_codes = los.terrain[xs, ys]
+    centre_codes = centre_codes[area_codes[centre_codes]]
+    centre_key = None
+    centre_code = None
+    if centre_codes.size:
+        values, number = np.unique(centre_codes, return_counts=True)
+        code = centre_code = int(values[np.argmax(number)])
+        if terrain_codes[code]:
+            centre_key = int(lookup.feature[code])
+        elif unmapped_codes[code]:
+            centre_key = ("unmapped", code)
+    if centre_key is not None and shares.get(centre_key, 0.0) >= CENTRE_MIN_SHARE and centre_key not in chosen:
+        chosen.append(centre_key)
+    # features sharing the hex with none dominating (cumulative, B.1)
+    for key, share in ranked:
+        if share >= SHARED_SHARE and key not in chosen:
+            chosen.append(key)
+    # building depiction makes a building hex (B.1)
+    for key, share in ranked:
+        if isinstance(key, int) and bypass[key] and ruleset.terrain_names[key].endswith("building"):
+            if share >= BUILDING_SHARE and key not in chosen:
+                chosen.append(key)
+            break
+    # inherent terrain near the centre makes the whole hex that terrain (B.6)
+    xs, ys = disc_pixels(los, cx, cy, INHERENT_RADIUS)
+    near = los.terrain[xs, ys]
+    near_features = lookup.feature[near]
+    for key in np.unique(near_features[terrain_codes[near]]):
+        key = int(key)
+        if inherent[key] and key not in chosen and np.count_nonzero(near_features == key) >= INHERENT_MIN_PIXELS:
+            chosen.append(key)
+    return chosen, shares, centre_code, centre_key
+
+
+def _ground_level(los: LOSData, lookup: TerrainLookup, elevations: np.ndarray, cx: float, cy: float,
+                  centre_code: int | None, centre_is_feature: bool) -> int:
+    """A hex's ground level: its dominant elevation; a depression under the centre dot gives its own."""
+    level = int(np.argmax(elevations)) - 128 if elevations.sum() else 0
+    if centre_code is not None and lookup.depression[centre_code] and centre_is_feature:
+        xs, ys = disc_pixels(los, cx, cy, CENTRE_RADIUS)
+        under = los.elevation[xs, ys][los.terrain[xs, ys] == centre_code]
+        values, number = np.unique(under, return_counts=True)
+        level = int(values[np.argmax(number)])
+    return level
+
+
+def bridge_levels(los: LOSData, grid: PixelGrid, i: int, lookup: TerrainLookup, features: list) -> tuple[int, int]:
+    """``(ground, deck)`` levels of bridge hex ``i``: the most common elevation of
+    its depression pixels (of any pixels off the bridge and road when it has no
+    depression), and of its bridge pixels."""
+    inside = grid.hex_of == i
+    codes = los.terrain[inside]
+    elevation = los.elevation[inside]
+    depression = lookup.depression[codes] & np.isin(lookup.feature[codes], features)
+    beneath = depression if depression.any() else lookup.kind[codes] != KIND_ROAD
+    if not beneath.any():
+        beneath = ~lookup.bridge[codes]
+
+    def most_common(values):
+        found, number = np.unique(values, return_counts=True)
+        return int(found[np.argmax(number)])
+
+    return most_common(elevation[beneath]), most_common(elevation[lookup.bridge[codes]])

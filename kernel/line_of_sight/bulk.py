@@ -1,0 +1,181 @@
+"""Bulk LOS: full matrices (in memory, block-wise, bit-packed), batches of pairs, and fields of fire.
+
+Public wrappers validate and convert their inputs once, then call the numba
+kernels of :mod:`kernel.line_of_sight._kernels`, which implement
+``docs/los-semantics.md`` over the exact trace templates of
+:mod:`kernel.line_of_sight.tracer`.
+
+Output conventions
+------------------
+* :func:`los_matrix` and :func:`los_matrix_blocks` return ``int8`` matrices
+  holding the total hindrance DRM of each visible pair (saturated at 127) and
+  :data:`~kernel.line_of_sight.results.BLOCKED` (-1) for each blocked pair;
+  the diagonal is 0.
+* :func:`field_of_fire` gives, per target hex, ``visible``, the least
+  ``hindrance`` over the sources (``BLOCKED`` where none sees it), the
+  index of the best ``source`` (-1 where none) and the target's ``cover``.
+
+Examples
+--------
+>>> import kernel
+>>> board = kernel.load("default")
+>>> matrix = kernel.los_matrix(board)
+>>> matrix.shape == (len(board), len(board)) and bool((matrix == matrix.T).all())
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernel._dtypes import HEX_INDEX
+from kernel.line_of_sight import _kernels as K
+from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
+from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
+
+
+def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np.ndarray:
+    """The full N x N LOS matrix between Locations, using symmetry and all threads.
+
+    Parameters
+    ----------
+    board : Board
+    locations : sequence of hexes, or (hexes, levels), optional
+        The Locations (default: the ground level of every hex, in index order).
+    counters : Counters, optional
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (N, N)
+        Total hindrance DRM of each visible pair (saturated at 127), or
+        :data:`BLOCKED` (-1). Symmetric; diagonal 0.  Memory: N² bytes (use
+        :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
+    """
+    hexes, levels = locations_of(board, locations)
+    out = np.empty((len(hexes), len(hexes)), np.int8)
+    K.los_matrix_kernel(model_code(board), hexes, levels, template_tuple(board), kernel_board_tables(board),
+                        counter_tables(board, counters), out)
+    K.mirror_lower(out)
+    return out
+
+
+def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024):
+    """Yield ``(first_row, rows)`` blocks of the full matrix, ``block_rows`` rows at a time.
+
+    Memory stays at ``block_rows × N`` bytes whatever the map size.
+    """
+    if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
+        raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
+    hexes, levels = locations_of(board, locations)
+    tpl = template_tuple(board)
+    tables = kernel_board_tables(board)
+    per_call = counter_tables(board, counters)
+    for first in range(0, len(hexes), block_rows):
+        rows = np.empty((min(block_rows, len(hexes) - first), len(hexes)), np.int8)
+        K.los_rows_kernel(model_code(board), hexes, levels, first, tpl, tables, per_call, rows)
+        yield first, rows
+
+
+def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024) -> np.ndarray:
+    """Bit-packed visibility matrix: ``np.unpackbits(bits[i])[j]`` is 1 when j is visible from i.
+
+    Shape ``(N, ceil(N / 8))`` of uint8: N²/8 bytes, computed block by block
+    (a 20,000-hex map needs 50 MB).
+    """
+    hexes, _ = locations_of(board, locations)
+    bits = np.empty((len(hexes), (len(hexes) + 7) // 8), np.uint8)
+    for first, rows in los_matrix_blocks(board, locations, counters=counters, block_rows=block_rows):
+        bits[first:first + rows.shape[0]] = np.packbits(rows != BLOCKED, axis=1)
+    return bits
+
+
+def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None) -> PairsResult:
+    """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
+
+    ``a`` and ``b`` are equal-length arrays of hex indices (or lists of names);
+    ``level_a`` / ``level_b`` scalars or arrays of Location levels.
+    ``reason`` holds codes into :data:`REASONS` (0 = visible).
+    """
+    hex_a = board.indices(a if not isinstance(a, np.ndarray) else np.asarray(a))
+    hex_b = board.indices(b if not isinstance(b, np.ndarray) else np.asarray(b))
+    if hex_a.shape != hex_b.shape:
+        raise ValueError(f"los_pairs: a has {hex_a.shape[0]} hexes and b {hex_b.shape[0]}: expected equal lengths")
+    levels = []
+    for name, value, hexes in (("level_a", level_a, hex_a), ("level_b", level_b, hex_b)):
+        array = np.broadcast_to(np.asarray(value, dtype=np.int64), hex_a.shape).copy()
+        bad = (array < 0) | (array > board.top_level[hexes])
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"{name}[{i}] is {int(array[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}")
+        levels.append(array)
+    n = hex_a.shape[0]
+    result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
+                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
+    blocked = np.empty(n, np.bool_)
+    K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], template_tuple(board),
+                       kernel_board_tables(board), counter_tables(board, counters), blocked, result.hindrance,
+                       result.blocked_at, result.reason, result.blind, result.continuous_slope)
+    result.visible = ~blocked
+    return result
+
+
+def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: Counters | None = None,
+                  unit: str | None = None) -> FieldOfFire:
+    """What one or several sources see: visibility, best hindrance and cover per hex.
+
+    Parameters
+    ----------
+    board : Board
+    sources : hex or sequence of hexes
+        Firing hexes (names or indices).
+    levels : int or sequence of int
+        Location level of each source.
+    target_level : int
+        Targets are at ground level (0) by default.
+    counters : Counters, optional
+    unit : str, optional
+        Firing unit class, for the cover.
+
+    Returns
+    -------
+    FieldOfFire
+        ``visible`` (bool), ``hindrance`` (least DRM over the sources that see
+        the hex, :data:`BLOCKED` where none), ``source`` (index into
+        ``sources`` of the best one, -1 where none) and ``cover`` (of each
+        target against its best source; against the first source where none
+        sees it).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> fire = field_of_fire(board, "71I4")
+    >>> bool(fire.visible[board.index("71I4")])
+    True
+    """
+    if isinstance(sources, (str, int, np.integer)):
+        sources = [sources]
+    source_hexes = board.indices(list(sources) if not isinstance(sources, np.ndarray) else sources)
+    if source_hexes.size == 0:
+        raise ValueError("field_of_fire: no sources given: expected at least one hex")
+    source_levels = np.broadcast_to(np.asarray(levels, dtype=np.int64), source_hexes.shape).copy()
+    bad = (source_levels < 0) | (source_levels > board.top_level[source_hexes])
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"levels[{i}] is {int(source_levels[i])} in {board.names[source_hexes[i]]}: "
+                         f"expected 0..{int(board.top_level[source_hexes[i]])}")
+    if target_level < 0:
+        raise ValueError(f"target_level is {target_level}: expected 0 or more")
+    targets = np.arange(len(board), dtype=HEX_INDEX)
+    target_levels = np.minimum(target_level, board.top_level).astype(np.int64)
+    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+    visible = np.empty(len(board), np.bool_)
+    hindrance = np.empty(len(board), np.int32)
+    best = np.empty(len(board), np.int32)
+    K.field_of_fire_kernel(model_code(board), source_hexes, source_levels, targets, target_levels,
+                           template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
+                           visible, hindrance, best)
+    chosen = np.where(best >= 0, best, 0)
+    cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
+    return FieldOfFire(visible, hindrance, best, cover, source_hexes)

@@ -1,0 +1,141 @@
+"""Checking and converting LOS inputs once (hexes, Locations, levels), and the board tables the kernels read."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
+from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight.tracer import templates
+from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
+
+
+MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.MODEL_CCN}
+
+
+def board_arrays(board):
+    cached = board.__dict__.get("_los_tables")
+    if cached is not None:
+        return cached
+    rs = board.ruleset
+    ground2 = (2 * board.ground_level).astype(LEVEL)
+    hind_top = (ground2 + board.hindrance_height).astype(LEVEL)
+    n = len(board)
+    hs_obst = np.zeros((n, 6), LEVEL)
+    hs_hind = np.zeros((n, 6), HINDRANCE)
+    for k in range(len(rs.hexside_names)):
+        has = (board.hexside & np.uint16(1 << k)) != 0
+        if rs.hexside_los_role[k] == LOS_OBSTACLE:
+            hs_obst = np.where(has, np.maximum(hs_obst, rs.hexside_height[k]), hs_obst).astype(LEVEL)
+        elif rs.hexside_los_role[k] == LOS_HINDRANCE:
+            hs_hind = np.where(has, np.maximum(hs_hind, rs.hexside_hindrance[k]), hs_hind).astype(HINDRANCE)
+    tables = (
+        board.col.astype(np.int64), board.y.astype(np.int64), ground2, board.obstacle_height.astype(LEVEL),
+        board.obstacle_inherent, board.hindrance.astype(HINDRANCE), hind_top, board.hindrance_inherent,
+        np.ascontiguousarray(hs_obst), np.ascontiguousarray(hs_hind), int(rs.rules["hindrance_cap"]),
+        bool(rs.rules["units_block_los"]), ((hs_obst > 0) | (hs_hind > 0)),
+    )
+    board.__dict__["_los_tables"] = tables
+    return tables
+
+
+def kernel_board_tables(board):
+    """The part of :func:`board_arrays` the kernels take as separate arguments."""
+    col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _ = board_arrays(board)
+    return (col, y, hs_obst, hs_hind, cap, units_block)
+
+
+def template_tuple(board):
+    tpl = templates(board)
+    return (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
+
+
+def model_code(board) -> int:
+    return MODELS[board.ruleset.los_model]
+
+
+def checked_level(board, hex_index: int, level, what: str) -> int:
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer Location level, not {type(level).__name__}")
+    top = int(board.top_level[hex_index])
+    if not 0 <= int(level) <= top:
+        raise ValueError(
+            f"{what} is {int(level)} in {board.names[hex_index]}: expected a Location level 0..{top} of that hex"
+        )
+    return int(level)
+
+
+def hex_cover(board, unit_index: int) -> np.ndarray:
+    key = ("hex_cover", unit_index)
+    cached = board.__dict__.get(key)
+    if cached is None:
+        table = board.ruleset.terrain_cover[unit_index]
+        add_up = board.ruleset.rules["cover_combine"] == "sum"   # ASL A2.4: cumulative TEM
+        cached = np.zeros(len(board), np.int16)
+        for t, value in enumerate(table):
+            if value:
+                has = (board.terrain & np.uint32(1 << t)) != 0
+                combined = cached + value if add_up else np.maximum(cached, value)
+                cached = np.where(has, combined, cached).astype(np.int16)
+        side = np.zeros((len(board), 6), np.int16)
+        for k, value in enumerate(board.ruleset.hexside_cover[unit_index]):
+            if value:
+                has = (board.hexside & np.uint16(1 << k)) != 0
+                side = np.where(has, np.maximum(side, value), side).astype(np.int16)
+        cached = (cached, side)
+        board.__dict__[key] = cached
+    return cached
+
+
+def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
+    """Cover of each target against each (broadcast) source, per section 2-4."""
+    per_hex, side_cover = hex_cover(board, unit_index)
+    on_deck = board.bridge_deck[targets] & (np.asarray(target_levels) == 1)
+    cover = np.where(on_deck, 0, per_hex[targets]).astype(np.int16)  # no cover on a bridge deck
+    rs = board.ruleset
+    model = rs.los_model
+    if model == "asl":
+        tpl = templates(board)
+        t = (board.col[targets].astype(np.int64) - board.col[sources] + tpl.max_dc) * tpl.width + (
+            board.y[targets].astype(np.int64) - board.y[sources] + tpl.max_dy)
+        entry = tpl.entry_sides[t]
+        for d in range(6):
+            bit = ((entry >> d) & 1).astype(bool) & (sources != targets)
+            cover = np.where(bit, np.maximum(cover, side_cover[targets, d]), cover)
+    elif model == "ccn":
+        viewer = board.ground_level[sources].astype(np.int64) + source_levels
+        target = board.ground_level[targets].astype(np.int64) + target_levels
+        cover = cover + np.where(target > viewer, rs.rules["uphill_cover"][unit_index], 0)
+        cover = cover + np.where(target < viewer, rs.rules["downhill_cover"][unit_index], 0)
+    return cover.astype(np.int16)
+
+
+def location_of(board, hex_or_location, level, what):
+    if board.names_a_location(hex_or_location):
+        index, parsed_level = board.location(hex_or_location)
+        if level not in (0, parsed_level):
+            raise ValueError(f"{what}={level} contradicts the Location {hex_or_location!r}")
+        return index, parsed_level
+    index = board.index(hex_or_location)
+    return index, checked_level(board, index, level, what)
+
+
+def locations_of(board, locations):
+    """(hexes, levels) arrays for matrix queries: default every hex at ground level."""
+    if locations is None:
+        return np.arange(len(board), dtype=HEX_INDEX), np.zeros(len(board), np.int64)
+    if isinstance(locations, tuple) and len(locations) == 2:
+        hexes = board.indices(np.asarray(locations[0]) if not isinstance(locations[0], list) else locations[0])
+        levels = np.asarray(locations[1], dtype=np.int64)
+        if levels.shape != hexes.shape:
+            raise ValueError(f"locations: {hexes.shape[0]} hexes but levels of shape {levels.shape}: expected one level per hex")
+    else:
+        hexes = board.indices(locations)
+        levels = np.zeros(len(hexes), np.int64)
+    bad = (levels < 0) | (levels > board.top_level[hexes])
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"locations: level {int(levels[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}"
+        )
+    return np.ascontiguousarray(hexes, dtype=HEX_INDEX), np.ascontiguousarray(levels, dtype=np.int64)

@@ -1,0 +1,94 @@
+"""One LOS between two hexes or Locations, with :meth:`~kernel.line_of_sight.results.LOSResult.explain`.
+
+Examples
+--------
+>>> import kernel
+>>> board = kernel.load("default")
+>>> result = kernel.los(board, "71I4", "71Q5")
+>>> result.visible in (True, False)
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernel._dtypes import HEX_INDEX
+from kernel.line_of_sight import _kernels as K
+from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, location_of, model_code, template_tuple
+from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
+from kernel.line_of_sight.tracer import templates
+
+
+def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
+        unit: str | None = None) -> LOSResult:
+    """Evaluate one LOS between two Locations under the board's ruleset.
+
+    Parameters
+    ----------
+    board : Board
+    a, b : str or int
+        Viewer and target hex (names like ``"2I9"``, a Location like
+        ``"2I9h1"``, or global indices).
+    level_a, level_b : int
+        Location levels above ground (building levels); a Location name's
+        ``h`` suffix sets them too.
+    counters : Counters, optional
+        SMOKE, vehicles/wrecks and units on the map.
+    unit : str, optional
+        Unit class of the firer, for the target's cover (default: the
+        ruleset's first class).
+
+    Returns
+    -------
+    LOSResult
+
+    Raises
+    ------
+    KeyError, ValueError
+        Unknown hex or level, bad counters or unit class.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> r = los(board, "71I4", "71I4")
+    >>> r.visible, r.hindrance
+    (True, 0)
+    """
+    ia, level_a = location_of(board, a, level_a, "level_a")
+    ib, level_b = location_of(board, b, level_b, "level_b")
+    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+    per_call = counter_tables(board, counters, bulk=False)
+    tpl = template_tuple(board)
+    tpl_cache = templates(board)
+    t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))
+    # at most one step record and one crossing record per template entry of this pair
+    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 1
+    records = np.zeros((size, 5), np.int32)  # hex, step kind, effect, reason, DRM
+    out = (np.empty(1, np.bool_), np.empty(1, np.int32), np.empty(1, np.int32), np.empty(1, np.int8),
+           np.empty(1, np.bool_), np.empty(1, np.bool_))
+    n_rec = K.evaluate_pairs(
+        model_code(board), True, True, np.array([ia], HEX_INDEX), np.array([level_a], np.int64), 0,
+        np.array([ib], HEX_INDEX), np.array([level_b], np.int64), 0, tpl, kernel_board_tables(board),
+        per_call, records, *out)
+    blocked, total, at, reason, blind, slope = (value[0] for value in out)
+    rec_hex, rec_kind, rec_effect, rec_reason, rec_drm = records.T
+    cover = int(cover_of(board, np.array([ia]), np.array([level_a]), np.array([ib]), np.array([level_b]), unit_index)[0])
+    model = board.ruleset.los_model
+    steps = []
+    for i in range(n_rec):
+        reason_name = REASONS[rec_reason[i]]
+        steps.append(LOSStep(
+            hex=board.names[rec_hex[i]], kind=STEP_KINDS[rec_kind[i]], effect=EFFECT_NAMES[rec_effect[i]],
+            hindrance=int(rec_drm[i]), reason=reason_name,
+            rule=RULE_REFERENCE[model].get(reason_name, "-") if reason_name else
+            (RULE_REFERENCE[model]["hindrance"] if rec_drm[i] else "-"),
+        ))
+    return LOSResult(
+        viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
+        visible=not blocked, hindrance=int(total), blocked_at=board.names[at] if at >= 0 else None,
+        reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
+        cover=cover, ruleset=board.ruleset.name, steps=steps,
+    )

@@ -1,0 +1,241 @@
+"""Movement fields, reachability, paths and all-sources matrices: the public movement API.
+
+The state graph and costs are those of ``docs/movement-semantics.md``:
+Locations (ground and building levels) in a *moving* or *stopped* mode, plus
+Bypass positions along obstacle hexsides for the ruleset's bypass classes.
+Per unit class and counters, :func:`~kernel.movement.tables.movement_tables`
+precomputes every edge cost once (numpy, vectorised); the numba Dijkstra of
+:mod:`kernel.movement._kernels` only reads those tables.
+
+Output conventions
+------------------
+* ``MovementField.cost``: float64 MF/MP per hex, ``inf`` = unreachable.
+* :func:`movement_matrix`: ``uint16`` half-MF steps,
+  :data:`~kernel.movement.tables.UNREACHABLE` (65535) where a hex cannot be
+  reached.
+
+Examples
+--------
+>>> import kernel
+>>> board = kernel.load("default")
+>>> field = kernel.movement_field(board, "71I4", unit="infantry")
+>>> float(field.cost[board.index("71I4")])
+0.0
+>>> field.path_to("71I6")[0]
+'71I4'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernel.movement import _kernels as K
+from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, checked_mask, start_locations
+from kernel.movement.tables import MovementTables, movement_tables
+
+
+@dataclass
+class MovementField:
+    """The result of :func:`movement_field`.
+
+    Attributes
+    ----------
+    cost : float64 array (N,)
+        Least cost to each hex (its ground Location, a Bypass position or,
+        in a bridge hex, its deck), ``inf`` where unreachable.
+    state_cost : float64 array
+        Least cost to every state (see :meth:`state_name`).
+    exit_cost : float
+        Least cost to leave the map (A2.6), ``inf`` if impossible.
+    """
+
+    board: object
+    unit: str
+    cost: np.ndarray
+    state_cost: np.ndarray
+    predecessor: np.ndarray
+    exit_cost: float
+    exit_hex: int
+    tables: MovementTables
+
+    def state_name(self, state: int) -> str:
+        """Name of a state: a Location (``71I9``, ``71I9h1``, ``+stopped``) or a Bypass (``71F3-71E3``)."""
+        board = self.board
+        n_loc = self.tables.n_locations
+        if state < 2 * n_loc:
+            loc = state >> 1
+            return board.location_name(int(board.location_hex[loc]), int(board.location_level[loc]))
+        b = state - 2 * n_loc
+        h = int(self.tables.tables.bypass_hex[b])
+        d = int(self.tables.tables.bypass_dir[b])
+        return f"{board.names[h]}-{board.names[board.neighbours[h, d]]}"
+
+    def start_states(self) -> list[int]:
+        """State ids of the Locations the field starts from (moving, at cost 0)."""
+        moving_locations = self.state_cost[:2 * self.tables.n_locations:2]
+        return [2 * int(loc) for loc in np.flatnonzero(moving_locations == 0)]
+
+    def best_state(self, hex_) -> int:
+        """State of least cost among a hex's ground Location, Bypass positions and bridge deck."""
+        h = self.board.index(hex_)
+        loc = int(self.board.location_offset[h])
+        candidates = [2 * loc, 2 * loc + 1]
+        if self.board.bridge_deck[h]:
+            candidates += [2 * loc + 2, 2 * loc + 3]
+        bypass_id = self.tables.tables.bypass_id
+        candidates += [2 * self.tables.n_locations + int(b) for b in bypass_id[h] if b >= 0]
+        return min(candidates, key=lambda s: self.state_cost[s])
+
+    def path_states(self, hex_) -> list[int]:
+        """State ids of the cheapest path to a hex (empty if unreachable)."""
+        state = self.best_state(hex_)
+        if not np.isfinite(self.state_cost[state]):
+            return []
+        path = [state]
+        while self.predecessor[path[-1]] >= 0:
+            path.append(int(self.predecessor[path[-1]]))
+        return path[::-1]
+
+    def path_to(self, hex_) -> list[str]:
+        """The cheapest path to a hex as Location and Bypass names (empty if unreachable).
+
+        A Bypass position is written ``hex-hex`` (A2.2: the first hex is the
+        one the unit is in, along its hexside with the second).  Where several
+        paths cost the same, one of them is given; which one is not part of
+        the contract (it may change between versions).
+        """
+        return [self.state_name(s) for s in self.path_states(hex_)]
+
+    def reachable(self, allowance: float) -> np.ndarray:
+        """Boolean array of the hexes whose cost is within ``allowance``."""
+        return self.cost <= allowance
+
+
+def movement_field(board, start, unit: str | None = None, allowance: float | None = None, *,
+                   smoke=None, units=None, entry_hexes=None) -> MovementField:
+    """Least movement cost from one or several start hexes to every hex and state.
+
+    Parameters
+    ----------
+    board : Board
+    start : hex or sequence of hexes, or None
+        Start hexes (names or indices): the unit is at ground level, moving,
+        at cost 0 (an all-MF move is allowed as its first move).  A start
+        Location such as ``"2I9h1"`` (on a bridge deck or an upper building
+        level) starts there instead.
+    unit : str, optional
+        Unit class (default: the ruleset's first, e.g. ``"infantry"``).
+    allowance : float, optional
+        Movement allowance, a multiple of 1/2 up to :data:`MAX_ALLOWANCE`:
+        states costlier than it are not expanded, and all-MF moves cost it
+        (default: the class's ``default_allowance`` for all-MF moves and no
+        limit).
+    smoke, units : bool arrays (N,), optional
+        SMOKE per hex (adds to the COT, B.2); units per hex (CCN: occupied
+        hexes cannot be entered).
+    entry_hexes : hex or sequence, optional
+        Hexes entered from off the map (A2.5): each starts at its own entry
+        cost.  ``board_edge_hexes(board, side)`` lists a side's hexes.
+
+    Raises
+    ------
+    ValueError
+        No start and no entry hex, unknown unit class, negative allowance.
+    """
+    unit = unit if unit is not None else board.ruleset.unit_classes[0]
+    check_allowance(allowance)
+    starts, start_levels = start_locations(board, start)
+    if starts.size == 0 and entry_hexes is None:
+        raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
+    tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
+    location_offset = tables.tables.location_offset
+    entry_states = entry_half = NO_ENTRIES
+    if entry_hexes is not None:
+        entries = hex_list(board, entry_hexes, "entry_hexes")
+        if starts.size == 0 and entries.size == 0:
+            raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
+        blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"]) and units is not None
+        occupied = checked_mask(units, len(board), "units") if blocks else None
+        states, costs = [], []
+        for e in entries:
+            if occupied is not None and occupied[e]:
+                continue  # entering from off the map is an entry: not into an occupied hex
+            cost = tables.allowance_all if tables.cot_all[e] else float(tables.cot[e])
+            if not np.isfinite(cost):
+                continue
+            stopped = bool(tables.cot_stop[e] or tables.cot_all[e])
+            states.append(2 * int(location_offset[e]) + (1 if stopped else 0))
+            costs.append(int(round(2 * cost)))
+        entry_states, entry_half = np.array(states, np.int64), np.array(costs, np.int64)
+    limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
+    state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
+        tables.edge_bounds, tables.edges, tables.n_buckets, limit, starts, start_levels, entry_states, entry_half,
+        location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations, tables.exit_hexes,
+        tables.leave_cost, tables.cot_all, tables.allowance_all)
+    return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
+
+
+def reachable(board, start, unit: str | None = None, allowance: float = 4, **options) -> np.ndarray:
+    """Boolean array: hexes a unit can reach from ``start`` within ``allowance``.
+
+    Honours stop-on-entry, all-MF moves (only as the first move, costing the
+    whole allowance) and every rule of :func:`movement_field`.
+
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> mask = reachable(board, "71I4", "infantry", 4)
+    >>> bool(mask[board.index("71I4")]), int(mask.sum()) > 1
+    (True, True)
+    """
+    if allowance is None:
+        raise ValueError("reachable needs an allowance: expected a number of MF/MP")
+    return movement_field(board, start, unit, allowance, **options).cost <= allowance
+
+
+def movement_matrix(board, unit: str | None = None, allowance: float | None = None, *, sources=None,
+                    smoke=None, units=None) -> np.ndarray:
+    """Movement cost from every source hex (default: all) to every hex, in parallel.
+
+    Returns
+    -------
+    numpy.ndarray of uint16, shape (len(sources), N)
+        Costs in half-MF steps (``cost * 2``); :data:`UNREACHABLE` (65535)
+        where a hex cannot be reached (or lies beyond ``allowance``).
+    """
+    unit = unit if unit is not None else board.ruleset.unit_classes[0]
+    check_allowance(allowance)
+    source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else hex_list(board, sources, "sources").astype(np.int64)
+    tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
+    out = np.empty((len(source_hexes), len(board)), np.uint16)
+    limit = int(2 * allowance) if allowance is not None else K.INF_HALF
+    K.movement_matrix_kernel(tables.edge_bounds, tables.edges, tables.tables.location_offset, tables.bypass_start,
+                             tables.tables.deck_location, tables.n_locations, tables.n_buckets, limit, source_hexes,
+                             out)
+    return out
+
+
+def movement_graph(board, start, unit: str | None = None, allowance: float | None = None, **options):
+    """The expanded state graph the kernel walks, as a ``scipy.sparse.csr_matrix`` in MF.
+
+    For peers such as scipy: all-MF moves are kept only out of the start
+    states (they are legal only as the first move), so a plain shortest-path
+    search from a start state gives the kernel's costs.  Returns
+    ``(csr, start_states)``.  scipy is imported lazily (test/bench extra).
+    """
+    from scipy.sparse import csr_matrix
+
+    unit = unit if unit is not None else board.ruleset.unit_classes[0]
+    tables = movement_tables(board, unit, allowance=allowance, **options)
+    hexes, levels = start_locations(board, start)
+    starts = sorted({2 * (int(board.location_offset[h]) + int(level)) for h, level in zip(hexes, levels)})
+    counts = np.diff(tables.edge_bounds)  # ordinary then all-MF edges, state by state
+    source = np.repeat(np.repeat(np.arange(tables.n_states), 2), counts)
+    first_only = np.repeat(np.tile([False, True], tables.n_states), counts)
+    target, weight = K.unpack_edges(tables.edges)
+    keep = ~first_only | np.isin(source, starts)
+    weights = weight[keep] / 2.0
+    weights = np.where(weights == 0, 1e-12, weights)  # scipy drops explicit zero weights
+    csr = csr_matrix((weights, (source[keep], target[keep])), shape=(tables.n_states, tables.n_states))
+    return csr, starts

@@ -1,0 +1,263 @@
+"""Per unit class and counters, every movement cost of the map precomputed once (numpy, vectorised): :class:`MovementTables`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+
+import numpy as np
+
+from kernel.movement import _kernels as K
+from kernel.movement.inputs import checked_mask
+from kernel.movement.state_graph import build_state_graph
+
+
+#: Sentinel of an unreachable hex in :func:`movement_matrix` (uint16).
+UNREACHABLE = K.UNREACHABLE
+
+
+FLAG_STOP = K.FLAG_STOP
+
+
+FLAG_ALL = K.FLAG_ALL
+
+
+@dataclass
+class MovementTables:
+    """Precomputed edge costs of one unit class on one board (with counters)."""
+
+    unit: str
+    tables: tuple
+    n_locations: int
+    n_bypass: int
+    cot: np.ndarray
+    cot_all: np.ndarray
+    cot_stop: np.ndarray
+    leave_cost: np.ndarray
+    allowance_all: float
+    allowance_half: int
+    n_buckets: int
+    edge_bounds: np.ndarray  # per state: ordinary edges, then all-MF edges (kernel.movement._kernels)
+    edges: np.ndarray  # uint64: packed target and weight (kernel.movement._kernels.pack_edges)
+    bypass_start: np.ndarray  # Bypass ids of hex h: bypass_start[h]:bypass_start[h + 1]
+    exit_hexes: np.ndarray  # hexes the map can be left from (finite leave_cost, A2.6), ascending
+
+    @property
+    def n_states(self) -> int:
+        return 2 * self.n_locations + self.n_bypass
+
+
+def _combine(board, unit_index, mask_terrain, smoke):
+    """COT per hex over the terrain features selected by ``mask_terrain`` (bit set)."""
+    rs = board.ruleset
+    combine = rs.rules["cost_combine"]
+    n = len(board)
+    terrain = board.terrain & np.uint32(mask_terrain)
+    cost = np.zeros(n, np.float64)
+    any_feature = np.zeros(n, np.bool_)
+    all_mf = np.zeros(n, np.bool_)
+    stop = np.zeros(n, np.bool_)
+    for t in range(len(rs.terrain_names)):
+        if not mask_terrain >> t & 1:
+            continue
+        has = (terrain & np.uint32(1 << t)) != 0
+        value = rs.terrain_move[unit_index, t]
+        if rs.terrain_move_all[unit_index, t]:
+            all_mf |= has
+            value = 0.0
+        if combine == "sum":
+            cost = np.where(has, cost + value, cost)
+        else:
+            cost = np.where(has, np.maximum(cost, value), cost)
+        any_feature |= has
+        stop |= has & bool(rs.terrain_stop_on_entry[t])
+    cost = np.where(any_feature, cost, float(rs.rules["open_cost"]))
+    cost = cost + np.where(smoke, float(rs.rules["smoke_cost"]), 0.0)
+    return cost, all_mf, stop
+
+
+def movement_tables(board, unit: str, *, smoke=None, units=None, allowance=None) -> MovementTables:
+    """Edge costs for ``unit`` on ``board`` (see ``docs/movement-semantics.md``).
+
+    Tables depend on the unit class, the counters and the allowance but not on
+    the start, so they are kept on the board (a few per board) and reused.
+
+    Raises
+    ------
+    ValueError
+        Unknown unit class, or counters of the wrong shape.
+    """
+    rs = board.ruleset
+    rs.unit_index(unit)
+    n = len(board)
+    if smoke is None and units is None:
+        key = (unit, allowance, b"", b"")
+    else:
+        smoke = checked_mask(smoke, n, "smoke")
+        units = checked_mask(units, n, "units")
+        key = (unit, allowance, smoke.tobytes() if smoke.any() else b"", units.tobytes() if units.any() else b"")
+    cache = board.__dict__.setdefault("_movement_tables", {})
+    if key not in cache:
+        smoke = checked_mask(smoke, n, "smoke")
+        units = checked_mask(units, n, "units")
+        if len(cache) >= 8:
+            cache.pop(next(iter(cache)))
+        cache[key] = _build_movement_tables(board, unit, smoke, units, allowance)
+    return cache[key]
+
+
+def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTables:
+    rs = board.ruleset
+    unit_index = rs.unit_index(unit)
+    n = len(board)
+    deck_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_deck[t])
+    all_terrain = ((1 << len(rs.terrain_names)) - 1) & ~deck_terrain  # a deck is not a feature beneath it
+    bypass_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bypass[t])
+    cot, cot_all, cot_stop = _combine(board, unit_index, all_terrain, smoke)
+    other, other_all, _ = _combine(board, unit_index, all_terrain & ~bypass_terrain, smoke)
+    rules = rs.rules
+    allowance_all = float(allowance) if allowance is not None else float(rules["default_allowance"][unit])
+    ground = board.ground_level.astype(np.int64)
+    neighbours = board.neighbours
+
+    # hexside costs per (hex, direction)
+    hexside_cost = np.zeros((n, 6), np.float64)
+    hexside_stop = np.zeros((n, 6), np.bool_)
+    road = np.zeros((n, 6), np.bool_)
+    for k in range(len(rs.hexside_names)):
+        has = (board.hexside & np.uint16(1 << k)) != 0
+        hexside_cost = np.where(has, hexside_cost + rs.hexside_move[unit_index, k], hexside_cost)
+        hexside_stop |= has & bool(rs.hexside_stop_on_cross[k])
+        if rs.hexside_road[k]:
+            road |= has
+    road_feature = road.copy()  # the physical road, for the bridge rule
+    if unit not in rules["road_classes"]:
+        road[:] = False  # no road movement rate for this class
+
+    valid = neighbours >= 0
+    q = np.where(valid, neighbours, 0)
+    mode = rules["elevation_cost"]
+    climb_rule = int(rules["whole_allowance_climb"])
+
+    def climb(base, up):
+        """Step 5: the elevation rule for a climb of ``up`` levels; (cost, steep)."""
+        if mode == "double":
+            base = np.where(up > 0, base * np.power(2.0, np.maximum(up, 0)), base)
+        elif mode == "plus-one":
+            base = np.where(up > 0, base + up, base)
+        steep = (np.abs(up) >= climb_rule) if climb_rule > 0 else np.zeros(up.shape, np.bool_)
+        if unit in rules["no_climb_classes"]:
+            base = np.where(steep, math.inf, base)
+        return base, steep
+
+    def enter(up, road):
+        """``enter(P -> Q)`` per (P, direction) for a climb of ``up`` levels: (cost, flags)."""
+        # a road replaces the COT value and the hexside cost, but never lifts a
+        # prohibition (of the hex or of a hexside feature) nor an all-MF feature
+        road_base = float(rules["road_cost"]) + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
+        base = np.where(road & np.isfinite(cot[q]), road_base, cot[q])
+        side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
+        base, steep = climb(base, up)
+        all_flag = cot_all[q].copy()
+        if unit in rules["whole_allowance_classes"]:
+            all_flag = all_flag | steep
+        if unit in rules["bridge_road_only_classes"]:
+            bridge_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bridge[t])
+            is_bridge = (board.terrain & np.uint32(bridge_terrain)) != 0
+            base = np.where(is_bridge[q] & ~road_feature, math.inf, base)
+        if rules["occupied_hexes_block_movement"]:
+            base = np.where(units[q], math.inf, base)
+        cost = np.where(valid, base + side, math.inf)
+        cost = np.where(np.isnan(cost), math.inf, cost)
+        flags = (np.where(cot_stop[q] | hexside_stop | all_flag, FLAG_STOP, 0) | np.where(all_flag, FLAG_ALL, 0))
+        return cost, np.where(valid, flags, 0).astype(np.int8)
+
+    # in a bridge hex the road runs on the deck: not beneath it (item 6)
+    deck = board.bridge_deck
+    enter_cost, enter_flags = enter(ground[q] - ground[:, None], road & ~deck[:, None] & ~deck[q])
+
+    # bridge decks (item 6 of the edges): only across a road hexside, at the
+    # road (or Open Ground) cost, never all-MF, never stopped
+    deck_base = (float(rules["road_cost"]) if unit in rules["road_classes"] else float(rules["open_cost"])) \
+        + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
+    deck_side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
+    onto = valid & road_feature & deck[q]
+    if rules["occupied_hexes_block_movement"]:
+        onto &= ~units[q]
+    deck_in = np.where(onto, climb(deck_base, ground[q] + 1 - ground[:, None])[0] + deck_side, math.inf)
+    deck_across = np.where(onto & deck[:, None], climb(deck_base, ground[q] - ground[:, None])[0] + deck_side, math.inf)
+    off_cost, off_flags = enter(ground[q] - (ground[:, None] + 1), road & ~deck[q])
+    deck_out = np.where(valid & road_feature & deck[:, None], off_cost, math.inf)
+    deck_out_flags = np.where(np.isfinite(deck_out), off_flags, 0).astype(np.int8)
+    deck_in = np.where(np.isnan(deck_in), math.inf, deck_in)
+    deck_across = np.where(np.isnan(deck_across), math.inf, deck_across)
+    deck_location = np.where(deck, board.location_offset[:-1].astype(np.int64) + 1, -1)
+
+    # climbing within a building: the hex's COT (no elevation, no hexside); in
+    # an all-MF hex the climb is an all-MF move (first move only, ends stopped)
+    climb_cost = np.where(np.isfinite(cot), cot, math.inf)
+    climb_all = cot_all.copy()
+
+    # Bypass positions (A4.3)
+    bypass_id = np.full((n, 6), -1, np.int32)
+    if unit in rs.bypass_classes:
+        touched = ((board.touches[:, None] >> np.arange(6)) & 1).astype(bool)
+        ok = board.bypassable[:, None] & ~touched & valid & np.isfinite(other)[:, None] & ~other_all[:, None]
+        bypass_id[ok] = np.arange(int(ok.sum()), dtype=np.int32)
+    n_bypass = int((bypass_id >= 0).sum())
+    bypass_hex, bypass_dir = np.nonzero(bypass_id >= 0)
+    order = np.argsort(bypass_id[bypass_hex, bypass_dir])
+    bypass_hex = bypass_hex[order].astype(np.int32)
+    bypass_dir = bypass_dir[order].astype(np.int32)
+    # entering h's bypass from the neighbour across hexside e of h
+    from_ground = ground[q]  # ground of the neighbour across e
+    up_in = ground[:, None] - from_ground
+    bypass_base = np.broadcast_to(other[:, None], (n, 6)).astype(np.float64)
+    if mode == "double":
+        bypass_base = np.where(up_in > 0, bypass_base * np.power(2.0, np.maximum(up_in, 0)), bypass_base)
+    elif mode == "plus-one":
+        bypass_base = np.where(up_in > 0, bypass_base + up_in, bypass_base)
+    has_bypass = (bypass_id >= 0).any(axis=1)
+    bypass_in = np.where(valid & has_bypass[:, None], bypass_base + hexside_cost, math.inf)
+    bypass_in = np.where(np.isnan(bypass_in), math.inf, bypass_in)
+    bypass_along = np.where(has_bypass, other, math.inf)
+
+    # leaving the map (A2.6): the COT of a mirror image of the edge hex
+    edge_side = np.where(~valid, hexside_cost, math.inf).min(axis=1)
+    leave_cost = cot + edge_side  # an all-MF hex: the allowance, first move only (see movement_field)
+
+    enter_half = _half(enter_cost)
+    climb_half = _half(climb_cost)
+    bypass_in_half = _half(bypass_in)
+    bypass_along_half = _half(bypass_along)
+    deck_in_half, deck_across_half, deck_out_half = _half(deck_in), _half(deck_across), _half(deck_out)
+    allowance_half = int(_half(np.array([allowance_all]))[0])
+    finite = [a[a < K.INF_HALF] for a in (enter_half, climb_half, bypass_in_half, bypass_along_half, _half(cot),
+                                          deck_in_half, deck_across_half, deck_out_half)]
+    largest = max([allowance_half] + [int(a.max()) for a in finite if a.size])
+    tables = K.KernelTables(
+        np.ascontiguousarray(neighbours, dtype=np.int64), board.location_offset.astype(np.int64),
+        board.location_hex.astype(np.int64), board.location_level.astype(np.int64),
+        board.building_levels.astype(np.int64), enter_half, np.ascontiguousarray(enter_flags),
+        climb_half, climb_all, np.ascontiguousarray(bypass_id), bypass_hex, bypass_dir,
+        bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
+        deck_location, deck_in_half, deck_across_half, deck_out_half, deck_out_flags,
+    )
+    edge_bounds, target, weight = build_state_graph(tables, allowance_half)
+    # Dial's queue needs more buckets than the largest edge weight
+    largest = max(largest, int(weight.max(initial=0)))
+    bypass_start = np.zeros(n + 1, np.int64)
+    np.cumsum((bypass_id >= 0).sum(axis=1), out=bypass_start[1:])  # ids run hex by hex (assigned above)
+    exit_hexes = np.flatnonzero(np.isfinite(leave_cost)).astype(np.int64)
+    return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
+                          leave_cost, allowance_all, allowance_half, largest + 1, edge_bounds,
+                          K.pack_edges(target, weight), bypass_start, exit_hexes)
+
+
+def _half(costs: np.ndarray) -> np.ndarray:
+    """MF costs (multiples of 1/2, ``inf`` impossible) as int64 half-MF steps (``INF_HALF``)."""
+    costs = np.asarray(costs, dtype=np.float64)
+    doubled = np.where(np.isfinite(costs), 2.0 * costs, 0.0)
+    if not np.array_equal(doubled, np.rint(doubled)):
+        raise ValueError("a movement cost is not a multiple of 1/2 MF: the ruleset tables should make this impossible")
+    return np.ascontiguousarray(np.where(np.isfinite(costs), doubled, K.INF_HALF).astype(np.int64))

@@ -1,0 +1,162 @@
+"""The package's layout: one-way imports between layers, small modules, the public face, deprecated paths.
+
+The layers follow a map's path from its files to the results
+(``docs/architecture.md``); a module may import its own layer and the layers
+below it, never one above (imports inside functions included).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import kernel
+
+PACKAGE = Path(kernel.__file__).resolve().parent
+
+#: Layer of each part of the package, lowest first.  Sibling parts of one
+#: layer (line_of_sight and movement; render and cli are not siblings) may
+#: not import each other either.
+LAYERS = {
+    "kernel._dtypes": 0, "kernel._jit": 0,
+    "kernel.grid": 1,
+    "kernel.maps": 2,
+    "kernel.importers": 3,
+    "kernel.loading": 4,
+    "kernel.line_of_sight": 5, "kernel.movement": 5,
+    "kernel.render": 6,
+    "kernel.cli": 7,
+}
+#: The public face sits above everything and may import anything.
+FACE = {"kernel", "kernel._deprecated"}
+MAX_LINES = 500
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _part(module: str) -> str | None:
+    for prefix in sorted(LAYERS, key=len, reverse=True):
+        if module == prefix or module.startswith(prefix + "."):
+            return prefix
+    return None
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every ``kernel`` module imported by a file, with its line (``from kernel import x`` names kernel.x)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names if alias.name.startswith("kernel")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kernel") and node.level == 0:
+            if node.module == "kernel":
+                found += [(node.lineno, f"kernel.{alias.name}") for alias in node.names]
+            else:
+                found.append((node.lineno, node.module))
+    return found
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_has_a_layer():
+    missing = [_module_name(p) for p in SOURCES if _module_name(p) not in FACE and _part(_module_name(p)) is None]
+    assert missing == []
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: _module_name(p))
+def test_imports_go_one_way(path):
+    importer = _module_name(path)
+    if importer in FACE:
+        return
+    own = _part(importer)
+    wrong = []
+    for line, imported in _imports(path):
+        target = _part(imported)
+        if target is None or target == own:
+            continue
+        if LAYERS[target] >= LAYERS[own]:
+            wrong.append(f"{path.name}:{line} imports {imported} (layer {LAYERS[target]}, its own {LAYERS[own]})")
+    assert wrong == []
+
+
+def test_the_layer_check_can_fail(tmp_path):
+    """The check above sees a lazy upward import inside a function."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from kernel.render.common import save\n    import kernel.cli\n")
+    assert [name for _, name in _imports(probe)] == ["kernel.render.common", "kernel.cli"]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: _module_name(p))
+def test_modules_are_small(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{_module_name(path)} has {lines} lines: expected at most {MAX_LINES}"
+
+
+def test_no_run_time_import_of_test_only_packages():
+    """networkx is only the tests' oracle; scipy is imported lazily by movement_graph alone."""
+    for path in SOURCES:
+        for line, node in [(n.lineno, n) for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                           if isinstance(n, (ast.Import, ast.ImportFrom))]:
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            assert not any(name.split(".")[0] == "networkx" for name in names), f"{path.name}:{line}"
+
+
+def test_import_kernel_is_light():
+    code = ("import sys, kernel; "
+            "print(sorted(m for m in ('numba', 'matplotlib', 'scipy', 'networkx') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_public_names_resolve_and_are_listed():
+    assert kernel.__all__ == sorted(set(kernel.__all__))
+    for name in kernel.__all__:
+        assert getattr(kernel, name) is not None, name
+        assert name in dir(kernel)
+
+
+def test_no_public_name_is_also_a_module():
+    """``kernel.los`` is the function; no module or subpackage of kernel is called like a public name."""
+    modules = {p.stem if p.name != "__init__.py" else p.parent.name for p in SOURCES}
+    assert sorted(set(kernel.__all__) & modules) == []
+    assert callable(kernel.los)
+    with pytest.raises(ModuleNotFoundError, match="kernel.los"):
+        __import__("kernel.los")
+
+
+def test_unknown_public_name():
+    with pytest.raises(AttributeError, match="module 'kernel' has no attribute 'lso'"):
+        kernel.lso  # noqa: B018
+
+
+@pytest.mark.parametrize("old, name, new", [
+    ("kernel.board", "load", kernel.load),
+    ("kernel.boardfile", "read_board_file", kernel.read_board_file),
+    ("kernel.vasl", "read_board_spec", kernel.read_vasl_board),
+    ("kernel.movement", "movement_field", kernel.movement_field),
+    ("kernel.geometry", "hex_distance", kernel.hex_distance),
+])
+def test_old_paths_warn_and_give_the_same_object(old, name, new):
+    module = importlib.import_module(old)
+    with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} is deprecated .*: use kernel\.{new.__name__}"):
+        assert getattr(module, name) is new
+
+
+def test_old_paths_do_not_serve_private_or_unknown_names():
+    import kernel.board as old_board
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="module 'kernel.board' has no attribute '_bundled_scenario'"):
+            old_board._bundled_scenario  # noqa: B018
+        with pytest.raises(AttributeError, match="module 'kernel.board' has no attribute 'nothing'"):
+            old_board.nothing  # noqa: B018
