@@ -9,16 +9,61 @@ On-disk caching is opt-in per kernel (``cache=True`` below is only applied by
 the wrappers here) and can be switched off for the whole package with the
 environment variable ``HEXKERNEL_NUMBA_CACHE=0``.  No kernel that takes another
 jitted function as an argument is compiled through these wrappers.
+
+numba checks only the source file of the cached function itself, not the
+files of the functions it inlines or calls (the rule steps of
+``line_of_sight/_rules.py`` are inlined into ``line_of_sight/_kernels.py``),
+so an edited rule would silently keep running its old machine code.  The
+cache therefore lives in a folder named by a fingerprint of every source file
+that compiles kernels (and of the numba and Python versions):
+``$HEXKERNEL_CACHE_DIR`` (default ``$XDG_CACHE_HOME/hexkernel`` or
+``~/.cache/hexkernel``) ``/numba-<fingerprint>``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
+from pathlib import Path
 
 import numba
 
-#: Whether kernels cache their machine code on disk (``__pycache__``).
+#: Whether kernels cache their machine code on disk.
 CACHE: bool = os.environ.get("HEXKERNEL_NUMBA_CACHE", "1") != "0"
+
+
+def kernel_sources() -> list[Path]:
+    """The package's source files that compile kernels (a line starting ``@jit``), this module and the dtypes."""
+    package = Path(__file__).resolve().parent
+    found = [package / "_jit.py", package / "_dtypes.py"]
+    for path in sorted(package.rglob("*.py")):
+        if path not in found and any(line.startswith("@jit") for line in path.read_text(encoding="utf-8").splitlines()):
+            found.append(path)
+    return found
+
+
+def cache_fingerprint() -> str:
+    """A digest of :func:`kernel_sources` (paths and contents), numba's and Python's versions."""
+    digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    package = Path(__file__).resolve().parent
+    for path in kernel_sources():
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    """Where the machine code of this exact kernel source is cached."""
+    root = os.environ.get("HEXKERNEL_CACHE_DIR")
+    if not root:
+        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                            "hexkernel")
+    return Path(root) / f"numba-{cache_fingerprint()}"
+
+
+if CACHE and not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(cache_dir())
 
 _COMMON = {"nogil": True, "cache": CACHE, "error_model": "numpy", "boundscheck": False}
 
