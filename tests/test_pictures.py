@@ -9,8 +9,13 @@ import numpy as np
 import pytest
 
 import kernel
-from kernel.render import pictures
 from kernel import field_of_fire, los, movement_field
+from kernel.render.board_map import board_picture
+from kernel.render.common import A4_LANDSCAPE, A4_PORTRAIT, Frame, orientation, save
+from kernel.render.fire_map import fire_picture
+from kernel.render.los_trace import los_picture
+from kernel.render.matrix_map import values_picture
+from kernel.render.movement_map import _path_points, movement_picture
 
 DPI = 60  # small and quick; an A4 page is then 701 x 496 pixels
 
@@ -47,10 +52,10 @@ def texts(figure) -> str:
 
 
 def test_board_picture_png_and_svg(board71, tmp_path):
-    figure = pictures.board_picture(board71, dpi=DPI)
-    assert tuple(figure.get_size_inches()) in (pictures.A4_LANDSCAPE, pictures.A4_PORTRAIT)
-    png = pictures.save(figure, tmp_path / "board.png")
-    svg = pictures.save(figure, tmp_path / "board.svg")
+    figure = board_picture(board71, dpi=DPI)
+    assert tuple(figure.get_size_inches()) in (A4_LANDSCAPE, A4_PORTRAIT)
+    png = save(figure, tmp_path / "board.png")
+    svg = save(figure, tmp_path / "board.svg")
     assert png_size(png) == a4_pixels(figure) == (701, 496)
     head = svg.read_bytes()[:400]
     assert head.startswith(b"<?xml") and b"<svg" in head
@@ -64,15 +69,15 @@ def test_board_picture_png_and_svg(board71, tmp_path):
 
 
 def test_save_rejects_unknown_format(board71, tmp_path):
-    figure = pictures.values_picture(board71, np.arange(len(board71)), title="t", label="n", names=False, dpi=DPI)
+    figure = values_picture(board71, np.arange(len(board71)), title="t", label="n", names=False, dpi=DPI)
     with pytest.raises(ValueError, match="png or svg"):
-        pictures.save(figure, tmp_path / "x.jpg")
+        save(figure, tmp_path / "x.jpg")
     with pytest.raises(ValueError, match="one value per hex"):
-        pictures.values_picture(board71, [1, 2], title="t", label="n")
+        values_picture(board71, [1, 2], title="t", label="n")
 
 
 def test_hexside_segments_lie_on_the_hexsides(board71):
-    frame = pictures._Frame(board71)
+    frame = Frame(board71)
     hexes, dirs = np.nonzero(board71.hexside != 0)
     segments = frame.hexside_segments(hexes, dirs)
     other = board71.neighbours[hexes, dirs]
@@ -86,9 +91,9 @@ def test_hexside_segments_lie_on_the_hexsides(board71):
 
 
 def test_pointy_maps_are_drawn_transposed(ccn, board71, tmp_path):
-    assert pictures.orientation(ccn) == "pointy"
-    assert pictures.orientation(board71) == "flat"
-    frame = pictures._Frame(ccn)
+    assert orientation(ccn) == "pointy"
+    assert orientation(board71) == "flat"
+    frame = Frame(ccn)
     np.testing.assert_allclose(frame.cx, ccn.y * math.sqrt(3))
     np.testing.assert_allclose(frame.cy, -ccn.x)
     polygon = frame.hexagons(hexes=[0])[0]
@@ -98,14 +103,14 @@ def test_pointy_maps_are_drawn_transposed(ccn, board71, tmp_path):
     xmin, xmax, ymin, ymax = frame.bounds()
     assert xmax - xmin > ymax - ymin
     fire = field_of_fire(ccn, "C8")
-    figure = pictures.fire_picture(ccn, fire, dpi=DPI)
-    assert tuple(figure.get_size_inches()) == pictures.A4_LANDSCAPE
-    assert png_size(pictures.save(figure, tmp_path / "fire.png")) == (701, 496)
+    figure = fire_picture(ccn, fire, dpi=DPI)
+    assert tuple(figure.get_size_inches()) == A4_LANDSCAPE
+    assert png_size(save(figure, tmp_path / "fire.png")) == (701, 496)
 
 
 def test_fire_picture_marks_source_and_counts(board71):
     fire = field_of_fire(board71, "71P5", levels=2)
-    figure = pictures.fire_picture(board71, fire, levels=2, dpi=DPI)
+    figure = fire_picture(board71, fire, levels=2, dpi=DPI)
     words = texts(figure)
     assert "Field of fire from 71P5h2" in words
     assert f"visible, no hindrance: {int((fire.visible & (fire.hindrance <= 0)).sum())}" in words
@@ -119,15 +124,15 @@ def test_movement_picture_puts_bypass_on_the_hexside():
     states = field.path_states("71M6")
     names = [field.state_name(s) for s in states]
     assert names[-1] == "71M6-71M5", names
-    frame = pictures._Frame(board)
-    xs, ys, kinds = pictures._path_points(board, frame, field, states)
+    frame = Frame(board)
+    xs, ys, kinds = _path_points(board, frame, field, states)
     assert kinds[0] == "hex" and kinds[-1] == "bypass"
     h, n = board.index("71M6"), board.index("71M5")
     assert math.isclose(xs[-1], (frame.cx[h] + frame.cx[n]) / 2)
     assert math.isclose(ys[-1], (frame.cy[h] + frame.cy[n]) / 2)
     assert math.isclose(xs[0], frame.cx[board.index("71I4")])
     full = movement_field(board, "71I4", "infantry")
-    figure = pictures.movement_picture(board, field, allowance=4, to="71M6", full=full, dpi=DPI)
+    figure = movement_picture(board, field, allowance=4, to="71M6", full=full, dpi=DPI)
     words = texts(figure)
     assert "Bypass: along the hexside" in words
     assert "path to 71M6 (4)" in words
@@ -139,7 +144,7 @@ def test_movement_picture_puts_bypass_on_the_hexside():
 
 def test_los_picture_marks_the_block(board71):
     result = los(board71, "71P5h2", "71I9")
-    figure = pictures.los_picture(board71, result, dpi=DPI)
+    figure = los_picture(board71, result, dpi=DPI)
     words = texts(figure)
     assert f"LOS {result.viewer} \u2192 {result.target}" in words
     if result.visible:

@@ -270,7 +270,7 @@ def _emit(args, payload: dict, text_lines) -> None:
 
 
 def _save_picture(figure, path: str, fmt: str) -> None:
-    from kernel.render.pictures import save
+    from kernel.render.common import save
 
     try:
         save(figure, path, format=fmt)
@@ -322,7 +322,7 @@ def command_info(args) -> None:
     _emit(args, summary, text)
 
     def figure(dpi):
-        from kernel.render.pictures import board_picture
+        from kernel.render.board_map import board_picture
 
         return board_picture(board, dpi=dpi)
 
@@ -354,7 +354,7 @@ def command_los(args) -> None:
           lambda: result.explain().splitlines() if args.explain else result.explain().splitlines()[:1])
 
     def figure(dpi):
-        from kernel.render.pictures import los_picture
+        from kernel.render.los_trace import los_picture
 
         return los_picture(board, result, dpi=dpi)
 
@@ -447,7 +447,7 @@ def command_fire(args) -> None:
     _emit(args, payload, text)
 
     def figure(dpi):
-        from kernel.render.pictures import fire_picture
+        from kernel.render.fire_map import fire_picture
 
         return fire_picture(board, fire, levels=levels, dpi=dpi)
 
@@ -546,7 +546,7 @@ def command_move(args) -> None:
     _emit(args, payload, text)
 
     def figure(dpi):
-        from kernel.render.pictures import movement_picture
+        from kernel.render.movement_map import movement_picture
 
         return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), dpi=dpi)
 
@@ -657,7 +657,7 @@ def command_matrix(args) -> None:
     _emit(args, payload, text)
 
     def figure(dpi):
-        from kernel.render.pictures import values_picture
+        from kernel.render.matrix_map import values_picture
 
         return values_picture(board, seen, title="How many hexes each hex sees (ground level)",
                               label="hexes in LOS", dpi=dpi)
@@ -798,16 +798,20 @@ def command_demo(args) -> None:
 
     # 5. pictures
     if not args.no_pictures:
-        from kernel.render import pictures
+        from kernel.render.board_map import board_picture
+        from kernel.render.fire_map import fire_picture
+        from kernel.render.los_trace import los_picture
+        from kernel.render.matrix_map import values_picture
+        from kernel.render.movement_map import movement_picture
 
         started = time.perf_counter()
         figures = {
-            "board": lambda: pictures.board_picture(board),
-            "los_matrix": lambda: pictures.values_picture(board, seen, title="How many hexes each hex sees (ground level)",
-                                                          label="hexes in LOS"),
-            "fire": lambda: pictures.fire_picture(board, fire, levels=[level]),
-            "move": lambda: pictures.movement_picture(board, field, allowance=allowance, to=destination, full=full),
-            "los": lambda: pictures.los_picture(board, result),
+            "board": lambda: board_picture(board),
+            "los_matrix": lambda: values_picture(board, seen, title="How many hexes each hex sees (ground level)",
+                                                 label="hexes in LOS"),
+            "fire": lambda: fire_picture(board, fire, levels=[level]),
+            "move": lambda: movement_picture(board, field, allowance=allowance, to=destination, full=full),
+            "los": lambda: los_picture(board, result),
         }
         formats = args.formats
         for name, make in figures.items():

@@ -1,1 +1,14 @@
-"""Pictures (matplotlib, imported lazily): one module per kind of picture."""
+"""Pictures (matplotlib, imported lazily): one module per kind of picture.
+
+Modules
+-------
+common        hex geometry, the A4 page, colours; save(figure, path) writes PNG or SVG
+board_map     board_picture(board): terrain, hill levels, hexsides, roads, names;
+              the board layer drawn under every other picture
+fire_map      fire_picture(board, fire): a field of fire (visible / hindered / blocked, cover)
+movement_map  movement_picture(board, field, ...): movement costs, the reachable area and a path
+los_trace     los_picture(board, result): one LOS, the hexes it crosses, where it is blocked
+matrix_map    values_picture(board, values, ...): any per-hex number as a colour map (e.g. hexes seen)
+
+The public functions are also ``kernel.board_picture``, ..., ``kernel.save_picture``.
+"""
