@@ -1,0 +1,98 @@
+"""The command line's shared argument types and options (``--map``, JSON, pictures, counters).
+
+Every command takes a map (``--map``: a scenario or board file, or a bundled
+name; default: the bundled four-board scenario ``default``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+DEFAULT_MAP = "default"
+
+
+# ---------------------------------------------------------------------------
+# argument types
+# ---------------------------------------------------------------------------
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative: expected 0 or more")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer 1 or more."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: expected a positive integer")
+    return value
+
+
+def movement_allowance(text: str) -> float:
+    """argparse type: a finite, non-negative number of MF/MP."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text}: expected a non-negative number of MF/MP")
+    return value
+
+
+def picture_formats(text: str) -> list[str]:
+    """argparse type: ``png``, ``svg`` or ``png,svg``, as a list without repeats."""
+    formats = [part.strip().lower() for part in text.split(",") if part.strip()]
+    bad = [f for f in formats if f not in ("png", "svg")]
+    if bad or not formats:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected png, svg or png,svg")
+    return list(dict.fromkeys(formats))
+
+
+def picture_dpi(text: str) -> int:
+    """argparse type: a PNG resolution of 30..600 dpi."""
+    value = positive_int(text)
+    if not 30 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{value}: expected 30..600")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# shared options
+# ---------------------------------------------------------------------------
+
+def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True, json_: bool = True) -> None:
+    """Add ``--map`` and, if asked, the JSON (``--json``, ``--json-out``) and picture options.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    picture : bool
+        Add ``--png``, ``--svg`` and ``--dpi``.
+    json_ : bool
+        Add ``--json`` and ``--json-out``.
+    """
+    group = parser.add_argument_group("map and output")
+    group.add_argument("--map", default=DEFAULT_MAP, metavar="MAP",
+                       help="scenario or board file, or bundled name (default: %(default)s)")
+    if json_:
+        group.add_argument("--json", action="store_true", help="write JSON for programs on stdout instead of text")
+        group.add_argument("--json-out", metavar="FILE", help="also write the JSON to FILE")
+    if picture:
+        group.add_argument("--png", metavar="FILE", help="draw a picture (PNG, A4 page)")
+        group.add_argument("--svg", metavar="FILE", help="draw a picture (SVG, A4 page)")
+        group.add_argument("--dpi", type=picture_dpi, default=200, help="PNG resolution (default: %(default)s)")
+
+
+def add_counters_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--counters FILE`` (read by :func:`read_counters`)."""
+    parser.add_argument("--counters", metavar="FILE",
+                        help='JSON file of counters: {"smoke": {"71I9": 3}, "vehicles": ["71J9"], "units": []} '
+                             '(optional "smoke_height": levels, default 2)')

@@ -1,0 +1,236 @@
+"""What the ``hexkernel`` commands share: map and counters input, text, JSON and picture output, errors.
+
+Every command writes text for people on stdout, JSON for programs (``--json``
+on stdout instead of the text, or ``--json-out FILE``) and a picture
+(``--png FILE`` / ``--svg FILE``); the options are in :mod:`kernel.cli.arguments`.
+User mistakes raise :class:`UserError`, which :func:`kernel.cli.app.main` turns
+into exit code 2 and a one-line message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+from kernel.loading import load
+from kernel.maps.rulesets import RulesetError
+from kernel.maps.specs import BoardFileError
+
+COUNTER_KEYS = ("smoke", "smoke_height", "vehicles", "units")
+
+
+class UserError(Exception):
+    """A mistake in the command line or its inputs (exit code 2)."""
+
+
+# ---------------------------------------------------------------------------
+# inputs: the map, Locations, unit classes, counters
+# ---------------------------------------------------------------------------
+
+def check_writable(*paths) -> None:
+    """Fail early (before any work) when an output's folder does not exist."""
+    for path in paths:
+        if not path:
+            continue
+        parent = Path(path).parent
+        if Path(path).is_dir():
+            raise UserError(f"cannot write {path}: it is a directory")
+        if not parent.is_dir():
+            raise UserError(f"cannot write {path}: folder {str(parent)!r} does not exist")
+
+
+def load_map(name: str):
+    """The compiled :class:`kernel.maps.board.Board` of ``--map``, or a UserError naming the bundled maps."""
+    try:
+        return load(name)
+    except FileNotFoundError as error:
+        if Path(name).suffix in (".scenario", ".board") or Path(name).exists():
+            raise UserError(error_message(error)) from None
+        from kernel.maps.bundled import data_dir
+
+        known = [p.stem for folder in ("scenarios", "boards") for p in sorted((data_dir() / folder).glob(f"*.{folder[:-1]}"))]
+        raise UserError(f"unknown map {name!r}: expected a .scenario or .board file, or a bundled name "
+                        f"({', '.join(known)})") from None
+    except (OSError, BoardFileError, RulesetError, ValueError, KeyError) as error:
+        raise UserError(error_message(error)) from None
+
+
+def error_message(error: BaseException) -> str:
+    """One line for a user: a KeyError's own text, an OSError's file and reason."""
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, OSError) and error.strerror and error.filename:
+        return f"{error.filename}: {error.strerror}"
+    return str(error)
+
+
+def parse_location(board, text: str, what: str) -> tuple[int, int]:
+    """``(hex index, level)`` of a hex or Location name, or a UserError naming ``what``."""
+    try:
+        return board.location(text)
+    except (KeyError, ValueError) as error:
+        raise UserError(f"{what}: {error_message(error)}") from None
+
+
+def unit_class(board, unit: str | None) -> str:
+    """``--unit`` checked against the ruleset's unit classes (default: the first)."""
+    rs = board.ruleset
+    if unit is None:
+        return rs.unit_classes[0]
+    if unit not in rs.unit_classes:
+        raise UserError(f"--unit: unknown unit class {unit!r} for ruleset {rs.name!r}: "
+                        f"expected one of {', '.join(rs.unit_classes)}")
+    return unit
+
+
+def read_counters(board, path: str | None):
+    """Counters from a JSON file: ``(kernel.line_of_sight.api.Counters, normalised dict)`` or ``(None, {})``."""
+    if not path:
+        return None, {}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"counters file {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"counters file {path}: not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UserError(f"counters file {path}: not valid JSON: {error.msg} at line {error.lineno} "
+                        f"column {error.colno}") from None
+    where = f"counters file {path}"
+    if not isinstance(data, dict):
+        raise UserError(f"{where}: expected a JSON object like {{\"smoke\": {{\"71I9\": 3}}, \"vehicles\": [], \"units\": []}}")
+    unknown = sorted(set(data) - set(COUNTER_KEYS))
+    if unknown:
+        raise UserError(f"{where}: unknown key {unknown[0]!r}: expected {', '.join(COUNTER_KEYS)}")
+
+    def hex_name(name, key):
+        if not isinstance(name, str):
+            raise UserError(f"{where}: {key}: {name!r} is not a hex name like '71I9'")
+        try:
+            return board.names[board.index(name)]
+        except (KeyError, ValueError) as error:
+            raise UserError(f"{where}: {key}: {error_message(error)}") from None
+
+    smoke = data.get("smoke", {})
+    if not isinstance(smoke, dict):
+        raise UserError(f"{where}: smoke: expected an object of hex: DRM, like {{\"71I9\": 3}}")
+    smoke_out = {}
+    for name, drm in smoke.items():
+        if isinstance(drm, bool) or not isinstance(drm, int) or not 0 <= drm <= 100:
+            raise UserError(f"{where}: smoke DRM of {name} is {drm!r}: expected an integer 0..100")
+        smoke_out[hex_name(name, "smoke")] = drm
+    lists = {}
+    for key in ("vehicles", "units"):
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise UserError(f"{where}: {key}: expected a list of hex names")
+        lists[key] = [hex_name(name, key) for name in value]
+    height = data.get("smoke_height", 2)
+    if isinstance(height, bool) or not isinstance(height, int) or not 0 <= height <= 20:
+        raise UserError(f"{where}: smoke_height is {height!r}: expected an integer number of levels 0..20")
+    from kernel.line_of_sight.api import Counters
+
+    counters = Counters.on(board, smoke=smoke_out, vehicles=lists["vehicles"], units=lists["units"],
+                           smoke_height=height)
+    return counters, {"smoke": smoke_out, "smoke_height": height, **lists}
+
+
+# ---------------------------------------------------------------------------
+# outputs: text, JSON, pictures
+# ---------------------------------------------------------------------------
+
+def json_number(value):
+    """A float for JSON: ``None`` for inf / NaN, ints where exact."""
+    value = float(value)
+    if not math.isfinite(value):
+        return None
+    return int(value) if value == int(value) else value
+
+
+def format_points(value) -> str:
+    """A cost in MF/MP for text: ``4``, ``2.5``."""
+    value = float(value)
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def format_step(name: str) -> str:
+    """A path step for text: a Bypass state ``HEX-HEX`` gets ``(Bypass)``."""
+    return f"{name}(Bypass)" if "-" in name else name
+
+
+def to_json(value, indent: int = 0) -> str:
+    """JSON with objects indented and lists of plain values on one line."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{pad}{json.dumps(str(k))}: {to_json(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    if isinstance(value, (list, tuple)):
+        if all(not isinstance(v, (dict, list, tuple)) for v in value):
+            return json.dumps(list(value), allow_nan=False, separators=(", ", ": "))
+        items = [pad + to_json(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"
+    return json.dumps(value, allow_nan=False)
+
+
+def write_text(path: str, text: str) -> None:
+    """Write a text file, or a UserError saying why not."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def emit(args, payload: dict, text_lines) -> None:
+    """Text on stdout (or the JSON with ``--json``), JSON to ``--json-out``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``json`` and ``json_out`` are read if present).
+    payload : dict
+        The JSON for programs.
+    text_lines : list of str or callable
+        The text for people, or a function returning it (called only when printed).
+    """
+    encoded = None
+    if getattr(args, "json", False) or getattr(args, "json_out", None):
+        encoded = to_json(payload) + "\n"
+    if getattr(args, "json_out", None):
+        write_text(args.json_out, encoded)
+    if getattr(args, "json", False):
+        sys.stdout.write(encoded)
+    else:
+        lines = text_lines() if callable(text_lines) else text_lines
+        print("\n".join(lines))
+
+
+def save_picture(figure, path: str, fmt: str) -> None:
+    """Save a figure as ``fmt`` (``png`` or ``svg``), or a UserError saying why not."""
+    from kernel.render.common import save
+
+    try:
+        save(figure, path, format=fmt)
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def draw_pictures(args, make_figure) -> list[str]:
+    """Draw ``make_figure(dpi)`` once and save it to ``--png`` / ``--svg``; returns the paths written."""
+    targets = [(p, f) for p, f in ((getattr(args, "png", None), "png"), (getattr(args, "svg", None), "svg")) if p]
+    if not targets:
+        return []
+    figure = make_figure(getattr(args, "dpi", 200))
+    for path, fmt in targets:
+        save_picture(figure, path, fmt)
+    return [p for p, _ in targets]
+
+
+def output_paths(args) -> list:
+    """The files a command will write (``--json-out``, ``--png``, ``--svg``; ``None`` where not given)."""
+    return [getattr(args, name, None) for name in ("json_out", "png", "svg")]

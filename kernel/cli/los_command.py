@@ -1,0 +1,58 @@
+"""``hexkernel los``: one line of sight between two Locations, explained and drawn."""
+
+from __future__ import annotations
+
+from kernel.cli.arguments import add_common_options, add_counters_option
+from kernel.cli.common import (check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
+                               read_counters, unit_class)
+
+
+def register(commands) -> None:
+    """Add the ``los`` command to the subparsers ``commands`` of :func:`kernel.cli.app.build_parser`."""
+    los_parser = commands.add_parser(
+        "los", help="one LOS between two Locations",
+        description="Check one line of sight between two Locations. A Location is a hex name, optionally with "
+                    "a building level: 71P5h1 is level 1 of hex 71P5.",
+        epilog="example: hexkernel los 71P5h2 71I9 --explain --png los.png")
+    los_parser.add_argument("viewer", help="viewer Location, e.g. 71I4 or 71P5h2")
+    los_parser.add_argument("target", help="target Location")
+    los_parser.add_argument("--explain", action="store_true", help="list every hex that mattered and its rule")
+    los_parser.add_argument("--unit", metavar="CLASS", help="firing unit class, for the target's cover")
+    add_counters_option(los_parser)
+    add_common_options(los_parser)
+    los_parser.set_defaults(run=command_los)
+
+
+def los_payload(board, result) -> dict:
+    """The JSON of one LOS: :class:`kernel.line_of_sight.api.LOSResult` field by field."""
+    from dataclasses import asdict
+
+    return {"map": board.title, **asdict(result)}
+
+
+def command_los(args) -> None:
+    """Run ``hexkernel los``: the verdict (every step with ``--explain``), its JSON and picture.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
+    check_writable(*output_paths(args))
+    board = load_map(args.map)
+    a, level_a = parse_location(board, args.viewer, "viewer")
+    b, level_b = parse_location(board, args.target, "target")
+    unit = unit_class(board, args.unit) if args.unit else None
+    counters, _ = read_counters(board, args.counters)
+    from kernel.line_of_sight.api import los
+
+    result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
+    emit(args, los_payload(board, result),
+         lambda: result.explain().splitlines() if args.explain else result.explain().splitlines()[:1])
+
+    def figure(dpi):
+        from kernel.render.los_trace import los_picture
+
+        return los_picture(board, result, dpi=dpi)
+
+    draw_pictures(args, figure)

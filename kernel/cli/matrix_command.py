@@ -1,0 +1,160 @@
+"""``hexkernel matrix``: the full LOS matrix, computed block by block straight into a ``.npy`` file."""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+
+from kernel.cli.arguments import add_common_options, add_counters_option, positive_int
+from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
+
+#: Maps with at least this many hexes get a progress bar for ``matrix``.
+PROGRESS_MIN_HEXES = 1000
+
+
+def register(commands) -> None:
+    """Add the ``matrix`` command to the subparsers ``commands`` of :func:`kernel.cli.app.build_parser`."""
+    matrix = commands.add_parser(
+        "matrix", help="full LOS matrix to a .npy file",
+        description="Compute the full N x N LOS matrix between the ground Locations of all hexes, block by "
+                    "block, straight into a .npy file (numpy.load reads it): int8, the hindrance DRM of each "
+                    "visible pair, -1 where blocked. A progress bar goes to stderr on large maps.",
+        epilog="example: hexkernel matrix --out los.npy --png seen.png")
+    matrix.add_argument("--out", default="los_matrix.npy", metavar="FILE",
+                        help="the .npy file to write (default: %(default)s)")
+    matrix.add_argument("--block-rows", type=positive_int, default=1024, metavar="N",
+                        help="rows computed per block (memory: N x hexes bytes; default %(default)s)")
+    matrix.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_counters_option(matrix)
+    add_common_options(matrix)
+    matrix.set_defaults(run=command_matrix)
+
+
+def progress_bar(total: int, enabled: bool):
+    """A tqdm bar on stderr counting the matrix's rows.
+
+    On a terminal it redraws itself in place; elsewhere (a log, a pipe) it
+    writes its status about every 10 % of the rows.
+
+    Parameters
+    ----------
+    total : int
+        Rows to compute (the map's hexes).
+    enabled : bool
+        ``False`` gives a bar that shows nothing.
+    """
+    from tqdm import tqdm
+
+    if sys.stderr.isatty():
+        # a terminal that reports no size (some pseudo-terminals) would hide the bar: assume 80 x 24
+        try:
+            size = os.get_terminal_size(sys.stderr.fileno())
+        except (OSError, ValueError):
+            size = os.terminal_size((0, 0))
+        options = {} if size.columns > 0 and size.lines > 0 else {"ncols": 80, "nrows": 24}
+    else:
+        options = {"miniters": max(1, math.ceil(total / 10)), "mininterval": 0, "maxinterval": math.inf}
+    return tqdm(total=total, desc="LOS matrix", unit=" rows", file=sys.stderr, disable=not enabled,
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} rows [{elapsed}<{remaining}, {rate_fmt}]",
+                **options)
+
+
+def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress: bool | None = None):
+    """Write the full LOS matrix to a ``.npy`` file block by block; returns counts.
+
+    The file holds the ``int8`` matrix of :func:`kernel.line_of_sight.api.los_matrix`
+    (hindrance DRM of each visible pair, ``-1`` blocked), written as each
+    block of ``block_rows`` rows is computed, so memory stays at one block.
+
+    Parameters
+    ----------
+    board : kernel.maps.board.Board
+        The compiled map.
+    path : str or pathlib.Path
+        The ``.npy`` file to write.
+    counters : kernel.line_of_sight.api.Counters, optional
+        SMOKE, vehicles and units on the map.
+    block_rows : int
+        Rows computed per block.
+    progress : bool, optional
+        Show a progress bar on stderr; default: on maps of at least
+        :data:`PROGRESS_MIN_HEXES` hexes.
+
+    Returns
+    -------
+    dict
+        ``visible_pairs``, ``hindered_pairs``, ``blocked_pairs``, ``pairs`` and
+        ``hexes_seen`` (an array: how many other hexes each hex sees).
+    """
+    import numpy as np
+
+    from kernel.line_of_sight.api import BLOCKED, los_matrix_blocks
+
+    n = len(board)
+    if progress is None:
+        progress = n >= PROGRESS_MIN_HEXES
+    try:
+        out = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(n, n))
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+    visible = hindered = 0
+    sees = np.zeros(n, np.int64)
+    with progress_bar(n, progress) as bar:
+        for first, rows in los_matrix_blocks(board, counters=counters, block_rows=block_rows):
+            out[first:first + rows.shape[0]] = rows
+            seen = rows != BLOCKED
+            sees[first:first + rows.shape[0]] = seen.sum(axis=1) - 1
+            visible += int(seen.sum())
+            hindered += int((rows > 0).sum())
+            bar.update(rows.shape[0])
+    out.flush()
+    del out
+    pairs = n * (n - 1)
+    return {"visible_pairs": visible - n, "hindered_pairs": hindered, "blocked_pairs": pairs - (visible - n),
+            "pairs": pairs, "hexes_seen": sees}
+
+
+def command_matrix(args) -> None:
+    """Run ``hexkernel matrix``: the ``.npy`` file, its counts as text or JSON, a picture of hexes seen.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
+    check_writable(args.out, *output_paths(args))
+    board = load_map(args.map)
+    counters, counters_json = read_counters(board, args.counters)
+    started = time.perf_counter()
+    counts = write_matrix(board, args.out, counters=counters, block_rows=args.block_rows,
+                          progress=False if args.quiet else None)
+    seconds = time.perf_counter() - started
+    n = len(board)
+    seen = counts.pop("hexes_seen")
+    payload = {
+        "map": board.title, "ruleset": board.ruleset.name, "file": str(args.out), "shape": [n, n], "dtype": "int8",
+        "encoding": "hindrance DRM of each visible pair (saturated at 127), -1 blocked; row = viewer, "
+                    "column = target, both in hex index order (see 'hexes'); diagonal 0",
+        "block_rows": args.block_rows, "counters": counters_json, "seconds": round(seconds, 4), **counts,
+        "hexes": list(board.names),
+    }
+
+    def text():
+        share = 100.0 * counts["visible_pairs"] / max(1, counts["pairs"])
+        return [f"LOS matrix {n} x {n} of {board.title} ({board.ruleset.name}) written to {args.out} "
+                f"(int8: hindrance DRM, -1 blocked; {n * n / 1e6:.1f} MB) in {seconds:.2f} s",
+                f"visible pairs: {counts['visible_pairs']} of {counts['pairs']} ({share:.1f}%), "
+                f"through hindrance: {counts['hindered_pairs']}",
+                "load it with: numpy.load(" + repr(str(args.out)) + ", mmap_mode='r')"]
+
+    emit(args, payload, text)
+
+    def figure(dpi):
+        from kernel.render.matrix_map import values_picture
+
+        return values_picture(board, seen, title="How many hexes each hex sees (ground level)",
+                              label="hexes in LOS", dpi=dpi)
+
+    draw_pictures(args, figure)

@@ -1,0 +1,129 @@
+"""``hexkernel move``: the movement field of a unit class from a hex, the hexes in reach and a cheapest path."""
+
+from __future__ import annotations
+
+import math
+
+from kernel.cli.arguments import add_common_options, add_counters_option, movement_allowance
+from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, format_points, format_step,
+                               json_number, load_map, output_paths, parse_location, read_counters, unit_class)
+
+
+def register(commands) -> None:
+    """Add the ``move`` command to the subparsers ``commands`` of :func:`kernel.cli.app.build_parser`."""
+    move = commands.add_parser(
+        "move", help="movement field of a unit class from a hex",
+        description="Least movement cost from a hex to every hex for one unit class, the hexes reachable "
+                    "within the allowance and, with --to, the cheapest path (Bypass moves shown as HEX-HEX).",
+        epilog="example: hexkernel move --from 71I4 --unit infantry --allowance 4 --to 71M6 --png move.png")
+    move.add_argument("--from", dest="start", action="append", required=True, metavar="HEX",
+                      help="start hex or Location, e.g. 71P5h1 (repeat for several)")
+    move.add_argument("--unit", metavar="CLASS", help="unit class (default: the ruleset's first, e.g. infantry)")
+    move.add_argument("--allowance", type=movement_allowance, metavar="N",
+                      help="movement allowance in MF/MP (default: the class's default allowance)")
+    move.add_argument("--to", metavar="HEX", help="destination: print and draw the cheapest path")
+    add_counters_option(move)
+    add_common_options(move)
+    move.set_defaults(run=command_move)
+
+
+def move_payload(board, field, allowance, to=None) -> dict:
+    """The JSON of a movement field: costs per hex (``null`` = unreachable), reachable hexes, path."""
+    cost = [json_number(c) for c in field.cost]
+    starts = [field.state_name(state) for state in field.start_states()]
+    payload = {
+        "map": board.title,
+        "ruleset": board.ruleset.name,
+        "unit": field.unit,
+        "start": starts,
+        "allowance": json_number(allowance) if allowance is not None else None,
+        "reachable": [n for n, c in zip(board.names, field.cost) if c <= (allowance if allowance is not None else math.inf)],
+        "exit_cost": json_number(field.exit_cost),
+        "exit_hex": board.names[field.exit_hex] if field.exit_hex >= 0 else None,
+        "hexes": list(board.names),
+        "cost": cost,
+    }
+    if to is not None:
+        index = board.index(to)
+        states = field.path_states(index)
+        payload["to"] = board.names[index]
+        payload["path"] = [field.state_name(s) for s in states]
+        payload["path_cost"] = json_number(field.state_cost[states[-1]]) if states else None
+    return payload
+
+
+def command_move(args) -> None:
+    """Run ``hexkernel move``: the hexes in reach by cost, the path to ``--to``, the JSON and a picture.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
+    check_writable(*output_paths(args))
+    board = load_map(args.map)
+    starts = []
+    for text in args.start:
+        index, level = parse_location(board, text, "--from")
+        # a start Location above ground (upper building level, bridge deck) by its name
+        starts.append(board.location_name(index, level) if level else index)
+    unit = unit_class(board, args.unit)
+    to = None
+    if args.to:
+        to, level = parse_location(board, args.to, "--to")
+        if level:
+            raise UserError(f"--to {args.to}: give the hex, like {board.names[to]!r}")
+    counters, _ = read_counters(board, args.counters)
+    allowance = args.allowance
+    if allowance is None:
+        allowance = float(board.ruleset.rules["default_allowance"][unit])
+    smoke = units = None
+    if counters is not None:
+        smoke = counters.smoke > 0
+        units = counters.units
+    from kernel.movement.api import movement_field
+
+    try:
+        field = movement_field(board, starts, unit, allowance, smoke=smoke, units=units)
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    payload = move_payload(board, field, allowance, to)
+    points = "MF" if board.ruleset.los_model == "asl" else "MP"
+    full = None
+
+    def unlimited():
+        nonlocal full
+        if full is None:
+            full = movement_field(board, starts, unit, smoke=smoke, units=units)
+        return full
+
+    def text():
+        lines = [f"{unit} from {', '.join(s if isinstance(s, str) else board.names[s] for s in starts)} "
+                 f"on {board.title} ({board.ruleset.name}), "
+                 f"allowance {format_points(allowance)} {points}: {len(payload['reachable'])} hexes reachable"]
+        by_cost: dict[float, list[str]] = {}
+        for name, c in zip(board.names, field.cost):
+            if c <= allowance:
+                by_cost.setdefault(float(c), []).append(name)
+        for c in sorted(by_cost):
+            names = by_cost[c]
+            shown = " ".join(names[:24]) + (f" ... ({len(names) - 24} more)" if len(names) > 24 else "")
+            lines.append(f"  {format_points(c):>5} {points}: {shown}")
+        if to is not None:
+            if payload["path"]:
+                lines.append(f"path to {payload['to']} ({format_points(payload['path_cost'])} {points}): "
+                             + " ".join(format_step(name) for name in payload["path"]))
+            else:
+                beyond = unlimited().cost[to]
+                extra = f" (it costs {format_points(beyond)} {points})" if math.isfinite(beyond) else " at all"
+                lines.append(f"{board.names[to]} is not reachable within {format_points(allowance)} {points}{extra}")
+        return lines
+
+    emit(args, payload, text)
+
+    def figure(dpi):
+        from kernel.render.movement_map import movement_picture
+
+        return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), dpi=dpi)
+
+    draw_pictures(args, figure)
