@@ -1,7 +1,7 @@
 """Movement benchmarks on the bundled four-board scenario, as ratios to peers in the same run.
 
 Peers: ``scipy.sparse.csgraph.dijkstra`` and networkx's Dijkstra on the
-identical expanded state graph (``kernel.movement.api.movement_graph``: the CSR
+identical expanded state graph (``kernel.movement_graph``: the CSR
 the kernel walks, built once outside the timing), checked to give the same
 costs before timing.
 """

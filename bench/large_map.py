@@ -6,7 +6,7 @@ Run on demand (about a minute; not part of CI)::
 
 It builds the map from the bundled boards 71 and 72, then reports the time and
 size of the trace templates, the time and size of the bit-packed visibility
-matrix (``kernel.line_of_sight.api.visibility_bits``, computed block by block), a check of
+matrix (``kernel.visibility_bits``, computed block by block), a check of
 one block against single LOS queries, and the process's peak resident memory.
 """
 

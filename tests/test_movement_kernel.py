@@ -90,7 +90,7 @@ def test_whole_allowance_climbs_match_the_networkx_reference(seed):
     comparison = COMPARISONS["movement_field"]
     board = random_board("valor-victory", 12, 9, seed=seed, hills=3, cliffs=1.0)
     ground = 2 * board.location_offset[:-1].astype(np.int64)
-    climbers = np.flatnonzero(has_all_mf_edges(kernel.movement.api.movement_tables(board, "infantry"), ground))
+    climbers = np.flatnonzero(has_all_mf_edges(kernel.movement_tables(board, "infantry"), ground))
     assert climbers.size, "a board with cliffs should have whole-allowance climbs"
     for unit in board.ruleset.unit_classes:
         for allowance in (None, 4.0):
@@ -217,12 +217,12 @@ def test_the_scipy_peer_graph_gives_the_field_costs(ruleset, seed):
     all_mf_starts = 0
     for unit in board.ruleset.unit_classes:
         moving = 2 * np.arange(int(board.location_offset[-1]))  # moving Location states
-        with_all_mf = moving[has_all_mf_edges(kernel.movement.api.movement_tables(board, unit), moving)] // 2
+        with_all_mf = moving[has_all_mf_edges(kernel.movement_tables(board, unit), moving)] // 2
         starts = [board.names[0], board.names[len(board) // 2]] + [
             board.location_name(int(board.location_hex[loc]), int(board.location_level[loc])) for loc in with_all_mf[:2]]
         for start in starts:
             field = movement_field(board, start, unit)
-            csr, start_states = kernel.movement.api.movement_graph(board, start, unit)
+            csr, start_states = kernel.movement_graph(board, start, unit)
             peer = dijkstra(csr, indices=start_states[0])
             assert np.allclose(peer, field.state_cost, rtol=0, atol=1e-9), f"{unit} from {start}"
         all_mf_starts += len(with_all_mf[:2])

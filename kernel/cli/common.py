@@ -86,7 +86,7 @@ def unit_class(board, unit: str | None) -> str:
 
 
 def read_counters(board, path: str | None):
-    """Counters from a JSON file: ``(kernel.line_of_sight.api.Counters, normalised dict)`` or ``(None, {})``."""
+    """Counters from a JSON file: ``(kernel.Counters, normalised dict)`` or ``(None, {})``."""
     if not path:
         return None, {}
     try:
@@ -132,7 +132,7 @@ def read_counters(board, path: str | None):
     height = data.get("smoke_height", 2)
     if isinstance(height, bool) or not isinstance(height, int) or not 0 <= height <= 20:
         raise UserError(f"{where}: smoke_height is {height!r}: expected an integer number of levels 0..20")
-    from kernel.line_of_sight.api import Counters
+    from kernel import Counters
 
     counters = Counters.on(board, smoke=smoke_out, vehicles=lists["vehicles"], units=lists["units"],
                            smoke_height=height)

@@ -67,7 +67,7 @@ def _demo_target(board, viewer, level) -> int:
     import numpy as np
 
     from kernel.grid.lattice import hex_distance
-    from kernel.line_of_sight.api import los
+    from kernel import los
 
     distance = hex_distance(board.col[viewer], board.row[viewer], board.col, board.row)
     order = np.lexsort((np.arange(len(board)), np.abs(distance - 8)))
@@ -127,7 +127,7 @@ def command_demo(args) -> None:
                               "hexes": list(board.names)})
 
     # 2. a field of fire from a strong position
-    from kernel.line_of_sight.api import field_of_fire, los
+    from kernel import field_of_fire, los
 
     if args.source:
         source, level = parse_location(board, args.source, "--from")
@@ -143,7 +143,7 @@ def command_demo(args) -> None:
     save_json("fire.json", fire_json)
 
     # 3. an infantry movement field from the same hex, with a path
-    from kernel.movement.api import movement_field
+    from kernel import movement_field
 
     unit = unit_class(board, args.unit)
     allowance = float(board.ruleset.rules["default_allowance"][unit])

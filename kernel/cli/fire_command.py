@@ -46,7 +46,7 @@ def firer_locations(board, texts, level):
 
 
 def fire_payload(board, fire, levels, *, target_level=0, unit=None, counters=None) -> dict:
-    """The JSON of a field of fire: the arrays of :class:`kernel.line_of_sight.api.FieldOfFire`, in hex index order."""
+    """The JSON of a field of fire: the arrays of :class:`kernel.FieldOfFire`, in hex index order."""
     visible = [bool(v) for v in fire.visible]
     hindrance = [int(v) for v in fire.hindrance]
     sources = [int(s) for s in fire.sources]
@@ -85,7 +85,7 @@ def command_fire(args) -> None:
     hexes, levels = firer_locations(board, args.sources, args.level)
     unit = unit_class(board, args.unit)
     counters, counters_json = read_counters(board, args.counters)
-    from kernel.line_of_sight.api import field_of_fire
+    from kernel import field_of_fire
 
     try:
         fire = field_of_fire(board, hexes, levels=levels, target_level=args.target_level, counters=counters,

@@ -33,7 +33,7 @@ def command_import_vasl(args) -> None:
         The parsed command line.
     """
     from kernel.maps.board_text import read_board_file, write_board_file
-    from kernel.importers.vasl.build import read_board_spec
+    from kernel import read_vasl_board
 
     out = Path(args.out)
     if out.suffix != ".board":
@@ -41,7 +41,7 @@ def command_import_vasl(args) -> None:
     if not out.parent.is_dir():
         raise UserError(f"--out folder {str(out.parent)!r} does not exist")
     try:
-        spec = read_board_spec(args.board, args.metadata)
+        spec = read_vasl_board(args.board, args.metadata)
         write_board_file(spec, out)
         check = read_board_file(out)
     except (OSError, BoardFileError, RulesetError, ValueError) as error:

@@ -24,7 +24,7 @@ def register(commands) -> None:
 
 
 def los_payload(board, result) -> dict:
-    """The JSON of one LOS: :class:`kernel.line_of_sight.api.LOSResult` field by field."""
+    """The JSON of one LOS: :class:`kernel.LOSResult` field by field."""
     from dataclasses import asdict
 
     return {"map": board.title, **asdict(result)}
@@ -44,7 +44,7 @@ def command_los(args) -> None:
     b, level_b = parse_location(board, args.target, "target")
     unit = unit_class(board, args.unit) if args.unit else None
     counters, _ = read_counters(board, args.counters)
-    from kernel.line_of_sight.api import los
+    from kernel import los
 
     result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
     emit(args, los_payload(board, result),

@@ -64,7 +64,7 @@ def progress_bar(total: int, enabled: bool):
 def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress: bool | None = None):
     """Write the full LOS matrix to a ``.npy`` file block by block; returns counts.
 
-    The file holds the ``int8`` matrix of :func:`kernel.line_of_sight.api.los_matrix`
+    The file holds the ``int8`` matrix of :func:`kernel.los_matrix`
     (hindrance DRM of each visible pair, ``-1`` blocked), written as each
     block of ``block_rows`` rows is computed, so memory stays at one block.
 
@@ -74,7 +74,7 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
         The compiled map.
     path : str or pathlib.Path
         The ``.npy`` file to write.
-    counters : kernel.line_of_sight.api.Counters, optional
+    counters : kernel.Counters, optional
         SMOKE, vehicles and units on the map.
     block_rows : int
         Rows computed per block.
@@ -90,7 +90,7 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
     """
     import numpy as np
 
-    from kernel.line_of_sight.api import BLOCKED, los_matrix_blocks
+    from kernel import BLOCKED, los_matrix_blocks
 
     n = len(board)
     if progress is None:

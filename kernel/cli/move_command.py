@@ -81,7 +81,7 @@ def command_move(args) -> None:
     if counters is not None:
         smoke = counters.smoke > 0
         units = counters.units
-    from kernel.movement.api import movement_field
+    from kernel import movement_field
 
     try:
         field = movement_field(board, starts, unit, allowance, smoke=smoke, units=units)

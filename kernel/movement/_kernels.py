@@ -1,7 +1,7 @@
 """numba kernels of movement (private; see :mod:`kernel.movement.fields` for the API).
 
 The expanded state graph is assembled once per board, unit class and
-counters as CSR arrays (``kernel.movement.api.MovementTables``); the kernels here
+counters as CSR arrays (``kernel.MovementTables``); the kernels here
 only walk it.  States (``docs/movement-semantics.md``):
 
 * Location ``loc`` (``location_offset[h] + level``) in mode moving has state
@@ -61,7 +61,7 @@ def unpack_edges(edges):
 #: uint16 sentinel for unreachable in half-MF matrices.
 UNREACHABLE = 65535
 
-#: The per-class edge tables (built by kernel.movement.api.movement_tables), from
+#: The per-class edge tables (built by kernel.movement_tables), from
 #: which the expanded state graph is assembled.
 KernelTables = namedtuple("KernelTables", [
     "neighbours", "location_offset", "location_hex", "location_level", "building_levels",

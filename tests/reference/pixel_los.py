@@ -28,7 +28,7 @@ the VASL files (``kernel.importers.vasl.build.read_board_files`` and its pixel-t
 * the ends' levels are the elevations under their centre dots.
 
 :func:`compare_board` measures, over a seeded sample of ground-level pairs,
-how often ``kernel.line_of_sight.api.los_matrix`` on the imported board agrees with this
+how often ``kernel.los_matrix`` on the imported board agrees with this
 walk on blocked versus clear, and sorts the disagreements into classes
 (``classify``).  Run ``python -m tests.reference.pixel_los`` to rebuild the
 table of ``docs/vasl-agreement.md``.
@@ -298,7 +298,7 @@ def _vasl_kind(name: str) -> str:
 
 
 def classify(pixel_board: PixelBoard, board, cells_to_index, a: int, b: int, pixel: PixelResult, hex_result) -> str:
-    """The class of one disagreement between a pixel walk and ``kernel.line_of_sight.api.los`` (same pair, ground level)."""
+    """The class of one disagreement between a pixel walk and ``kernel.los`` (same pair, ground level)."""
     ia, ib = int(cells_to_index[a]), int(cells_to_index[b])
     hex_levels = (int(board.ground_level[ia]), int(board.ground_level[ib]))
     if pixel.levels != hex_levels:
@@ -347,7 +347,7 @@ def classify(pixel_board: PixelBoard, board, cells_to_index, a: int, b: int, pix
 
 def compare_board(path, sample: int | None = 3000, seed: int = 5, shared_metadata=None,
                   spec=None, keep_examples: int = 1) -> Agreement:
-    """Agreement of ``kernel.line_of_sight.api.los_matrix`` on the imported board with the pixel walk.
+    """Agreement of ``kernel.los_matrix`` on the imported board with the pixel walk.
 
     Parameters
     ----------
