@@ -131,14 +131,14 @@ def test_terrain_bits(tiny, hex_name, terrain):
 
 @pytest.mark.parametrize(
     "hex_name, ground, building, obstacle",
-    [("9C2", 1, 2, 6), ("9E2", 2, 0, 0), ("9A1", -1, 0, 0), ("9B1", 0, 0, 2), ("9C1", 0, 0, 0)],
+    [("9C2", 1, 2, 5), ("9E2", 2, 0, 0), ("9A1", -1, 0, 0), ("9B1", 0, 0, 2), ("9C1", 0, 0, 0)],
     ids=["building-levels", "hill", "depression", "woods", "open"],
 )
 def test_levels(tiny, hex_name, ground, building, obstacle):
     i = tiny.index(hex_name)
     assert int(tiny.ground_level[i]) == ground
     assert int(tiny.building_levels[i]) == building
-    assert int(tiny.obstacle_height[i]) == obstacle   # half levels: 1 + N levels for a building
+    assert int(tiny.obstacle_height[i]) == obstacle   # half levels: N + 1/2 levels for a building (B.1)
 
 
 def test_building_levels_make_locations(tiny):

@@ -6,8 +6,8 @@ docs/movement-semantics.md (Edges 6).  A bridge hex (terrain ``bridge``,
 the deck, one level above the hex's ground (over a gully at level -1 the deck
 is at level 0).  Every case states its arithmetic in a comment, is asserted
 against the slow references (tests/reference/) and against the kernels
-(``kernel.line_of_sight.api.los``, ``kernel.line_of_sight.api.los_matrix``,
-``kernel.movement.api.movement_field``), and the two must agree.
+(``kernel.los``, ``kernel.los_matrix``,
+``kernel.movement_field``), and the two must agree.
 
 Geometry (``layout = rectangular``): hex ``n`` of column ``c`` (A = 0) has its
 centre at ``x = 3c``, ``y = 2(n - 1) + 1 + (c mod 2)``: columns B, D sit half a
@@ -44,7 +44,7 @@ LOS_KEYS = ("visible", "hindrance", "blocked_at", "reason", "blind", "continuous
 
 # --------------------------------------------------------------------------- helpers
 def both_los(board, a, b, level_a=0, level_b=0, unit="infantry"):
-    """The reference's LOS result, after checking that ``kernel.line_of_sight.api.los`` gives the same."""
+    """The reference's LOS result, after checking that ``kernel.los`` gives the same."""
     reference = reference_los(board, board.index(a), board.index(b), level_a, level_b, None, unit)
     fast = los(board, a, b, level_a=level_a, level_b=level_b, unit=unit)
     got = {"visible": fast.visible, "hindrance": fast.hindrance,
@@ -132,13 +132,15 @@ def test_deck_sees_over_the_gully_rim_that_blinds_the_unit_beneath(tmp_path):
     visible(both_los(board, "C2", "C5", level_a=1), cover=0)
     visible(both_los(board, "C5", "C2", level_b=1), cover=0)
     # Beneath (C2 level 0, in the gully): T2 = 2 x -1 = -2, S2 = 0 (C5), not
-    # the same level.  C3 (the rim): G = 0, T2 < G <= S2: a bare crest, blind
-    # when rT <= max((2G + 2 floor(rS/5) - S2 - T2) / 2, 0)
-    #   = max((0 + 0 - 0 + 2) / 2, 0) = 1;  rT(C3) = range(C3, C2) = 1 <= 1: blind.
-    # (C4: rT = 2 > 1: none.)  No continuous slope: S - g(C3) = 0 != rS = 2.
-    for a, b, kwargs in (("C2", "C5", {"level_a": 0}), ("C5", "C2", {"level_b": 0})):
+    # the same level.  C3 (the rim): G = 0 = S2 > T2: ground at the higher
+    # end's level blocks (A6.2 height advantage), and C3 is also a bank of the
+    # gully that C2 beneath the deck is in (A6.3): blocked at C3, "hill", not
+    # blind.  (Before issue #12 this was a bare crest making C2 a blind hex.)
+    # From C5 the first such hex met is C4 (also at S).  No continuous slope:
+    # S - g(C3) = 0 != rS = 2.
+    for a, b, at, kwargs in (("C2", "C5", "C3", {"level_a": 0}), ("C5", "C2", "C4", {"level_b": 0})):
         result = both_los(board, a, b, **kwargs)
-        blocked(result, board, "C3", "blind hex", blind=True)
+        blocked(result, board, at, "hill", blind=False)
         assert result["hindrance"] == 0 and result["continuous_slope"] is False
     # Adjacent to the rim, both see it (no hex between).
     visible(both_los(board, "C2", "C3", level_a=0))

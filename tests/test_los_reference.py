@@ -23,7 +23,9 @@ from kernel.line_of_sight.single import los as kernel_los
 from kernel import random_board
 from kernel.line_of_sight.tracer import trace as kernel_trace
 from tests.reference.board_text import board_from_text, board_text, make_board
-from tests.reference.los_reference import hex_range, reference_los, reference_steps, reference_trace, trace_contacts
+from tests.reference.los_reference import (
+    hex_range, obstacle_heights, reference_los, reference_steps, reference_trace, trace_contacts,
+)
 
 
 def named(board, trace):
@@ -33,7 +35,7 @@ def named(board, trace):
 def los(board, a, b, **kwargs):
     """The reference result of a golden case, after checking that the kernel agrees on it.
 
-    Every hand-checked case below therefore also tests ``kernel.line_of_sight.api.los``.
+    Every hand-checked case below therefore also tests ``kernel.los``.
     """
     result = reference_los(board, board.index(a), board.index(b), **kwargs)
     counters = kwargs.get("counters")
@@ -398,6 +400,8 @@ def test_asl_hexside_obstacle_different_levels(tmp_path, feature, blocked):
 
 
 def test_asl_wall_along_a_run_has_no_effect(tmp_path):
+    # B3 -> D3 runs along C3|C4, a hexspine that touches both ends' hexes:
+    # the wall along it does not block (B9, see test_b9_wall_along_a_hexspine).
     board = make_board(tmp_path, {}, {"C3-C4": ["wall"]})
     assert_visible(los(board, "B3", "D3"), hindrance=0)
 
@@ -447,11 +451,22 @@ def test_asl_height_advantage(tmp_path, hexes, level_a, blocked):
 
 
 def test_asl_bare_crest_blind_hexes(tall):
-    # viewer on level 3, crest hex A2 at level 3: bound max(2*3 + 0 - 3 - 0, 0) = 3
+    # Issue #12 (A6.2 height advantage, B10.2): viewer on level 3, hill hex A2
+    # at level 3.  Hill ground at the higher end's level, crossed between a
+    # higher and a lower end, blocks: A2 is not a bare crest that only makes
+    # blind hexes (it used to give max(2*3 + 0 - 3 - 0, 0) = 3 blind hexes,
+    # A3-A5, and A6 visible); every target behind it is blocked.
     board = tall({"A1": (3, []), "A2": (3, [])})
-    for target in ("A3", "A4", "A5"):
-        assert_blocked(los(board, "A1", target), board, "A2", "blind hex", blind=True)
-    assert_visible(los(board, "A1", "A6"))
+    for target in ("A3", "A4", "A5", "A6", "A9"):
+        result = los(board, "A1", target)
+        assert result["continuous_slope"] is False
+        assert_blocked(result, board, "A2", "hill")
+    # A crest below the viewer's level is still a bare crest: viewer on level
+    # 3, A3 at level 2 (A2 at 0, so no continuous slope): bound
+    # max(2*2 + 0 - 3 - 0, 0) = 1 blind hex behind it.
+    board = tall({"A1": (3, []), "A3": (2, [])})
+    assert_blocked(los(board, "A1", "A4"), board, "A3", "blind hex", blind=True)
+    assert_visible(los(board, "A1", "A5"))
 
 
 @pytest.mark.parametrize(
@@ -459,7 +474,6 @@ def test_asl_bare_crest_blind_hexes(tall):
     [
         pytest.param({"A3": (0, "grain")}, 1, id="grain-same-level-hinders"),
         pytest.param({"A1": (1, []), "A3": (0, "grain")}, 0, id="grain-below-level1-viewer-ignored"),
-        pytest.param({"A1": (1, []), "A3": (0, "orchard")}, 1, id="orchard-top-equals-viewer-level-counts"),
         pytest.param({"A1": (1, []), "A3": (1, "grain"), "A5": (1, [])}, 1, id="grain-same-level-on-hill"),
     ],
 )
@@ -579,6 +593,222 @@ def test_asl_cover_entry_at_a_vertex_uses_both_hexsides(tmp_path):
     assert los(board, "B3", "D3")["cover"] == 2
     board = make_board(tmp_path, {}, {"C3-D3": ["hedge"]})
     assert los(board, "B3", "D3")["cover"] == 1
+
+
+# ============================================================================
+# Issue #12: rules fidelity (digest §3).  Each case below was clear and is now
+# blocked, or the other way round; the old answer is given in the comments.
+# ============================================================================
+
+
+@pytest.mark.parametrize(
+    "hexes, a, b, level_a, blocked_at",
+    [
+        # Old: A2 (level 1 = S) was a bare crest, bound max(2*1 + 0 - 1 - 0, 0) = 1
+        # blind hex, so A4 at rT = 2 was visible.
+        pytest.param({"A1": (1, []), "A2": (1, [])}, "A1", "A4", 0, "A2", id="viewer-on-level1-plateau"),
+        pytest.param({"A1": (1, []), "A2": (1, [])}, "A4", "A1", 0, "A2", id="viewer-below-the-plateau"),
+        # The higher end at level 1 of a building on ground 0; A3 a level-1 hill
+        # (old: 1 blind hex, A5 at rT = 2 visible).
+        pytest.param({"A1": (0, ["stone-building"], "levels=1"), "A3": (1, [])}, "A1", "A5", 1, "A3",
+                     id="viewer-on-building-level1-hill-at-its-level"),
+        # Both sides of a run at the higher end's level (old: crest bound 1, F3 at rT = 3 visible).
+        pytest.param({"B3": (1, []), "C3": (1, []), "C4": (1, [])}, "B3", "F3", 0, "C3", id="hill-both-sides-of-a-run"),
+        # A6.1: hill ground on one side of a run only does not block.
+        pytest.param({"B3": (1, []), "C3": (1, [])}, "B3", "F3", 0, None, id="hill-one-side-of-a-run-clear"),
+    ],
+)
+def test_a62_hill_at_the_higher_ends_level_blocks(tmp_path, hexes, a, b, level_a, blocked_at):
+    # A6.2 height advantage, B10.2: a crossed hill hex whose ground equals the
+    # higher end's level S, with S > T, blocks (only the higher end's own hex
+    # is exempt: the higher unit sees down across a crest line as its LOS
+    # leaves its own hex and never recrosses one of the same level).
+    board = make_board(tmp_path, hexes)
+    result = los(board, a, b, level_a=level_a)
+    assert result["continuous_slope"] is False
+    if blocked_at is None:
+        assert_visible(result, hindrance=0)
+    else:
+        assert_blocked(result, board, blocked_at, "hill")
+
+
+def test_building_obstacle_height_is_n_and_a_half_levels(tmp_path):
+    # Digest §3 "Elevation": woods, single-storey buildings 1 level; a building
+    # with N upper levels N + 1/2 (1½, 2½, 3½).  In half levels: 2, 3, 5, 7.
+    # The reference computes this from the terrain and building levels itself.
+    board = make_board(tmp_path, {
+        "A1": (0, "stone-building"), "A2": (0, ["stone-building"], "levels=1"),
+        "A3": (0, ["wooden-building"], "levels=2"), "A4": (0, ["stone-building"], "levels=3"),
+        "A5": (0, ["woods", "wooden-building"], "levels=1"), "A6": (0, "woods"), "A7": (0, "rubble"),
+        "A8": (0, "orchard"),
+    })
+    heights = [obstacle_heights(board, board.index(f"A{i}")) for i in range(1, 9)]
+    assert heights == [(2, 0), (3, 0), (5, 0), (7, 0), (3, 0), (2, 0), (2, 2), (0, 0)]
+
+
+@pytest.mark.parametrize("levels", [1, 2, 3], ids=lambda n: f"{n}-upper-levels")
+def test_building_with_upper_levels_is_n_and_a_half_high(tall, levels):
+    # Viewer on a hill at level N + 1, target at 0, a building with N upper
+    # levels in A3 (2 hexes away): its top N + 1/2 is below the viewer, so it
+    # makes blind hexes, bound max(2(N + 1/2) + 0 - (N + 1) - 0 + 1, 1) = N + 1,
+    # instead of blocking by height advantage (old: 1 + N levels = S blocked
+    # every target behind it, reason "obstacle").
+    board = tall({"A1": (levels + 1, []), "A3": (0, ["stone-building"], f"levels={levels}")})
+    for target in range(4, 4 + levels + 1):
+        assert_blocked(los(board, "A1", f"A{target}"), board, "A3", "blind hex", blind=True)
+    assert_visible(los(board, "A1", f"A{4 + levels + 1}"), hindrance=0)
+
+
+def test_building_heights_between_upper_level_locations(tmp_path):
+    # Viewer at level 2 of a building, target at level 1 of another, a building
+    # with one upper level (1½ levels) between: T < 1½ < S, bound
+    # max(2*1.5 + 0 - 2 - 1 + 1, 1) = 1 blind hex, the target at rT = 2 is seen
+    # (old: 2 levels = S, blocked).
+    board = make_board(tmp_path, {
+        "A1": (0, ["stone-building"], "levels=2"), "A3": (0, ["wooden-building"], "levels=1"),
+        "A5": (0, ["stone-building"], "levels=1"),
+    })
+    assert_visible(los(board, "A1", "A5", level_a=2, level_b=1), hindrance=0)
+    assert_visible(los(board, "A5", "A1", level_a=1, level_b=2), hindrance=0)
+
+
+# B3 -> H3 runs along C3|C4, E3|E4 and G3|G4 with D3 and F3 crossed between
+# them; A1 -> E7 (at 60 degrees) runs along B1|A2, C3|B3, D4|C5 and E6|D6.
+@pytest.mark.parametrize(
+    "hexsides, a, b, blocked_at",
+    [
+        # The hexspine touches neither end's hex: blocked (old: clear, walls along a run ignored).
+        pytest.param({"E3-E4": ["wall"]}, "B3", "H3", "E3", id="wall-touching-neither-end-blocks"),
+        pytest.param({"E3-E4": ["hedge"]}, "B3", "H3", "E3", id="hedge-touching-neither-end-blocks"),
+        pytest.param({"B3-C3": ["wall"]}, "A1", "E7", "C3", id="wall-at-60-degrees-touching-neither-end-blocks"),
+        # Touching one end's hex, the opposite vertex without walls on all three hexspines: clear.
+        pytest.param({"C3-C4": ["wall"]}, "B3", "F3", None, id="wall-touching-the-viewer-clear"),
+        pytest.param({"E3-E4": ["wall"]}, "B3", "F3", None, id="wall-touching-the-target-clear"),
+        pytest.param({"A2-B1": ["wall"]}, "A1", "E7", None, id="wall-at-60-degrees-touching-the-viewer-clear"),
+        pytest.param({"C3-C4": ["wall"], "C3-D3": ["wall"]}, "B3", "F3", None,
+                     id="two-of-three-hexspines-at-the-opposite-vertex-clear"),
+        # ... with walls/hedges on all three hexspines of the opposite vertex: blocked (old: clear).
+        pytest.param({"C3-C4": ["wall"], "C3-D3": ["wall"], "C4-D3": ["hedge"]}, "B3", "F3", "C3",
+                     id="touching-the-viewer-three-walls-at-the-opposite-vertex-blocks"),
+        pytest.param({"E3-E4": ["wall"], "D3-E3": ["wall"], "D3-E4": ["wall"]}, "B3", "F3", "E3",
+                     id="touching-the-target-three-walls-at-the-opposite-vertex-blocks"),
+    ],
+)
+def test_b9_wall_along_a_hexspine(tmp_path, hexsides, a, b, blocked_at):
+    # B9 (digest §3 "Half-level terrain"): a LOS running exactly along a wall or
+    # hedge hexside is blocked by it when that hexspine touches neither end's
+    # hex, or touches one and the opposite vertex has walls/hedges on all three
+    # of its hexspines.
+    board = make_board(tmp_path, {}, hexsides)
+    result = los(board, a, b)
+    if blocked_at is None:
+        assert_visible(result, hindrance=0)
+    else:
+        assert_blocked(result, board, blocked_at, "hexside")
+
+
+@pytest.mark.parametrize(
+    "hexsides, a, b, blocked_at",
+    [
+        # The hexspine LOS enters D3 at its west vertex between the walls C3|D3
+        # and C4|D3, which lie on both sides of it: it crosses the wall there
+        # (old: clear, no hexside crossed).  Reported at the hex beyond the vertex.
+        pytest.param({"C3-D3": ["wall"], "C4-D3": ["wall"]}, "B3", "F3", "D3", id="entering-a-hex-between-two-walls"),
+        pytest.param({"C3-D3": ["hedge"], "C4-D3": ["hedge"]}, "F3", "B3", "C4", id="leaving-a-hex-between-two-hedges"),
+        pytest.param({"D3-E3": ["wall"], "D3-E4": ["wall"]}, "B3", "H3", "E3", id="leaving-d3-between-two-walls"),
+        # The wall line bends at the vertex on one side of the LOS: not crossed.
+        pytest.param({"C3-D3": ["wall"], "C3-C4": ["wall"]}, "B3", "F3", None, id="wall-line-on-one-side-clear"),
+        pytest.param({"A2-B2": ["wall"], "A3-B2": ["wall"]}, "A1", "B5", None, id="wall-round-a-touched-vertex-clear"),
+        # The walls are hexsides of the target's hex: ignored (B9.2).
+        pytest.param({"C3-D3": ["wall"], "C4-D3": ["wall"]}, "B3", "D3", None, id="walls-of-the-target-hex-ignored"),
+        # Through the vertex between two interiors: the crossed hexside, as before.
+        pytest.param({"A2-A3": ["wall"], "A3-B2": ["wall"]}, "A1", "B5", "A3", id="wall-line-through-a-vertex-blocks"),
+    ],
+)
+def test_b9_wall_crossed_at_a_vertex(tmp_path, hexsides, a, b, blocked_at):
+    # B9 (digest §3): a LOS that passes through a vertex where the wall/hedge
+    # line continues on both sides of it crosses the wall there.
+    board = make_board(tmp_path, {}, hexsides)
+    result = los(board, a, b)
+    if blocked_at is None:
+        assert_visible(result, hindrance=0)
+    else:
+        assert_blocked(result, board, blocked_at, "hexside")
+
+
+@pytest.mark.parametrize(
+    "hexes, a, b, blocked_at, reason, hindrance",
+    [
+        # Viewer on a level-1 hill, orchard on ground 0 between, target at 0:
+        # the orchard's top equals the viewer's level, above the target: it
+        # blocks by height advantage (old: +1 hindrance, visible).
+        pytest.param({"A1": (1, []), "A3": (0, "orchard")}, "A1", "A5", "A3", "obstacle", None,
+                     id="orchard-top-equals-viewer-level-blocks"),
+        pytest.param({"A1": (1, []), "A3": (0, "orchard")}, "A5", "A1", "A3", "obstacle", None,
+                     id="orchard-top-equals-viewer-level-blocks-from-below"),
+        # Orchards are inherent terrain (B.6): a vertex touch counts too
+        # (A1 -> B5 touches B2 at a vertex; old: +1, visible).
+        pytest.param({"A1": (1, []), "B2": (0, "orchard")}, "A1", "B5", "B2", "obstacle", None,
+                     id="orchard-touched-at-a-vertex-from-higher-ground-B6"),
+        # Same level: an inherent +1 hindrance, no obstacle (unchanged).
+        pytest.param({"A3": (0, "orchard")}, "A1", "A5", None, None, 1, id="same-level-plus1"),
+        # Continuous slope: same-level rules, +1 (unchanged).
+        pytest.param({"A1": (3, []), "A2": (2, []), "A3": (1, "orchard")}, "A1", "A4", None, None, 1,
+                     id="continuous-slope-plus1"),
+    ],
+)
+def test_b142_orchard_in_season(tmp_path, hexes, a, b, blocked_at, reason, hindrance):
+    # B14.2: in season an orchard is a one-level obstacle to a LOS from higher
+    # ground that crosses it, as well as an inherent +1 hindrance at its own level.
+    board = make_board(tmp_path, hexes)
+    result = los(board, a, b)
+    if blocked_at is None:
+        assert_visible(result, hindrance=hindrance)
+    else:
+        assert_blocked(result, board, blocked_at, reason)
+
+
+def test_b142_orchard_blind_hex_like_the_a64_woods_example(tall):
+    # The digest's A6.4 worked example with an orchard for the woods: viewer at
+    # level 2, target at 0, orchard on ground level 4 hexes from the viewer:
+    # the hex right behind it is blind (old: visible, the orchard's +1 does not
+    # reach level 2), the second one is not.
+    board = tall({"A1": (2, []), "A5": (0, "orchard")})
+    assert_blocked(los(board, "A1", "A6"), board, "A5", "blind hex", blind=True)
+    assert_blocked(los(board, "A6", "A1"), board, "A5", "blind hex", blind=True)
+    assert_visible(los(board, "A1", "A7"), hindrance=0)
+    assert_visible(los(board, "A1", "A5"), hindrance=0)
+
+
+@pytest.mark.parametrize("terrain", ["stream", "gully"])
+@pytest.mark.parametrize("a, b, blocked_at", [("B3", "D3", "C3"), ("D3", "B3", "C4")], ids=["forward", "backward"])
+def test_a63_depression_bank_along_a_hexside(tmp_path, terrain, a, b, blocked_at):
+    # A6.3, B19-B20: B3, C4 and D3 are depression hexes at level -1, C3 a
+    # level-0 bank.  B3 <-> D3 runs along the hexside C3|C4 between the
+    # depression and its bank: the bank blocks from one side (old: an obstacle
+    # on one side of a run only, clear).  A run is reported at its first side
+    # in trace order, with the reason of the side that blocks ("hill").
+    board = make_board(tmp_path, {"B3": (-1, terrain), "C3": (0, []), "C4": (-1, terrain), "D3": (-1, terrain)})
+    assert_blocked(los(board, a, b), board, blocked_at, "hill")
+
+
+@pytest.mark.parametrize("a, b", [("A1", "A4"), ("A4", "A1")], ids=["from-the-gully", "into-the-gully"])
+def test_a63_depression_sees_out_only_across_its_crest(tmp_path, a, b):
+    # A1 a gully at level -1, A2 its level-0 bank, A3 lower ground at -1, A4 a
+    # level-1 hill.  The LOS between A1 (IN the depression) and A4 crosses the
+    # bank: blocked at A2 (old: A2 a bare crest between -1 and 1 with bound
+    # max(0 + 0 - 1 + 1, 0) = 0, clear).
+    board = make_board(tmp_path, {"A1": (-1, "gully"), "A2": (0, []), "A3": (-1, []), "A4": (1, [])})
+    result = los(board, a, b)
+    assert result["continuous_slope"] is False
+    assert_blocked(result, board, "A2", "hill")
+
+
+def test_a63_depression_sees_along_itself_and_onto_its_bank(tmp_path):
+    board = make_board(tmp_path, {"A1": (-1, "gully"), "A2": (-1, "gully"), "A3": (-1, "gully"), "B1": (0, [])})
+    assert_visible(los(board, "A1", "A3"), hindrance=0)      # along the depression
+    assert_visible(los(board, "A1", "B1"), hindrance=0)      # onto an adjacent bank hex
+    assert_visible(los(board, "B1", "A1"), hindrance=0)
 
 
 # ============================================================================
@@ -703,8 +933,17 @@ def board_direction(board, p, q):
 @pytest.mark.parametrize("seed", (1, 5, 6, 7, 10), ids=lambda s: f"seed{s}")
 def test_vv_ground_to_level2_is_reciprocal(seed):
     # §3: slope hexes are counted from the Level 2 end, so a ground <-> Level 2
-    # LOS has the same visibility and hindrance both ways (reference only).
+    # LOS has the same visibility both ways, and the same hindrance unless a
+    # wall/hedge lies on a hexside of an end hex: 10.10 ignores the firer's own
+    # wall/hedge but not the target's, so that +1 depends on the direction
+    # (reference only).
     board = random_board("valor-victory", 12, 9, seed=seed)
+    roles = board.ruleset.hexside_los_role
+    hindrance_bits = sum(1 << k for k in range(len(roles)) if int(roles[k]) == 1)
+
+    def wall_or_hedge_round(h):
+        return any(int(board.hexside[h, d]) & hindrance_bits for d in range(6))
+
     levels = [int(g) for g in board.ground_level]
     ground = [h for h, g in enumerate(levels) if g == 0]
     level2 = [h for h, g in enumerate(levels) if g == 2]
@@ -713,7 +952,8 @@ def test_vv_ground_to_level2_is_reciprocal(seed):
     differ = []
     for a, b in pairs:
         there, back = reference_los(board, a, b), reference_los(board, b, a)
-        if (there["visible"], there["hindrance"]) != (back["visible"], back["hindrance"]):
+        same_hindrance = wall_or_hedge_round(a) or wall_or_hedge_round(b) or there["hindrance"] == back["hindrance"]
+        if there["visible"] != back["visible"] or not same_hindrance:
             differ.append((board.names[a], board.names[b], there, back))
     assert not differ, f"{len(differ)} of {len(pairs)} ordered pairs differ, first: {differ[0]}"
 
@@ -745,7 +985,9 @@ def test_vv_obstacle_blocks_and_end_hexes_do_not(tmp_path):
     "hexside, feature, blocked, expected",
     [
         pytest.param("A1-A2", "wall", False, 0, id="wall-next-to-firer-ignored"),
-        pytest.param("A4-A5", "hedge", False, 0, id="hedge-next-to-target-ignored"),
+        # 10.10: only the firer's own hedge is ignored; the hedge crossed into
+        # the target's hex still gives +1 (issue #12; it used to be ignored).
+        pytest.param("A4-A5", "hedge", False, 1, id="hedge-next-to-target-plus1"),
         pytest.param("A2-A3", "wall", False, 1, id="wall-between-plus1"),
         pytest.param("A2-A3", "hedgerow", True, None, id="hedgerow-between-blocked"),
         pytest.param("A1-A2", "hedgerow", False, 0, id="hedgerow-of-firer-hex-clear"),
@@ -758,6 +1000,21 @@ def test_vv_hexside_crossing(tmp_path, hexside, feature, blocked, expected):
         assert_blocked(result, board, "A3", "hexside")
     else:
         assert_visible(result, hindrance=expected)
+
+
+def test_vv_hedge_at_the_target_still_counts(tmp_path):
+    # 10.10: a firing unit ignores its own adjacent wall/hedge; a target behind
+    # a hedge (the hexside crossed into the target's hex) still gives +1 (old:
+    # both ignored, 0 either way).
+    board = vv_board(tmp_path, {}, {"A4-A5": ["hedge"]})
+    assert_visible(los(board, "A1", "A5"), hindrance=1)
+    assert_visible(los(board, "A5", "A1"), hindrance=0)
+    board = vv_board(tmp_path, {}, {"A1-A2": ["wall"], "A4-A5": ["hedge"]})
+    assert_visible(los(board, "A1", "A5"), hindrance=1)
+    assert_visible(los(board, "A5", "A1"), hindrance=1)
+    # adjacent ends: the hexside between them is the firer's own
+    board = vv_board(tmp_path, {}, {"A1-A2": ["hedge"]})
+    assert_visible(los(board, "A1", "A2"), hindrance=0)
 
 
 def test_vv_vertex_touch_has_no_effect(tmp_path):

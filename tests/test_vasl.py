@@ -555,3 +555,22 @@ def test_cli_import_vasl_reports_a_missing_board_in_one_line(tmp_path):
     assert result.returncode == 2
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@needs_vasl
+def test_ground_level_is_read_under_the_centre_dot_and_the_differences_are_listed(monkeypatch):
+    """B.1 (issue #12): a hex's level is the elevation under its centre dot, as VASL reads it; the
+    import warns and lists the hexes where most of the hex lies at another level."""
+    import kernel.importers.vasl.hex_terrain as hex_terrain
+
+    with pytest.warns(kernel.VaslImportWarning, match=r"ground level of 6 hexes .*centre dot.*: O8 \(centre dot 2, "
+                                                      r"most of the hex 1\), W3 .*Y4 .*Y6 .*AA4 .*CC8"):
+        by_centre = kernel.read_vasl_board(VASL / "bd02")
+    monkeypatch.setattr(hex_terrain, "GROUND_FROM_CENTRE_DOT", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)
+        by_area = kernel.read_vasl_board(VASL / "bd02")
+    y4 = (kernel.parse_hex("Y4").column_index, 4)
+    assert (by_centre.hexes[y4].level, by_area.hexes[y4].level) == (2, 1)
+    differing = sorted(c for c in by_centre.hexes if by_centre.hexes[c].level != by_area.hexes[c].level)
+    assert len(differing) == 6

@@ -22,8 +22,9 @@ from kernel._jit import jit, jit_parallel
 from kernel.line_of_sight._rules import (
     BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
     MODEL_ASL, MODEL_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
-    S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, crossing_effect,
-    ranges_from_higher, record_step, simple_hex_effect, simple_run_effect, vv_slope_hexes,
+    S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, asl_run_wall_blocks,
+    asl_vertex_wall_blocks, crossing_effect, depression_bank, ranges_from_higher, record_step, simple_hex_effect, simple_run_effect,
+    vv_slope_hexes,
 )
 from kernel.line_of_sight.tracer import INTERIOR, VERTEX
 
@@ -66,7 +67,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
       walk.
     """
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
-    col, yv, hs_obst, hs_hind, cap, units_block = board_tables
+    col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
     hex_info, fast_grid, same_code, level_row, level_min = counters
     n_rec = 0
     for p in range(out_blocked.shape[0]):
@@ -94,6 +95,10 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         S2 = la2 if higher_is_a else lb2
         T2 = lb2 if higher_is_a else la2
         same = S2 == T2
+        # an end at ground level IN a depression sees out only across its crest (A6.3)
+        group_a = depression_group[a] if level_a_p == 0 and model == MODEL_ASL else -1
+        group_b = depression_group[b] if level_b_p == 0 and model == MODEL_ASL else -1
+        in_depression = group_a >= 0 or group_b >= 0
 
         # Continuous slope (B.5): every crossed hex descends one level per hex of range.
         slope = False
@@ -150,8 +155,9 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                             e += 1
                             continue
                     elif k == VERTEX:
-                        e += 1
-                        continue
+                        if key & 63 == 0 or model != MODEL_ASL:  # (ASL: no wall line through the vertex)
+                            e += 1
+                            continue
                     elif key & 63 == 0:
                         key_y = fast_grid[base_a + (packed[e + 1] >> 5)]
                         if key_y <= fast_limit and key_y & 63 == 0:
@@ -189,6 +195,11 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                     if model == MODEL_ASL:
                         r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
                         step_effect, step_reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, False)
+                        if step_effect != BLOCK and in_depression and (
+                                depression_bank(h, group_a, hex_info[a, H_GROUND2], neighbours, depression_group, hex_info)
+                                or depression_bank(h, group_b, hex_info[b, H_GROUND2], neighbours, depression_group,
+                                                   hex_info)):
+                            step_effect, step_reason = BLOCK, R_HILL
                         if step_effect != NONE and not full and not blocked:
                             blocked, blocked_at, reason, blind, finished = True, h, step_reason, step_effect == BLIND, True
                             break
@@ -205,6 +216,11 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                     step_effect, step_reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, True)
                     ht, hsm, hv = asl_hex_hindrance(h, S2, T2, same, slope, True, hex_info)
                     step_drm = ht + hsm + hv
+                    if step_effect != BLOCK and (packed[e + 1] >> 3) & 3 == INTERIOR:
+                        entered = grid[base_a + (packed[e + 1] >> 5)]  # a wall crossed here blocks at this hex
+                        if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst, hex_info,
+                                                  S2, same, slope):
+                            step_effect, step_reason, step_hex = BLOCK, R_HEXSIDE, entered
             else:
                 # a hexside run X|Y: entries e and e + 1
                 step_kind = S_RUN
@@ -216,6 +232,20 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                 if model == MODEL_ASL:
                     step_effect, step_reason, step_drm = asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same,
                                                                         slope, hex_info)
+                    if step_effect != BLOCK and in_depression:
+                        for side in (x, y):
+                            if side >= 0 and (
+                                    depression_bank(side, group_a, hex_info[a, H_GROUND2], neighbours,
+                                                    depression_group, hex_info)
+                                    or depression_bank(side, group_b, hex_info[b, H_GROUND2], neighbours,
+                                                       depression_group, hex_info)):
+                                step_effect, step_reason = BLOCK, R_HILL
+                                break
+                    if step_effect != BLOCK:
+                        wall_hex = asl_run_wall_blocks(x, y, run_dir, e, last, packed, grid, base_a, previous_cell,
+                                                       ranges, a, b, col, yv, hs_obst, hex_info, S2, same, slope)
+                        if wall_hex >= 0:
+                            step_effect, step_reason, step_hex = BLOCK, R_HEXSIDE, wall_hex
                 else:
                     step_effect, step_reason, step_drm = simple_run_effect(
                         model, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2, hs_obst, hs_hind)
@@ -239,6 +269,15 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                     finished = True
                     break
             e += advance
+        if model == MODEL_VV and not finished:
+            # V&V 10.10 (section 3): only the firer (end a) ignores its own wall or hedge; the
+            # one crossed into the target's hex still adds its DRM
+            d = (packed[last] & 7) - 1
+            previous = grid[previous_cell]
+            if d >= 0 and previous >= 0 and previous != a and hs_hind[previous, d] > 0:
+                total += hs_hind[previous, d]
+                if record:
+                    n_rec = record_step(records, n_rec, b, S_CROSSING, NONE, R_HINDRANCE, hs_hind[previous, d])
         if not finished:
             # blind (section 5): blocked, and blind-hex effects are all that block it
             blind = blocked and not hard_block and not (cap > 0 and total >= cap)

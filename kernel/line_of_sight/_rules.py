@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit_inline
-from kernel.line_of_sight.tracer import HEXSIDE, VERTEX
+from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Effects of a step, ordered.
 NONE, BLIND, BLOCK = 0, 1, 2
@@ -41,12 +41,15 @@ BLOCKED = -1
 #: hex enters through hexside (d + 3) % 6.
 #: Columns of ``hex_info`` (kernel.line_of_sight.counters.hex_info_table): one int16 row per hex.
 (H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
- H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS) = range(10)
-H_COLUMNS = 10
+ H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS, H_OBSTACLE_ABOVE) = range(11)
+H_COLUMNS = 11
 
 #: Codes of ``same_code`` (kernel.line_of_sight.counters.same_level_codes): a hex that blocks a
 #: LOS between Locations at one level, by reason; smaller codes are DRMs.
 CODE_MAX_DRM, CODE_HILL, CODE_OBSTACLE, CODE_UNIT = 500, 509, 510, 511
+#: Column and exact-y steps to the neighbour across hexside d (the tracer's and the board's directions).
+STEP_COL = np.array([0, 1, 1, 0, -1, -1], dtype=np.int64)
+STEP_Y = np.array([-2, -1, 1, 2, 1, -1], dtype=np.int64)
 ENTRY_SIDE_BIT = np.array([0] + [1 << ((d + 3) % 6) for d in range(6)] + [0], dtype=np.int32)
 
 
@@ -58,9 +61,11 @@ def asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
     """(effect, reason) of hex h in an ASL LOS (section 2, 'Effect of a hex')."""
     G = hex_info[h, H_GROUND2]
     oh = hex_info[h, H_OBSTACLE]
-    if inherent_only:
-        if not hex_info[h, H_OBSTACLE_INHERENT]:
-            return NONE, R_NONE
+    if not same and not slope and S2 > G and hex_info[h, H_OBSTACLE_ABOVE] > oh:
+        # B14.2: an orchard in season is a one-level (inherent) obstacle to a LOS from higher ground
+        oh = hex_info[h, H_OBSTACLE_ABOVE]
+    elif inherent_only and not hex_info[h, H_OBSTACLE_INHERENT]:
+        return NONE, R_NONE
     if slope:
         if oh > 0:
             return BLOCK, R_OBSTACLE
@@ -69,6 +74,11 @@ def asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
     reason = R_NONE
     if not inherent_only:
         if G > S2:
+            return BLOCK, R_HILL
+        if not same and G == S2:
+            # height advantage (A6.2, B10.2): hill ground at the higher end's level, crossed
+            # on the way down to a lower end, blocks; the higher end sees down only across
+            # a crest line as its LOS leaves its own hex
             return BLOCK, R_HILL
         if not same and G > T2:
             bound = (2 * G + 2 * (r_s // 5) - S2 - T2) // 2
@@ -210,7 +220,118 @@ def vv_slope_hexes(first, last, packed, grid, base_a, higher_is_a, hex_info):
     return slope_hex, slope_hex2
 
 
+# --- depressions: the banks of the depression an end is in (A6.3, B19-B20) ---------------------
+
+@jit_inline
+def depression_bank(h, group, group_ground2, neighbours, depression_group, hex_info):
+    """Whether hex h is a bank of depression ``group`` (ground ``group_ground2`` half levels):
+    higher than it, outside it, next to one of its hexes."""
+    if group < 0 or depression_group[h] == group or hex_info[h, H_GROUND2] <= group_ground2:
+        return False
+    for d in range(6):
+        n = neighbours[h, d]
+        if n >= 0 and depression_group[n] == group:
+            return True
+    return False
+
+
 # --- hexside features: a wall, hedge or V&V hedge crossed on the way into a hex ----------------
+
+@jit_inline
+def wall_blocks(p, d, q, hs_obst, hex_info, S2, same, slope):
+    """Whether the ASL wall/hedge (any hexside obstacle) on hexside d of hex p, between p and q, blocks.
+
+    Its top is the higher ground of its two hexes plus its height (B9: half a
+    level for walls and hedges); it blocks a same-level LOS above which it
+    rises, a LOS between levels it reaches, and any continuous-slope LOS.
+    """
+    height = hs_obst[p, d]
+    if height <= 0:
+        return False
+    wall_base = hex_info[p, H_GROUND2]
+    if hex_info[q, H_GROUND2] > wall_base:
+        wall_base = hex_info[q, H_GROUND2]
+    top = wall_base + height
+    return slope or (same and top > S2) or ((not same) and top >= S2)
+
+
+@jit_inline
+def hexside_direction(col, yv, p, q):
+    """Direction of the hexside of hex p shared with its neighbour q (-1 when not neighbours)."""
+    dc = col[q] - col[p]
+    dy = yv[q] - yv[p]
+    for d in range(6):
+        if STEP_COL[d] == dc and STEP_Y[d] == dy:
+            return d
+    return -1
+
+
+@jit_inline
+def walled_vertex(p, x, y, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
+    """Whether a LOS leaving hex p's interior through its vertex with x and y (and going on along
+    x|y, or coming the other way) crosses a wall line there: walls on both p|x and p|y, which lie
+    on both sides of the LOS (B9).  The viewer's and target's own hexsides are ignored (B9.2)."""
+    if p < 0 or x < 0 or y < 0 or p == a or p == b:
+        return False
+    dx = hexside_direction(col, yv, p, x)
+    dy = hexside_direction(col, yv, p, y)
+    if dx < 0 or dy < 0:
+        return False
+    return wall_blocks(p, dx, x, hs_obst, hex_info, S2, same, slope) and \
+        wall_blocks(p, dy, y, hs_obst, hex_info, S2, same, slope)
+
+
+@jit_inline
+def asl_run_wall_blocks(x, y, run_dir, e, last, packed, grid, base_a, previous_cell, ranges, a, b, col, yv,
+                        hs_obst, hex_info, S2, same, slope):
+    """The hex where walls or hedges block an ASL LOS running along the hexside x|y (entries e, e + 1;
+    B9), or -1.
+
+    The wall on x|y blocks (at x) when the hexside touches neither end's hex,
+    or touches one and its far vertex has walls on all three of its hexsides;
+    a wall line through either vertex of the run (on both sides of the LOS)
+    blocks as a crossing does, at the hex entered beyond that vertex (x at
+    the near vertex, the next interior hex at the far one).
+    """
+    if x < 0 or y < 0:
+        return -1
+    before = grid[previous_cell]  # the interior hex at the run's near vertex
+    after = -1  # the interior hex at its far vertex
+    if e + 2 <= last and (packed[e + 2] >> 3) & 3 == INTERIOR:
+        after = grid[base_a + (packed[e + 2] >> 5)]
+    if wall_blocks(x, run_dir, y, hs_obst, hex_info, S2, same, slope):
+        touches_a = ranges[e, 0] == 1 and ranges[e + 1, 0] == 1
+        touches_b = ranges[e, 1] == 1 and ranges[e + 1, 1] == 1
+        if not touches_a and not touches_b:
+            return x
+        if touches_a != touches_b:
+            far = after if touches_a else before
+            if far >= 0:
+                dx = hexside_direction(col, yv, far, x)
+                dy = hexside_direction(col, yv, far, y)
+                if dx >= 0 and dy >= 0 and hs_obst[far, dx] > 0 and hs_obst[far, dy] > 0:
+                    return x
+    if walled_vertex(before, x, y, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
+        return x
+    if walled_vertex(after, x, y, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
+        return after
+    return -1
+
+
+@jit_inline
+def asl_vertex_wall_blocks(p, q, r, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
+    """Whether a LOS passing through the vertex of hexes p, q, r from p's interior into q's, touching
+    r there, crosses a wall line: p|q walled and p|r or q|r walled (B9; own hexsides ignored)."""
+    if p < 0 or q < 0 or r < 0 or p == a or q == b:
+        return False
+    d_pq = hexside_direction(col, yv, p, q)
+    if d_pq < 0 or not wall_blocks(p, d_pq, q, hs_obst, hex_info, S2, same, slope):
+        return False
+    d_pr = hexside_direction(col, yv, p, r)
+    d_qr = hexside_direction(col, yv, q, r)
+    return (d_pr >= 0 and wall_blocks(p, d_pr, r, hs_obst, hex_info, S2, same, slope)) or \
+        (d_qr >= 0 and q != b and wall_blocks(q, d_qr, r, hs_obst, hex_info, S2, same, slope))
+
 
 @jit_inline
 def crossing_effect(model, previous, d, h, hs_obst, hs_hind, hex_info, S2, same, slope):
@@ -218,14 +339,8 @@ def crossing_effect(model, previous, d, h, hs_obst, hs_hind, hex_info, S2, same,
     effect = NONE
     drm = 0
     if model == MODEL_ASL:
-        height = hs_obst[previous, d]
-        if height > 0:
-            wall_base = hex_info[previous, H_GROUND2]
-            if hex_info[h, H_GROUND2] > wall_base:
-                wall_base = hex_info[h, H_GROUND2]
-            top = wall_base + height
-            if slope or (same and top > S2) or ((not same) and top >= S2):
-                effect = BLOCK
+        if wall_blocks(previous, d, h, hs_obst, hex_info, S2, same, slope):
+            effect = BLOCK
     elif model == MODEL_VV:
         if hs_obst[previous, d] > 0:
             effect = BLOCK

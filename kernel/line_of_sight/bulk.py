@@ -30,6 +30,7 @@ import numpy as np
 
 from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _kernels as K
+from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
@@ -49,12 +50,21 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
     -------
     numpy.ndarray of int8, shape (N, N)
         Total hindrance DRM of each visible pair (saturated at 127), or
-        :data:`BLOCKED` (-1). Symmetric; diagonal 0.  Memory: N² bytes (use
+        :data:`BLOCKED` (-1); row ``i`` is the viewer (firer), column ``j`` the
+        target; diagonal 0.  Symmetric for ASL and CCN, computed once per
+        pair; for Valor & Victory the hindrance may differ by direction (a
+        wall or hedge on the target's hexside counts, the firer's own does
+        not, 10.10), so every ordered pair is computed.  Memory: N² bytes (use
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
     """
     hexes, levels = locations_of(board, locations)
     out = np.empty((len(hexes), len(hexes)), np.int8)
-    K.los_matrix_kernel(model_code(board), hexes, levels, template_tuple(board), kernel_board_tables(board),
+    model = model_code(board)
+    if model == rules.MODEL_VV:
+        K.los_rows_kernel(model, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),
+                          counter_tables(board, counters), out)
+        return out
+    K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
                         counter_tables(board, counters), out)
     K.mirror_lower(out)
     return out

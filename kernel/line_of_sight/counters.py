@@ -145,6 +145,7 @@ def hex_info_table(board, counters):
     info[:, rules.H_SMOKE_TOP] = smoke_top
     info[:, rules.H_VEHICLE] = vehicles
     info[:, rules.H_UNITS] = units
+    info[:, rules.H_OBSTACLE_ABOVE] = tables[13]
     return info
 
 

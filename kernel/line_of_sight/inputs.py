@@ -33,7 +33,7 @@ def board_arrays(board):
         board.col.astype(np.int64), board.y.astype(np.int64), ground2, board.obstacle_height.astype(LEVEL),
         board.obstacle_inherent, board.hindrance.astype(HINDRANCE), hind_top, board.hindrance_inherent,
         np.ascontiguousarray(hs_obst), np.ascontiguousarray(hs_hind), int(rs.rules["hindrance_cap"]),
-        bool(rs.rules["units_block_los"]), ((hs_obst > 0) | (hs_hind > 0)),
+        bool(rs.rules["units_block_los"]), ((hs_obst > 0) | (hs_hind > 0)), board.obstacle_from_above.astype(LEVEL),
     )
     board.__dict__["_los_tables"] = tables
     return tables
@@ -41,8 +41,38 @@ def board_arrays(board):
 
 def kernel_board_tables(board):
     """The part of :func:`board_arrays` the kernels take as separate arguments."""
-    col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _ = board_arrays(board)
-    return (col, y, hs_obst, hs_hind, cap, units_block)
+    col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
+    return (col, y, hs_obst, hs_hind, cap, units_block, np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX),
+            depression_groups(board))
+
+
+def depression_groups(board) -> np.ndarray:
+    """Per hex, the id of its depression (A6.3): the connected hexes of depression terrain at one
+    ground level; -1 for a hex with no depression terrain.  (int32, cached on the board)"""
+    cached = board.__dict__.get("_depression_groups")
+    if cached is not None:
+        return cached
+    rs = board.ruleset
+    mask = 0
+    for t in np.flatnonzero(rs.terrain_depression):
+        mask |= 1 << int(t)
+    in_depression = (board.terrain & np.uint32(mask)) != 0
+    groups = np.full(len(board), -1, HEX_INDEX)
+    count = 0
+    for start in np.flatnonzero(in_depression):
+        if groups[start] >= 0:
+            continue
+        groups[start] = count
+        todo = [int(start)]
+        while todo:
+            h = todo.pop()
+            for n in board.neighbours[h]:
+                if n >= 0 and in_depression[n] and groups[n] < 0 and board.ground_level[n] == board.ground_level[h]:
+                    groups[n] = count
+                    todo.append(int(n))
+        count += 1
+    board.__dict__["_depression_groups"] = groups
+    return groups
 
 
 def template_tuple(board):

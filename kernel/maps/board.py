@@ -168,6 +168,7 @@ class Board:
         self.hindrance = np.zeros(n, dtype=HINDRANCE)
         self.hindrance_height = np.zeros(n, dtype=LEVEL)
         self.hindrance_inherent = np.zeros(n, dtype=np.bool_)
+        self.obstacle_from_above = np.zeros(n, dtype=LEVEL)
         bypass_mask = 0
         for t, name in enumerate(rs.terrain_names):
             bit = np.uint32(1 << t)
@@ -175,8 +176,16 @@ class Board:
             role = rs.terrain_los_role[t]
             if rs.terrain_bypass[t]:
                 bypass_mask |= 1 << t
+            if rs.terrain_obstacle_from_above[t]:
+                # B14.2: orchards in season block a LOS from higher ground at their height
+                height = int(rs.terrain_height[t])
+                self.obstacle_from_above = np.where(has, np.maximum(self.obstacle_from_above, height),
+                                                    self.obstacle_from_above).astype(LEVEL)
             if role == LOS_OBSTACLE:
-                height = rs.terrain_height[t] + 2 * self.building_levels
+                height = np.full(n, rs.terrain_height[t], LEVEL)
+                if rs.terrain_multi_level[t]:
+                    # a building with N upper levels is N + 1/2 levels high (B.1; 2N + 1 half levels)
+                    height = np.where(self.building_levels > 0, 2 * self.building_levels + 1, height)
                 self.obstacle_height = np.where(has, np.maximum(self.obstacle_height, height), self.obstacle_height).astype(LEVEL)
                 self.obstacle_inherent |= has & bool(rs.terrain_inherent[t])
             elif role == LOS_HINDRANCE:

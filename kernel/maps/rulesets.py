@@ -43,7 +43,8 @@ MAX_HEXSIDE_TYPES = 16   # bits of HEXSIDE_MASK
 
 _TERRAIN_KEYS = {
     "los", "hindrance", "height", "inherent", "half_level", "bypass",
-    "stop_on_entry", "bridge", "deck", "cover", "move",
+    "stop_on_entry", "bridge", "deck", "cover", "move", "multi_level", "obstacle_from_above",
+    "depression",
 }
 _HEXSIDE_KEYS = {"los", "hindrance", "height", "cover", "move", "road", "stop_on_cross"}
 _RULE_KEYS = {
@@ -106,6 +107,9 @@ class Ruleset:
     terrain_stop_on_entry: np.ndarray
     terrain_bridge: np.ndarray
     terrain_deck: np.ndarray
+    terrain_multi_level: np.ndarray
+    terrain_obstacle_from_above: np.ndarray
+    terrain_depression: np.ndarray
     terrain_cover: np.ndarray
     terrain_move: np.ndarray
     terrain_move_all: np.ndarray
@@ -314,6 +318,9 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
         "terrain_stop_on_entry": np.zeros(n_terrain, np.bool_),
         "terrain_bridge": np.zeros(n_terrain, np.bool_),
         "terrain_deck": np.zeros(n_terrain, np.bool_),
+        "terrain_multi_level": np.zeros(n_terrain, np.bool_),
+        "terrain_obstacle_from_above": np.zeros(n_terrain, np.bool_),
+        "terrain_depression": np.zeros(n_terrain, np.bool_),
         "terrain_cover": np.zeros((n_class, n_terrain), np.int16),
         "terrain_move": np.zeros((n_class, n_terrain), np.float64),
         "terrain_move_all": np.zeros((n_class, n_terrain), np.bool_),
@@ -349,7 +356,8 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
             tables[f"{kind}_height"][index] = int(2 * height)
             if role == "obstacle" and height == 0:
                 fail(f"{where}: los is 'obstacle' but height is 0: expected a positive height")
-            for flag in ("inherent", "half_level", "bypass", "stop_on_entry", "bridge", "deck", "road", "stop_on_cross"):
+            for flag in ("inherent", "half_level", "bypass", "stop_on_entry", "bridge", "deck", "multi_level",
+                         "obstacle_from_above", "depression", "road", "stop_on_cross"):
                 if flag in spec:
                     if not isinstance(spec[flag], bool):
                         fail(f"{where}: {flag} is {spec[flag]!r}: expected true or false")

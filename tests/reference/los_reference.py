@@ -16,6 +16,27 @@ stays independent of the code it checks.
 Places where the specification leaves a choice open are marked ``# SPEC:``
 with the reading taken (the most literal one).
 
+The rules of issue #12 are taken from the rules digest (``shared/rules``
+README, §3 and §4) directly, where ``docs/los-semantics.md`` does not state
+them yet:
+
+* A6.2 height advantage, B10.2: hill ground at the higher end's level, in a
+  hex crossed between a higher and a lower end, blocks (``_asl_ground_effect``);
+* building heights: a building with N upper levels is N + ½ levels high, a
+  single-storey building 1 level, computed here from the terrain and
+  ``building_levels`` (``obstacle_heights``), not read from the board's
+  ``obstacle_height``;
+* B9 walls and hedges along a LOS that runs exactly along hexsides, and
+  crossed at a vertex where the wall/hedge line continues on both sides of
+  the LOS (``run_wall_effect`` and the vertex crossings in ``_asl_los``);
+* B14.2 orchards in season: a one-level inherent obstacle to a LOS between
+  different levels, besides their +1 inherent hindrance
+  (``_asl_obstacle_heights``);
+* A6.3, B19-B20 depressions: the banks of the depression of an end IN it
+  block a LOS that crosses or runs along them (``_depression_banks``);
+* V&V 10.10: only the firer's own wall/hedge is ignored; the one crossed into
+  the target's hex still gives +1 (``_vv_los``).
+
 Public functions
 ----------------
 reference_trace(board, a, b) -> list[tuple[int, str]]
@@ -23,6 +44,8 @@ reference_steps(board, a, b) -> list[Step]
 reference_los(board, a, b, level_a=0, level_b=0, counters=None, unit_class=0) -> dict
 hex_range(board, h1, h2) -> int
 bridge_deck(board, h) -> bool, top_level(board, h) -> int, on_deck(board, h, level) -> bool
+obstacle_heights(board, h) -> (height, inherent height), terrain_hindrance(board, h) -> (drm, height, inherent)
+orchard_in_season(board, h) -> bool, depression_hex(board, h) -> bool
 """
 
 from __future__ import annotations
@@ -103,6 +126,102 @@ def _bits(mask: int):
             yield k
         mask >>= 1
         k += 1
+
+
+# ============================================================================
+# Terrain, read from the hex's terrain bits and the ruleset tables
+# ============================================================================
+#
+# The oracle derives obstacle and hindrance heights itself from the terrain
+# bits, ``building_levels`` and the ruleset's per-terrain tables, not from the
+# board's derived arrays (``obstacle_height``, ``hindrance``...), which come
+# from the same compiler as the kernels' inputs.
+
+# Terrain the rules single out by name (the digest's words).
+ORCHARD_TERRAIN = "orchard"                  # B14.2
+DEPRESSION_TERRAIN = ("gully", "stream")     # A6.3, B19-B20: "Depressions (gully, stream)"
+# B14.2: an in-season orchard is a one-level obstacle (half levels).
+ORCHARD_HEIGHT = 2
+
+
+def _terrain_types(board, h: int) -> list[int]:
+    return list(_bits(int(board.terrain[h])))
+
+
+def _is_building(ruleset, t: int) -> bool:
+    """Terrain type ``t`` is a building, whose upper levels make it taller.
+
+    Read from the ruleset's ``multi_level`` table; a ruleset compiled without
+    that table: a terrain named ``...building``."""
+    table = getattr(ruleset, "terrain_multi_level", None)
+    if table is not None:
+        return bool(table[t])
+    return ruleset.terrain_names[t].endswith("building")
+
+
+def obstacle_heights(board, h: int) -> tuple[int, int]:
+    """(height, inherent height) of the LOS obstacles of hex ``h``, in half levels (0: none).
+
+    Each obstacle terrain (``los = "obstacle"``) has its ruleset height (woods,
+    single-storey building, rubble: 1 level = 2); a building with N >= 1
+    upper levels is N + 1/2 levels high (digest §3 "Elevation": 1½, 2½, 3½),
+    i.e. 2N + 1 half levels.  Several obstacles: the tallest; the inherent
+    height counts only inherent obstacles (rubble, B.6).
+    """
+    rs = board.ruleset
+    levels = int(board.building_levels[h])
+    height = inherent = 0
+    for t in _terrain_types(board, h):
+        if int(rs.terrain_los_role[t]) != LOS_OBSTACLE:
+            continue
+        own = int(rs.terrain_height[t])
+        if levels > 0 and _is_building(rs, t):
+            own = 2 * levels + 1
+        height = max(height, own)
+        if bool(rs.terrain_inherent[t]):
+            inherent = max(inherent, own)
+    return height, inherent
+
+
+def orchard_in_season(board, h: int) -> bool:
+    """Hex ``h`` holds an orchard in season: the orchard terrain with its
+    hindrance role (the ruleset switch ``orchards_in_season`` off turns it
+    into Open Ground, ``los = "none"``)."""
+    rs = board.ruleset
+    return any(rs.terrain_names[t] == ORCHARD_TERRAIN and int(rs.terrain_los_role[t]) == LOS_HINDRANCE
+               for t in _terrain_types(board, h))
+
+
+def terrain_hindrance(board, h: int) -> tuple[int, int, bool]:
+    """(DRM, height in half levels, inherent) of the terrain hindrances of hex ``h``.
+
+    Each hindrance terrain: its DRM; its height half a level if half-level
+    (grain, brush, marsh), else its ruleset height, else one level; inherent
+    if the ruleset says so.  Several: the largest DRM and height, inherent if
+    any is.
+    """
+    rs = board.ruleset
+    drm = height = 0
+    inherent = False
+    for t in _terrain_types(board, h):
+        if int(rs.terrain_los_role[t]) != LOS_HINDRANCE:
+            continue
+        if bool(rs.terrain_half_level[t]):
+            own = 1
+        elif int(rs.terrain_height[t]) > 0:
+            own = int(rs.terrain_height[t])
+        else:
+            own = 2
+        drm = max(drm, int(rs.terrain_hindrance[t]))
+        height = max(height, own)
+        inherent = inherent or bool(rs.terrain_inherent[t])
+    return drm, height, inherent
+
+
+def depression_hex(board, h: int) -> bool:
+    """Hex ``h`` holds depression terrain (gully, stream)."""
+    names = board.ruleset.terrain_names
+    return any(names[t] in DEPRESSION_TERRAIN for t in _terrain_types(board, h))
 
 
 # ============================================================================
@@ -380,16 +499,14 @@ def _result(visible=True, hindrance=0, blocked_at=-1, reason=None, blind=False,
 # ============================================================================
 
 
-def _asl_obstacle_effect(board, h: int, S2: int, T2: int, rS: int, rT: int) -> int:
-    """§2 obstacle clause of the effect of hex ``h`` (half levels)."""
-    if int(board.obstacle_height[h]) <= 0:
+def _asl_height_effect(G: int, O: int, S2: int, T2: int, rS: int, rT: int) -> int:
+    """§2 obstacle clause for an obstacle of top ``O`` on ground ``G`` (half levels)."""
+    if O <= G:
         return NONE
-    G = 2 * _ground(board, h)
-    O = G + int(board.obstacle_height[h])
     if S2 == T2:
         return BLOCK if O > S2 else NONE          # same level: O > S2 blocks
     if O >= S2:
-        return BLOCK                              # above both / height advantage
+        return BLOCK                              # above both / height advantage (A6.2)
     if T2 < O < S2:
         # A6.4; integer division rounding down.
         bound = max((2 * O + 2 * (rS // 5) - S2 - T2 + 2) // 2, 1)
@@ -397,12 +514,48 @@ def _asl_obstacle_effect(board, h: int, S2: int, T2: int, rS: int, rT: int) -> i
     return NONE                                   # O <= T2
 
 
+def _asl_obstacle_heights(board, h: int, S2: int, T2: int) -> tuple[int, int]:
+    """(height, inherent height) of the obstacles of ``h`` for a LOS judged at ``S2``, ``T2``.
+
+    The hex's own obstacles (:func:`obstacle_heights`), plus an in-season
+    orchard when the levels differ: B14.2, "a one-level obstacle to a LOS from
+    higher ground that crosses them".  Orchards are inherent terrain (B.6: the
+    whole hex, hexsides included, even at a vertex touch), so the orchard
+    obstacle is an inherent one.
+    SPEC: "from higher ground" is read as "the ends are at different levels"
+    (S2 != T2 as judged; a continuous slope LOS is judged same level, B.5), the
+    same split as between the same-level and different-level clauses of §2.
+    """
+    height, inherent = obstacle_heights(board, h)
+    if S2 != T2 and orchard_in_season(board, h):
+        height = max(height, ORCHARD_HEIGHT)
+        inherent = max(inherent, ORCHARD_HEIGHT)
+    return height, inherent
+
+
+def _asl_obstacle_effect(board, h: int, S2: int, T2: int, rS: int, rT: int) -> int:
+    """§2 obstacle clause of the effect of hex ``h`` (half levels)."""
+    height, _ = _asl_obstacle_heights(board, h, S2, T2)
+    G = 2 * _ground(board, h)
+    return _asl_height_effect(G, G + height, S2, T2, rS, rT)
+
+
 def _asl_ground_effect(board, h: int, S2: int, T2: int, rS: int, rT: int) -> int:
     """§2 ground clause of the effect of hex ``h`` (half levels)."""
     G = 2 * _ground(board, h)
     if G > S2:
         return BLOCK                              # same or different levels
-    if S2 != T2 and T2 < G <= S2:
+    if S2 != T2 and G == S2:
+        # A6.2 height advantage, B10.2: hill ground at the higher end's level,
+        # in a hex the LOS crosses (never the higher end's own hex: the ends
+        # are not steps), blocks: the higher unit sees down only across a
+        # crest line as its LOS leaves its own hex and never recrosses one of
+        # the same or a higher level.
+        # SPEC: the digest's EXC "a crest line in an adjacent lower hex" needs
+        # no clause here: in the hex-level model a lower hex has G < S2 and
+        # never meets this test.
+        return BLOCK
+    if S2 != T2 and T2 < G < S2:
         # a bare crest line
         bound = max((2 * G + 2 * (rS // 5) - S2 - T2) // 2, 0)
         return BLIND if rT <= bound else NONE
@@ -424,10 +577,11 @@ def _asl_hex_effect(board, h: int, S2: int, T2: int, rS: int, rT: int) -> tuple[
 
 
 def _asl_inherent_obstacle_effect(board, h, S2, T2, rS, rT) -> tuple[int, str | None]:
-    """Obstacle effect of ``h`` counted only if its obstacle is inherent (B.6)."""
-    if not bool(board.obstacle_inherent[h]):
-        return NONE, None
-    effect = _asl_obstacle_effect(board, h, S2, T2, rS, rT)
+    """Obstacle effect of ``h`` counting only its inherent obstacles (B.6: rubble; an
+    in-season orchard seen from higher ground)."""
+    _, inherent = _asl_obstacle_heights(board, h, S2, T2)
+    G = 2 * _ground(board, h)
+    effect = _asl_height_effect(G, G + inherent, S2, T2, rS, rT)
     return effect, {NONE: None, BLIND: "blind hex", BLOCK: "obstacle"}[effect]
 
 
@@ -444,9 +598,14 @@ def _asl_hindrance_sources(board, h: int, S2: int, T2: int, slope: bool, counter
         return top >= S2
 
     sources = {}
-    drm = int(board.hindrance[h])
-    if drm > 0 and applies(G + int(board.hindrance_height[h])):
-        sources["terrain"] = (drm, bool(board.hindrance_inherent[h]))
+    # B14.2: an in-season orchard is a one-level obstacle to a LOS from higher
+    # ground (_asl_obstacle_heights) "as well as" an inherent +1 hindrance:
+    # SPEC: read as both at once; its hindrance (one level high) applies by
+    # the clauses above whatever its obstacle does, so an orchard that blocks
+    # a LOS from higher ground still adds its +1 to the total.
+    drm, height, inherent = terrain_hindrance(board, h)
+    if drm > 0 and applies(G + height):
+        sources["terrain"] = (drm, inherent)
     smoke = int(_counter(counters, "smoke", h, 0))
     if smoke > 0:
         height = int(_counter(counters, "smoke_height", h, 2))
@@ -482,6 +641,69 @@ def _asl_run_drm(side_sources: list[dict]) -> int:
     return total
 
 
+def _wall_height(board, mask: int) -> int:
+    """Tallest obstacle feature (wall, hedge, bocage) of a hexside, in half levels (0: none)."""
+    roles = board.ruleset.hexside_los_role
+    heights = board.ruleset.hexside_height
+    return max((int(heights[k]) for k in _bits(mask) if int(roles[k]) == LOS_OBSTACLE), default=0)
+
+
+def _hexsides_at_vertex(board, vertex: tuple[int, int], hexes) -> dict:
+    """The hexsides meeting at ``vertex``, seen from those of ``hexes`` that have it as a corner.
+
+    ``{other end W of the hexside: (features mask, on-map hexes of the hexside)}``.
+    A hexside whose both hexes are off the map is not listed.
+    """
+    found: dict[tuple[int, int], tuple[int, list[int]]] = {}
+    for h in hexes:
+        verts = _vertices(board, h)
+        if vertex not in verts:
+            continue
+        k = verts.index(vertex)
+        for d in (k, (k + 1) % 6):         # hexside d joins vertices d - 1 and d
+            v1, v2 = verts[(d - 1) % 6], verts[d]
+            other = v2 if v1 == vertex else v1
+            mask, owners = found.get(other, (0, []))
+            if h not in owners:
+                found[other] = (mask | _hexside_mask(board, h, d), owners + [h])
+    return found
+
+
+def _on_line_vertices(board, contacts: list[Contact], ax, ay, dx, dy) -> list[tuple[Fraction, tuple[int, int]]]:
+    """Hex vertices the segment passes through strictly between its ends, as ``(t, vertex)`` in order."""
+    dd = dx * dx + dy * dy
+    points = {}
+    for c in contacts:
+        for vx, vy in _vertices(board, c.hex):
+            if _cross(dx, dy, vx - ax, vy - ay) == 0:
+                t = Fraction((vx - ax) * dx + (vy - ay) * dy, dd)
+                if 0 < t < 1:
+                    points[(vx, vy)] = t
+    return sorted((t, v) for v, t in points.items())
+
+
+def _depression_banks(board, e: int) -> set[int]:
+    """Banks of the depression holding hex ``e``: the hexes next to the
+    connected depression hexes at ``e``'s ground level (``e`` among them)
+    whose ground is higher."""
+    level = _ground(board, e)
+    group, todo = {e}, [e]
+    while todo:
+        h = todo.pop()
+        for d in range(6):
+            n = int(board.neighbours[h, d])
+            if n >= 0 and n not in group and depression_hex(board, n) and _ground(board, n) == level:
+                group.add(n)
+                todo.append(n)
+    banks = set()
+    for h in group:
+        for d in range(6):
+            n = int(board.neighbours[h, d])
+            if n >= 0 and n not in group and _ground(board, n) > level:
+                banks.add(n)
+    return banks
+
+
 def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> dict:
     ga, gb = _ground(board, a), _ground(board, b)
     # §2 Ends: 2 x (ground + Location level); a deck Location (level 1 of a
@@ -494,6 +716,9 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
     else:
         high, low, S2, T2 = b, a, abs_b, abs_a
     ends = (a, b)
+    ax, ay = _centre(board, a)
+    bx, by = _centre(board, b)
+    dx, dy = bx - ax, by - ay
 
     def rS(h):
         return hex_range(board, high, h)
@@ -523,20 +748,108 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
         s2, t2 = levels_for(h)
         return _asl_hindrance_sources(board, h, s2, t2, slope, counters)
 
+    # Depressions (A6.3, B19-B20): a unit IN a depression (its Location at the
+    # ground level of a gully or stream hex: beneath a bridge, not on its deck)
+    # sees out only across the depression's own crest; the banks (the higher
+    # ground of the hexes around it) block a LOS from inside that runs along
+    # or crosses them, including along a hexside between the depression hex
+    # and a bank hex.
+    # SPEC: the depression of such an end is the connected group of
+    # depression hexes at its ground level that holds it; its banks are the
+    # hexes adjacent to that group whose ground is higher.  A bank crossed
+    # (interior step, or either side of a run; not a vertex touch) blocks,
+    # reason "hill".  The digest gives no exception for range or elevation
+    # (A6.3's "range <= elevation difference") nor for a continuous slope, so
+    # none is made.
+    banks: set[int] = set()
+    for e, lv in ((a, level_a), (b, level_b)):
+        if lv == 0 and depression_hex(board, e):
+            banks |= _depression_banks(board, e)
+
+    def bank(h) -> bool:
+        return h in banks
+
+    def wall_effect(mask: int, hexes) -> int:
+        """A wall/hedge hexside of ``hexes`` (its on-map hexes) crossed: §2 crossing clause."""
+        tallest = _wall_height(board, mask)
+        if tallest <= 0:
+            return NONE
+        G = 2 * max(_ground(board, h) for h in hexes)
+        O = G + tallest
+        # under a continuous slope: judged same level at its base
+        s2, t2 = (G, G) if slope else (S2, T2)
+        if s2 == t2:
+            return BLOCK if O > s2 else NONE
+        return BLOCK if O >= s2 else NONE      # no blind hexes behind walls [reading]
+
+    contact_of = {c.hex: c for c in contacts}
+    end_vertices = set(_vertices(board, a)) | set(_vertices(board, b))
+
+    def run_wall_effect(step) -> int:
+        """B9: a LOS running exactly along a wall/hedge hexside (a hexspine) is
+        blocked by it when that hexspine touches neither end's hex, or touches
+        one and the opposite vertex has walls/hedges on all three of its
+        hexspines."""
+        if _wall_height(board, step.mask) <= 0:
+            return NONE
+        first = contact_of[step.hexes[0]]
+        verts = _vertices(board, first.hex)
+        v1, v2 = verts[(first.edge - 1) % 6], verts[first.edge]
+        touching = [v in end_vertices for v in (v1, v2)]
+        if all(touching):
+            return NONE                        # SPEC: touching both ends' hexes: never
+        if any(touching):
+            opposite = v2 if touching[0] else v1
+            at_vertex = _hexsides_at_vertex(board, opposite, [c.hex for c in contacts])
+            # SPEC: "walls/hedges" = hexside obstacle features (wall, hedge, bocage).
+            if len(at_vertex) < 3 or any(_wall_height(board, m) <= 0 for m, _ in at_vertex.values()):
+                return NONE
+        return wall_effect(step.mask, step.hexes)
+
+    # B9: a LOS that passes through a vertex where the wall/hedge line
+    # continues on both sides of it crosses the wall there.
+    # SPEC: at each hex vertex the segment passes through (strictly between
+    # its ends), the hexsides meeting there that lie off the line are split
+    # by the side of the line they lie on; hexsides of the viewer's or the
+    # target's hex are ignored (B9.2).  The wall is crossed there when a
+    # wall/hedge hexside on each side blocks by the crossing clause (each at
+    # its own base).  Such a step is reported at the hex beyond the vertex
+    # (the first hex met from there on, in trace order), reason "hexside",
+    # after the hex steps and crossings at the same position.  Through the
+    # vertex between two interior contacts this repeats the crossing of
+    # their hexside (it needs that hexside); the new case is the vertex where
+    # a LOS along a hexspine enters or leaves a hex between two
+    # wall/hedge hexsides of that hex.
+    extra = []
+    for t, vertex in _on_line_vertices(board, contacts, ax, ay, dx, dy):
+        at_vertex = _hexsides_at_vertex(board, vertex, [c.hex for c in contacts])
+        blocks = {1: NONE, -1: NONE}
+        for (wx, wy), (mask, owners) in at_vertex.items():
+            side = _cross(dx, dy, wx - ax, wy - ay)
+            if side == 0 or any(h in ends for h in owners):
+                continue                       # along the line, or B9.2
+            key = 1 if side > 0 else -1
+            blocks[key] = max(blocks[key], wall_effect(mask, owners))
+        if blocks[1] == BLOCK and blocks[-1] == BLOCK:
+            index, beyond = next((i, c.hex) for i, c in enumerate(contacts) if c.t_in == t and c.t_out > t)
+            extra.append(Step("vertex-crossing", (beyond,), t, 0, index))
+    rank = {"crossing": 1, "vertex-crossing": 2}
+    walk = sorted(steps + extra, key=lambda s: (s.position, rank.get(s.kind, 0), s.order))
+
     rules = board.ruleset.rules
     cap = int(rules.get("hindrance_cap", 0))
-    roles = board.ruleset.hexside_los_role
-    heights = board.ruleset.hexside_height
 
     total = 0
     blocked_at, reason, blind = -1, None, False
     hard_block = False
-    for step in steps:
+    for step in walk:
         effect, why, where, drm = NONE, None, -1, 0
         if step.kind == "interior":
             # interior step: the hex's effect applies; DRM = sum of its sources.
             h = step.hexes[0]
             effect, why = hex_effect(h)
+            if effect < BLOCK and bank(h):
+                effect, why = BLOCK, "hill"    # a depression's bank
             where = h
             drm = sum(d for d, _ in sources(h).values())
         elif step.kind == "vertex":
@@ -548,13 +861,18 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
             drm = sum(d for d, inh in sources(h).values() if inh)
         elif step.kind == "run":
             # run X|Y: max(min(effect X, effect Y), inherent obstacle effect
-            # of X, of Y); a missing side has effect none.  Hexside features
-            # along a run have no effect in ASL [reading].
+            # of X, of Y, bank of X, of Y); a missing side has effect none.
             sides = step.hexes
-            full = [hex_effect(h) for h in sides]
+            full = []
+            for h in sides:
+                e, r = hex_effect(h)
+                if e < BLOCK and bank(h):
+                    e, r = BLOCK, "hill"       # a depression's bank: from one side
+                full.append((e, r))
             inh = [inherent_effect(h) for h in sides]
+            banks = [BLOCK if bank(h) else NONE for h in sides]
             both = min(e for e, _ in full) if len(sides) == 2 else NONE
-            effect = max([both] + [e for e, _ in inh])
+            effect = max([both] + [e for e, _ in inh] + banks)
             # §5: blocked_at of a run is the side reported first.
             # SPEC: "reported first" = first in trace order, even when the
             # block comes from the other side's inherent obstacle alone.
@@ -567,21 +885,20 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
                     if e >= effect:
                         why = "blind hex" if effect == BLIND else r
                         break
+            # B9: the wall/hedge along the run.
+            # SPEC: judged after the sides, so a run that the sides block
+            # reports their reason.
+            if effect < BLOCK and run_wall_effect(step) == BLOCK:
+                effect, why = BLOCK, "hexside"
             drm = _asl_run_drm([sources(h) for h in sides])
+        elif step.kind == "vertex-crossing":
+            effect, why, where = BLOCK, "hexside", step.hexes[0]
         else:
             # crossing P|Q of a hexside with an obstacle feature.
             p, q = step.hexes
             where = q                          # §5: the hex beyond it
-            tallest = max((int(heights[k]) for k in _bits(step.mask) if int(roles[k]) == LOS_OBSTACLE), default=0)
-            if tallest > 0 and p not in ends and q not in ends:   # B9.2
-                G = 2 * max(_ground(board, p), _ground(board, q))
-                O = G + tallest
-                # under a continuous slope: judged same level at its base
-                s2, t2 = (G, G) if slope else (S2, T2)
-                if s2 == t2:
-                    effect = BLOCK if O > s2 else NONE
-                else:
-                    effect = BLOCK if O >= s2 else NONE   # no blind hexes behind walls
+            if p not in ends and q not in ends:   # B9.2
+                effect = wall_effect(step.mask, (p, q))
                 why = "hexside" if effect else None
             drm = 0                            # crossings add nothing
         total += drm
@@ -664,7 +981,7 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
             return BLOCK, "hill"
         if g > lo and h not in slope_hexes:   # a slope hex does not block as a hill
             return BLOCK, "hill"
-        if int(board.obstacle_height[h]) > 0:   # building, woods, jungle
+        if obstacle_heights(board, h)[0] > 0:   # building, woods, jungle
             return BLOCK, "obstacle"
         return NONE, None
 
@@ -687,7 +1004,7 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
             h = step.hexes[0]
             eff, why = effect(h)
             where = h
-            drm = int(board.hindrance[h])
+            drm = terrain_hindrance(board, h)[0]
         elif step.kind == "vertex":
             pass                              # vertex step: nothing [reading]
         elif step.kind == "run":
@@ -700,7 +1017,7 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
                 e, r = effect(h)
                 if e == BLOCK:
                     classes.append(("blocking", r))
-                elif int(board.hindrance[h]) > 0:
+                elif terrain_hindrance(board, h)[0] > 0:
                     classes.append(("hindrance", None))
                 else:
                     classes.append(("open", None))
@@ -721,11 +1038,16 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
         else:
             p, q = step.hexes
             where = q                          # §5: the hex beyond it
-            next_to_end = p in ends or q in ends
-            if not next_to_end:               # 10.10: firing over the wall
+            # 10.10: a firing unit adjacent to a wall/hedge hexside ignores it
+            # when firing across it; the exemption is the firer's alone: the
+            # wall/hedge crossed into the target's hex still gives +1.
+            # SPEC: the firer is the viewer ``a``.  A hedgerow (obstacle
+            # hexside) of either end's hex still does not block: a unit sees
+            # into and fires out of a blocking hex.
+            if a not in (p, q):
                 drm = hexside_drm(step.mask)
-                if hexside_blocks(step.mask):
-                    eff, why = BLOCK, "hexside"
+            if p not in ends and q not in ends and hexside_blocks(step.mask):
+                eff, why = BLOCK, "hexside"
         total += drm
         if blocked_at < 0 and eff > NONE:
             blocked_at, reason = where, why
@@ -749,7 +1071,7 @@ def _ccn_los(board, a, b, counters, uc, contacts, steps) -> dict:
         # "obstacle" (blocking terrain), "unit" (a unit or leader).
         if _ground(board, h) > lo:
             return BLOCK, "hill"
-        if int(board.obstacle_height[h]) > 0:   # forest, town, rugged hill, orchard
+        if obstacle_heights(board, h)[0] > 0:   # forest, town, rugged hill, orchard
             return BLOCK, "obstacle"
         if bool(_counter(counters, "units", h, False)):
             return BLOCK, "unit"

@@ -99,7 +99,7 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
             building_levels=hexes.building_levels[cell] if any(t.endswith("building") for t in terrain) else 0,
             touch=touch.get(cell), line=0,
         )
-    _warn(files.source, lookup, hexes.bridge_decks, unmapped_hits)
+    _warn(files.source, lookup, hexes, unmapped_hits)
     return spec
 
 
@@ -132,8 +132,16 @@ def _apply_building_types(metadata: BoardMetadata, spec: BoardSpec, hexes: HexCl
         hexes.building_levels[cell] = mapping.levels
 
 
-def _warn(source: str, lookup: TerrainLookup, bridge_decks: list[str], unmapped_hits: dict[int, list[str]]) -> None:
-    """The import's warnings: bridge decks drawn at another level, VASL terrain with no asl equivalent."""
+def _warn(source: str, lookup: TerrainLookup, hexes: HexClasses, unmapped_hits: dict[int, list[str]]) -> None:
+    """The import's warnings: ground levels read at the centre dot that differ from most of the hex,
+    bridge decks drawn at another level, VASL terrain with no asl equivalent."""
+    if hexes.centre_levels:
+        warnings.warn(
+            f"{source}: the ground level of {len(hexes.centre_levels)} hexes is read under the centre dot (B.1) "
+            f"and differs from the elevation of most of the hex: {', '.join(hexes.centre_levels)}",
+            VaslImportWarning, stacklevel=4,
+        )
+    bridge_decks = hexes.bridge_decks
     if bridge_decks:
         warnings.warn(
             f"{source}: a bridge deck is the Location one level above its hex's ground, which VASL "
@@ -180,7 +188,3 @@ def compile_spec(spec: BoardSpec, **switches: bool):
         boards=[BoardPlacement(spec, 0, 0, False, spec.id, 0)], overlays=[], switches=dict(switches),
     )
     return compile_scenario(scenario)
-
-
-read_board_spec = read_vasl_board  # TEMPORARY: removed before this change lands
-load_board = load_vasl_board  # TEMPORARY

@@ -29,6 +29,8 @@ CENTRE_MIN_SHARE = 0.15
 #: Inherent terrain (B.6) with at least this many pixels within this radius of the centre.
 INHERENT_RADIUS = 16.0
 INHERENT_MIN_PIXELS = 8
+#: A hex's ground level is the elevation under its centre dot (True) or its dominant elevation (False).
+GROUND_FROM_CENTRE_DOT = True
 #: A road hex: road pixels within this radius of the centre, or this share of the hex.
 ROAD_CENTRE_RADIUS = 10.0
 ROAD_SHARE = 0.1
@@ -46,6 +48,8 @@ class HexClasses:
     building_levels: dict[tuple[int, int], int] = field(default_factory=dict)
     road: np.ndarray = field(default_factory=lambda: np.zeros(0, np.bool_))
     bridge_decks: list[str] = field(default_factory=list)
+    #: Hexes whose centre-dot level differs from their dominant elevation, described.
+    centre_levels: list[str] = field(default_factory=list)
 
 
 def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset,
@@ -75,7 +79,7 @@ def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset
         if len(buildings) > 1:
             keep = max(buildings, key=lambda k: shares.get(k, 0.0))
             features = [k for k in features if k not in buildings or k == keep]
-        level = _ground_level(los, lookup, elev_counts[i], cx, cy, centre_code, centre_key in features)
+        level, dominant = _ground_level(los, lookup, elev_counts[i], cx, cy, centre_code, centre_key in features)
         # a bridge at the centre (A2.8): the bridge terrain, and the ground beneath its deck
         xs, ys = disc_pixels(los, cx, cy, ROAD_CENTRE_RADIUS)
         near_centre = los.terrain[xs, ys]  # (roads and bridges)
@@ -85,6 +89,8 @@ def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset
                 features.append(bridge_feature)
             if deck != level + 1:
                 result.bridge_decks.append(f"{cell_name(cell)} (deck pixels at level {deck}, imported at {level + 1})")
+        elif level != dominant:
+            result.centre_levels.append(f"{cell_name(cell)} (centre dot {level}, most of the hex {dominant})")
         result.level[cell] = level
         names = tuple(ruleset.terrain_names[k] for k in sorted(features))
         result.terrain[cell] = names
@@ -162,15 +168,27 @@ def _hex_features(los: LOSData, lookup: TerrainLookup, ruleset, counts: np.ndarr
 
 
 def _ground_level(los: LOSData, lookup: TerrainLookup, elevations: np.ndarray, cx: float, cy: float,
-                  centre_code: int | None, centre_is_feature: bool) -> int:
-    """A hex's ground level: its dominant elevation; a depression under the centre dot gives its own."""
-    level = int(np.argmax(elevations)) - 128 if elevations.sum() else 0
+                  centre_code: int | None, centre_is_feature: bool) -> tuple[int, int]:
+    """``(level, dominant)``: a hex's ground level and the hex's dominant elevation.
+
+    The level is the elevation under the centre dot (B.1: the dominant
+    terrain, hills included, usually includes the centre dot; VASL reads it
+    there too), or the dominant elevation when :data:`GROUND_FROM_CENTRE_DOT`
+    is off; a depression under the centre dot gives its own level either way.
+    """
+    dominant = int(np.argmax(elevations)) - 128 if elevations.sum() else 0
+    xs, ys = disc_pixels(los, cx, cy, CENTRE_RADIUS)
+    level = dominant
     if centre_code is not None and lookup.depression[centre_code] and centre_is_feature:
-        xs, ys = disc_pixels(los, cx, cy, CENTRE_RADIUS)
-        under = los.elevation[xs, ys][los.terrain[xs, ys] == centre_code]
-        values, number = np.unique(under, return_counts=True)
-        level = int(values[np.argmax(number)])
-    return level
+        level = _most_common(los.elevation[xs, ys][los.terrain[xs, ys] == centre_code])
+    elif GROUND_FROM_CENTRE_DOT and xs.size:
+        level = _most_common(los.elevation[xs, ys])
+    return level, dominant
+
+
+def _most_common(values: np.ndarray) -> int:
+    found, number = np.unique(values, return_counts=True)
+    return int(found[np.argmax(number)])
 
 
 def bridge_levels(los: LOSData, grid: PixelGrid, i: int, lookup: TerrainLookup, features: list) -> tuple[int, int]:

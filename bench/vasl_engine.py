@@ -1,0 +1,488 @@
+"""Agreement of hexkernel's LOS with VASL's own LOS engine on the real boards 1-4 (issue #12).
+
+``../shared/vasl/engine/bdNN.npz`` (from the repository root; format in the
+README beside it) holds what VASL's Java LOS engine answers for every ordered
+pair of hexes of board NN, ground level to ground level, with no counters.
+This module imports the same board from ``../shared/vasl/bdNN`` with
+:func:`kernel.load_vasl_board`, computes :func:`kernel.los_matrix` over its
+ground-level Locations, maps VASL's hex list onto the board's hex indices by
+name, and compares blocked versus clear for every ordered pair of distinct
+hexes.
+
+Excluded from the comparison, and counted:
+
+* pairs VASL answered with an exception (``status == 2``; board 3: its
+  bottom half-hex row);
+* pairs with a hex that VASL lists and the imported board does not have.
+
+The disagreements are sorted into classes:
+
+* **VASL blocks, hexkernel sees**: by VASL's reason text (it carries the
+  rule number, e.g. ``(A6.2)``), with how VASL traced the LOS (across hex
+  interiors, along a hexside, at 60 degrees);
+* **hexkernel blocks, VASL sees**: by what blocks in our evaluation
+  (:func:`kernel.los_pairs` for every pair: the reason, the terrain of the
+  blocking hex and how its ground level compares with the two ends), and for
+  a seeded sample of each class by the blocking step of the single-LOS
+  explanation (:meth:`kernel.LOSResult.explain`: interior, hexside run,
+  vertex or hexside crossing, with the rule).
+
+Run from the repository root (about 3 s for the four boards on the 2-core
+development machine once numba's cache is warm; 50-80 s when the kernels must
+first be compiled after a change to their sources)::
+
+    .venv/bin/python -m bench.vasl_engine [--boards 1 2 3 4] [--json FILE]
+
+:func:`compare_board` is the reusable part (``tests/test_vasl_engine.py``
+asserts agreement floors with it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+import kernel
+
+#: The repository root (this file is ``bench/vasl_engine.py``).
+REPO = Path(__file__).resolve().parents[1]
+#: ``../shared`` seen from the repository root.
+SHARED = REPO.parent / "shared"
+#: The boards VASL's engine results exist for.
+BOARD_NUMBERS = (1, 2, 3, 4)
+#: ``along_hexside`` codes of the engine results.
+ALONG_HEXSIDE = {0: "across hexes", 1: "along a hexside", 2: "at 60 degrees"}
+#: VASL's status codes.
+CLEAR, BLOCKED_BY_VASL, EXCEPTION = 0, 1, 2
+
+
+def vasl_folder(shared: str | Path | None = None) -> Path:
+    """The folder holding the VASL boards (``../shared/vasl`` unless ``shared`` names another ``shared``)."""
+    return Path(shared if shared is not None else SHARED) / "vasl"
+
+
+def engine_folder(shared: str | Path | None = None) -> Path:
+    """The folder holding VASL's engine results (``../shared/vasl/engine``)."""
+    return vasl_folder(shared) / "engine"
+
+
+def board_folder_name(board_number: int) -> str:
+    """VASL's folder name of a board: ``bd01`` for board 1."""
+    return f"bd{int(board_number):02d}"
+
+
+def load_engine_results(board_number: int, shared: str | Path | None = None) -> dict[str, np.ndarray]:
+    """Read VASL's engine results for one board.
+
+    Parameters
+    ----------
+    board_number : int
+        The geomorphic board number (1-4).
+    shared : str or Path, optional
+        The ``shared`` folder (default: the repository root's ``../shared``).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``hexes``, ``status``, ``hindrance``, ``reason``, ``reasons`` and
+        ``along_hexside`` as documented in ``../shared/vasl/engine/README.md``.
+
+    Raises
+    ------
+    FileNotFoundError
+        No results for that board.
+    """
+    path = engine_folder(shared) / f"{board_folder_name(board_number)}.npz"
+    with np.load(path) as data:
+        return {name: data[name] for name in data.files}
+
+
+def load_board(board_number: int, shared: str | Path | None = None):
+    """Import one VASL board as VASL loads it, keeping the importer's warnings.
+
+    Parameters
+    ----------
+    board_number : int
+    shared : str or Path, optional
+        The ``shared`` folder (default: the repository root's ``../shared``).
+
+    Returns
+    -------
+    board : kernel.Board
+    messages : list of str
+        The :class:`kernel.VaslImportWarning` messages of the import (other
+        warnings are left alone).
+    """
+    path = vasl_folder(shared) / board_folder_name(board_number)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", kernel.VaslImportWarning)
+        board = kernel.load_vasl_board(path)
+    messages = []
+    for item in caught:
+        if issubclass(item.category, kernel.VaslImportWarning):
+            messages.append(str(item.message))
+        else:
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    return board, messages
+
+
+def _pair_name(names, i: int, j: int) -> str:
+    return f"{names[i]}-{names[j]}"
+
+
+def _examples(names, rows: np.ndarray, cols: np.ndarray, count: int, rng: np.random.Generator) -> list[str]:
+    """Up to ``count`` example pairs, seeded, each unordered pair once (our LOS is symmetric)."""
+    out: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    for k in rng.permutation(len(rows)):
+        key = (min(rows[k], cols[k]), max(rows[k], cols[k]))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_pair_name(names, int(rows[k]), int(cols[k])))
+        if len(out) == count:
+            break
+    return out
+
+
+def _along_counts(along: np.ndarray) -> dict[str, int]:
+    counts = Counter(int(a) for a in along)
+    return {ALONG_HEXSIDE.get(code, str(code)): counts[code] for code in sorted(counts)}
+
+
+def _hexside_features(board, hex_index: int) -> str:
+    features = sorted({name for d in range(6) for name in board.hexside_features(hex_index, d)})
+    return "/".join(features) or "no hexside feature"
+
+
+def our_blocking_class(board, reason: str, at: int, viewer: int, target: int) -> str:
+    """Name the class of one pair that hexkernel blocks, from :func:`kernel.los_pairs` alone.
+
+    Parameters
+    ----------
+    board : kernel.Board
+    reason : str
+        Our reason (an entry of :data:`kernel.REASONS`).
+    at : int
+        Index of the hex where the LOS is first blocked (-1 if none).
+    viewer, target : int
+        Indices of the two ends (ground level).
+
+    Returns
+    -------
+    str
+        The reason, the blocking hex's terrain (or hexside features) and, for
+        hills and blind hexes, how its ground level compares with the ends'
+        levels; for obstacles and hexsides whether the ends share a level.
+    """
+    if at < 0:
+        return f"{reason} (no blocking hex)"
+    ground = int(board.ground_level[at])
+    ends = (int(board.ground_level[viewer]), int(board.ground_level[target]))
+    high, low = max(ends), min(ends)
+    one_level = "ends on one level" if high == low else "ends on different levels"
+    terrain = "+".join(board.terrain_of(at)) or "open ground"
+    if reason == "hill":
+        if ground > high:
+            where = "above both ends"
+        elif ground == high and high > low:
+            where = "at the higher end's level"
+        else:
+            where = f"level {ground}, ends {ends[0]}/{ends[1]}"
+        return f"hill: ground {where}"
+    if reason == "blind hex":
+        return f"blind hex: behind {terrain if terrain != 'open ground' else 'a bare hill crest'}"
+    if reason == "hexside":
+        return f"hexside: {_hexside_features(board, at)} ({one_level})"
+    if reason == "obstacle":
+        return f"obstacle: {terrain} ({one_level})"
+    return f"{reason}: {terrain}"
+
+
+def _blocking_step(result) -> str:
+    """The step of an explained LOS that blocks it (``"vertex [A6.1 obstacle]"``).
+
+    The first step in the blocking hex (``result.blocked_at``) that blocks or
+    makes the target blind; a LOS blocked by hindrances (+6) is named by the
+    step where the total reaches +6.
+    """
+    at_block = [step for step in result.steps if step.hex == result.blocked_at]
+    if result.reason == "hindrance":
+        kind = at_block[0].kind if at_block else "no step"
+        return f"{kind}: hindrance total reaches +6 [B.10]"
+    for step in at_block + result.steps:
+        if step.effect != "none":
+            rule = f" [{step.rule}]" if step.rule != "-" else ""
+            return f"{step.kind}{rule}"
+    return "no blocking step"
+
+
+def _levels(board, at: int, viewer: int, target: int) -> str:
+    ends = sorted((int(board.ground_level[viewer]), int(board.ground_level[target])))
+    return f"hex level {int(board.ground_level[at])}, ends {ends[0]}/{ends[1]}"
+
+
+def compare_board(board_number: int, *, shared: str | Path | None = None, examples: int = 3,
+                  explain_limit: int = 300, seed: int = 12) -> dict:
+    """Compare hexkernel's ground-level LOS matrix with VASL's engine on one board.
+
+    Parameters
+    ----------
+    board_number : int
+        The geomorphic board number (1-4).
+    shared : str or Path, optional
+        The ``shared`` folder (default: the repository root's ``../shared``).
+    examples : int
+        Example pairs kept per disagreement class.
+    explain_limit : int
+        At most this many pairs per "hexkernel blocks" class are explained
+        with :func:`kernel.los` (a seeded sample; 0: none).
+    seed : int
+        Seed of the example and explanation samples.
+
+    Returns
+    -------
+    dict
+        JSON-ready, with the keys
+
+        ``board`` (int), ``hexes`` (VASL's hex count), ``board_hexes`` (the
+        imported board's), ``missing_hexes`` (names VASL lists and the board
+        lacks), ``extra_hexes`` (the reverse), ``import_warnings`` (list of
+        str), ``ordered_pairs`` (VASL's ordered pairs of distinct hexes),
+        ``excluded_exception`` (pairs VASL answered with an exception),
+        ``excluded_missing`` (further pairs with a missing hex),
+        ``compared``, ``agree``, ``agreement`` (percent, blocked versus
+        clear), ``both_blocked``, ``both_clear``, ``vasl_blocks_we_see``,
+        ``we_block_vasl_sees``, ``hindrance_equal`` (pairs both call clear
+        with equal hindrance DRM), ``seconds`` (wall time of this call) and
+        ``classes``: ``{"vasl_blocks": [...], "we_block": [...]}``, each a
+        list, largest first, of ``{"class", "count", "examples",
+        "along_hexside"}`` (the latter: counts by how VASL traced the LOS);
+        a ``we_block`` class also has ``explained`` (pairs explained) and
+        ``blocking_steps`` (counts of the explained pairs by blocking step),
+        ``levels`` (counts of every pair of the class by the blocking hex's
+        ground level and the ends' levels) and ``vasl_hindrance`` (counts by
+        VASL's hindrance DRM, e.g. ``{"+0": 12}``).
+    """
+    start = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    engine = load_engine_results(board_number, shared)
+    board, messages = load_board(board_number, shared)
+
+    names = [str(name) for name in engine["hexes"]]
+    n = len(names)
+    ours_index = np.full(n, -1, dtype=np.int64)
+    for i, name in enumerate(names):
+        try:
+            ours_index[i] = board.index(name)
+        except KeyError:
+            pass
+    present = ours_index >= 0
+    vasl_names = set(names)
+
+    status = engine["status"]
+    off_diagonal = ~np.eye(n, dtype=bool)
+    exception = off_diagonal & (status == EXCEPTION)
+    both_present = present[:, None] & present[None, :]
+    missing_pairs = off_diagonal & ~exception & ~both_present
+    compared = off_diagonal & ~exception & both_present
+
+    matrix = kernel.los_matrix(board)
+    ours_blocked = np.zeros((n, n), dtype=bool)
+    where = np.flatnonzero(present)
+    ours_blocked[np.ix_(where, where)] = matrix[np.ix_(ours_index[where], ours_index[where])] == kernel.BLOCKED
+    vasl_blocked = status == BLOCKED_BY_VASL
+
+    vasl_only = compared & vasl_blocked & ~ours_blocked
+    ours_only = compared & ~vasl_blocked & ours_blocked
+    both_clear = compared & ~vasl_blocked & ~ours_blocked
+    ours_hindrance = np.zeros((n, n), dtype=np.int64)
+    ours_hindrance[np.ix_(where, where)] = matrix[np.ix_(ours_index[where], ours_index[where])]
+    hindrance_equal = both_clear & (ours_hindrance == engine["hindrance"])
+
+    along = engine["along_hexside"]
+    reasons = [str(text) or "(no reason given)" for text in engine["reasons"]]
+
+    # (a) VASL blocks, hexkernel sees: by VASL's reason text
+    vasl_classes = []
+    rows, cols = np.nonzero(vasl_only)
+    codes = engine["reason"][rows, cols]
+    for code in np.unique(codes):
+        pick = codes == code
+        label = reasons[code] if 0 <= code < len(reasons) else f"reason code {int(code)}"
+        vasl_classes.append({
+            "class": label,
+            "count": int(pick.sum()),
+            "examples": _examples(names, rows[pick], cols[pick], examples, rng),
+            "along_hexside": _along_counts(along[rows[pick], cols[pick]]),
+        })
+
+    # (b) hexkernel blocks, VASL sees: by what blocks in our evaluation
+    our_classes = []
+    rows, cols = np.nonzero(ours_only)
+    if len(rows):
+        viewers, targets = ours_index[rows], ours_index[cols]
+        pairs = kernel.los_pairs(board, viewers, targets)
+        labels = np.array([
+            our_blocking_class(board, kernel.REASONS[int(r)], int(at), int(a), int(b))
+            for r, at, a, b in zip(pairs.reason, pairs.blocked_at, viewers, targets)
+        ])
+        for label in np.unique(labels):
+            pick = np.flatnonzero(labels == label)
+            sample = rng.permutation(pick)[:explain_limit] if explain_limit > 0 else pick[:0]
+            steps = Counter(_blocking_step(kernel.los(board, int(viewers[k]), int(targets[k]))) for k in sample)
+            levels = Counter(_levels(board, int(pairs.blocked_at[k]), int(viewers[k]), int(targets[k]))
+                             for k in pick if pairs.blocked_at[k] >= 0)
+            vasl_hindrance = Counter(int(h) for h in engine["hindrance"][rows[pick], cols[pick]])
+            our_classes.append({
+                "class": str(label),
+                "count": int(len(pick)),
+                "examples": _examples(names, rows[pick], cols[pick], examples, rng),
+                "along_hexside": _along_counts(along[rows[pick], cols[pick]]),
+                "explained": int(len(sample)),
+                "blocking_steps": dict(steps.most_common()),
+                "levels": dict(levels.most_common()),
+                "vasl_hindrance": {f"+{h}": vasl_hindrance[h] for h in sorted(vasl_hindrance)},
+            })
+    for classes in (vasl_classes, our_classes):
+        classes.sort(key=lambda c: (-c["count"], c["class"]))
+
+    n_compared = int(compared.sum())
+    n_agree = int((compared & (vasl_blocked == ours_blocked)).sum())
+    return {
+        "board": int(board_number),
+        "hexes": n,
+        "board_hexes": len(board),
+        "missing_hexes": [name for name, ok in zip(names, present) if not ok],
+        "extra_hexes": [name for name in board.names if name not in vasl_names],
+        "import_warnings": messages,
+        "ordered_pairs": int(off_diagonal.sum()),
+        "excluded_exception": int(exception.sum()),
+        "excluded_missing": int(missing_pairs.sum()),
+        "compared": n_compared,
+        "agree": n_agree,
+        "agreement": 100.0 * n_agree / n_compared if n_compared else float("nan"),
+        "both_blocked": int((compared & vasl_blocked & ours_blocked).sum()),
+        "both_clear": int(both_clear.sum()),
+        "vasl_blocks_we_see": int(vasl_only.sum()),
+        "we_block_vasl_sees": int(ours_only.sum()),
+        "hindrance_equal": int(hindrance_equal.sum()),
+        "classes": {"vasl_blocks": vasl_classes, "we_block": our_classes},
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def overall(results: list[dict]) -> dict:
+    """Sum per-board results of :func:`compare_board`; classes are merged by name across boards.
+
+    Parameters
+    ----------
+    results : list of dict
+
+    Returns
+    -------
+    dict
+        The count keys of :func:`compare_board` summed, ``agreement`` over
+        all compared pairs, and ``classes`` with per-class counts and the
+        first examples of each board.
+    """
+    keys = ("hexes", "ordered_pairs", "excluded_exception", "excluded_missing", "compared", "agree",
+            "both_blocked", "both_clear", "vasl_blocks_we_see", "we_block_vasl_sees", "hindrance_equal")
+    total = {key: sum(r[key] for r in results) for key in keys}
+    total["boards"] = [r["board"] for r in results]
+    total["agreement"] = 100.0 * total["agree"] / total["compared"] if total["compared"] else float("nan")
+    total["classes"] = {}
+    for side in ("vasl_blocks", "we_block"):
+        merged: dict[str, dict] = {}
+        for r in results:
+            for c in r["classes"][side]:
+                m = merged.setdefault(c["class"], {"class": c["class"], "count": 0, "examples": []})
+                m["count"] += c["count"]
+                m["examples"].extend(c["examples"][:1])
+        total["classes"][side] = sorted(merged.values(), key=lambda c: (-c["count"], c["class"]))
+    return total
+
+
+def _format_classes(title: str, classes: list[dict], lines: list[str]) -> None:
+    lines.append(f"  {title}:")
+    if not classes:
+        lines.append("    none")
+    for c in classes:
+        lines.append(f"    {c['count']:6d}  {c['class']}")
+        lines.append(f"            e.g. {', '.join(c['examples'])}")
+        if "along_hexside" in c:
+            lines.append("            VASL traced: " + ", ".join(f"{k} {v}" for k, v in c["along_hexside"].items()))
+        if c.get("explained"):
+            steps = ", ".join(f"{k} {v}" for k, v in c["blocking_steps"].items())
+            lines.append(f"            blocking step ({c['explained']} explained): {steps}")
+        if c.get("levels") and c["class"].startswith(("blind hex", "hill")):
+            shown = list(c["levels"].items())
+            more = f", ... ({len(shown) - 6} more)" if len(shown) > 6 else ""
+            lines.append("            levels: " + ", ".join(f"{k}: {v}" for k, v in shown[:6]) + more)
+        if c.get("vasl_hindrance") and c["class"].startswith("hindrance"):
+            lines.append("            VASL's hindrance DRM: " + ", ".join(f"{k} {v}" for k, v in c["vasl_hindrance"].items()))
+
+
+def format_report(results: list[dict], total: dict | None = None) -> str:
+    """The text report: one block per board, then the totals over all boards."""
+    lines = []
+    for r in results:
+        lines.append(f"board {r['board']}: {r['agreement']:.2f} % agree on blocked/clear "
+                     f"({r['agree']} of {r['compared']} ordered pairs; {r['seconds']:.1f} s)")
+        lines.append(f"  hexes: VASL {r['hexes']}, imported board {r['board_hexes']}; missing from the board: "
+                     f"{len(r['missing_hexes'])}{' ' + ' '.join(r['missing_hexes']) if r['missing_hexes'] else ''}; "
+                     f"not in VASL's list: {len(r['extra_hexes'])}")
+        lines.append(f"  excluded: {r['excluded_exception']} pairs VASL answered with an exception, "
+                     f"{r['excluded_missing']} pairs with a missing hex (of {r['ordered_pairs']})")
+        lines.append(f"  both blocked {r['both_blocked']}, both clear {r['both_clear']} "
+                     f"(equal hindrance DRM on {r['hindrance_equal']}), VASL blocks/we see {r['vasl_blocks_we_see']}, "
+                     f"we block/VASL sees {r['we_block_vasl_sees']}")
+        for message in r["import_warnings"]:
+            lines.append(f"  import warning: {message}")
+        _format_classes("VASL blocks, hexkernel sees (by VASL's reason)", r["classes"]["vasl_blocks"], lines)
+        _format_classes("hexkernel blocks, VASL sees (by our blocking hex)", r["classes"]["we_block"], lines)
+        lines.append("")
+    if total is not None and len(results) > 1:
+        lines.append(f"all boards {total['boards']}: {total['agreement']:.2f} % agree "
+                     f"({total['agree']} of {total['compared']}; excluded {total['excluded_exception']} exception "
+                     f"and {total['excluded_missing']} missing-hex pairs); VASL blocks/we see "
+                     f"{total['vasl_blocks_we_see']}, we block/VASL sees {total['we_block_vasl_sees']}")
+        _format_classes("VASL blocks, hexkernel sees", total["classes"]["vasl_blocks"], lines)
+        _format_classes("hexkernel blocks, VASL sees", total["classes"]["we_block"], lines)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: compare the boards, print the report, optionally write JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--boards", nargs="+", type=int, default=list(BOARD_NUMBERS), help="board numbers (1-4)")
+    parser.add_argument("--shared", default=None, help="the shared folder (default: ../shared of the repository)")
+    parser.add_argument("--examples", type=int, default=3, help="example pairs per class")
+    parser.add_argument("--explain-limit", type=int, default=300, help="pairs explained per class")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    args = parser.parse_args(argv)
+    if not engine_folder(args.shared).is_dir():
+        print(f"no VASL engine results in {engine_folder(args.shared)}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    results = [compare_board(b, shared=args.shared, examples=args.examples, explain_limit=args.explain_limit,
+                             seed=args.seed) for b in args.boards]
+    total = overall(results)
+    total["seconds"] = time.perf_counter() - start
+    print(format_report(results, total))
+    print(f"\ntotal time {total['seconds']:.1f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"boards": results, "overall": total}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
