@@ -215,9 +215,35 @@ def load_ruleset(name_or_path: str | Path, switches: dict[str, bool] | None = No
 
 
 def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
+    """Validate a ruleset's TOML and compile it, stage by stage: top-level keys and unit classes,
+    switches (merged into the tables), ``[rules]``, then the terrain and hexside tables."""
     def fail(message: str) -> None:
         raise RulesetError(f"{source}: {message}")
 
+    classes, bypass_classes = _check_top_level(raw, fail)
+    raw, values, descriptions = _apply_switches(raw, switch_values, fail)
+    rules = _compile_rules(raw, classes, fail)
+    terrain, hexsides, tables = _compile_features(raw, classes, fail)
+
+    for array in tables.values():
+        array.setflags(write=False)
+    return Ruleset(
+        name=raw["name"],
+        title=raw.get("title", raw["name"]),
+        source=source,
+        unit_classes=tuple(classes),
+        bypass_classes=tuple(bypass_classes),
+        switches=values,
+        rules=rules,
+        terrain_names=tuple(terrain),
+        hexside_names=tuple(hexsides),
+        descriptions=descriptions,
+        **tables,
+    )
+
+
+def _check_top_level(raw: dict, fail):
+    """Top-level keys and the unit classes: ``(classes, bypass_classes)``."""
     unknown = set(raw) - _TOP_KEYS
     if unknown:
         fail(f"unknown top-level keys {sorted(unknown)}: expected some of {sorted(_TOP_KEYS)}")
@@ -233,7 +259,11 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
     for name in bypass_classes:
         if name not in classes:
             fail(f"bypass_classes names {name!r}: expected one of {classes}")
+    return classes, bypass_classes
 
+
+def _apply_switches(raw: dict, switch_values: dict[str, bool], fail):
+    """Validate the switches and merge each one's overrides into ``raw``: ``(raw, values, descriptions)``."""
     # Switches: validate names, then merge their overrides into the raw tables.
     declared = raw.get("switches", {})
     for name in switch_values:
@@ -255,7 +285,11 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
             if section not in ("terrain", "hexside", "rules"):
                 fail(f"switch {name!r} overrides {section!r}: expected terrain, hexside or rules")
         raw = _deep_merge(raw, override)
+    return raw, values, descriptions
 
+
+def _compile_rules(raw: dict, classes: list[str], fail):
+    """The ``[rules]`` table, checked, with its defaults filled in."""
     rules = dict(raw["rules"])
     unknown = set(rules) - _RULE_KEYS
     if unknown:
@@ -299,7 +333,11 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
                 fail(f"rules.{key} names unit class {name!r}: expected one of {classes}")
     for key in ("uphill_cover", "downhill_cover"):
         rules[key] = _per_class(rules.get(key, 0), classes, f"rules.{key}", fail)
+    return rules
 
+
+def _compile_features(raw: dict, classes: list[str], fail):
+    """The per-terrain and per-hexside tables: ``(terrain, hexsides, tables)``."""
     terrain = raw.get("terrain", {})
     hexsides = raw.get("hexside", {})
     if len(terrain) > MAX_TERRAIN_TYPES:
@@ -385,22 +423,7 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
                 else:
                     expected = "a multiple of 0.5, 'all' or 'prohibited'" if kind == "terrain" else "a multiple of 0.5 or 'prohibited'"
                     fail(f"{where}: move cost for {class_name!r} is {value!r}: expected {expected}")
-
-    for array in tables.values():
-        array.setflags(write=False)
-    return Ruleset(
-        name=raw["name"],
-        title=raw.get("title", raw["name"]),
-        source=source,
-        unit_classes=tuple(classes),
-        bypass_classes=tuple(bypass_classes),
-        switches=values,
-        rules=rules,
-        terrain_names=tuple(terrain),
-        hexside_names=tuple(hexsides),
-        descriptions=descriptions,
-        **tables,
-    )
+    return terrain, hexsides, tables
 
 
 def _per_class(value, classes, where, fail) -> np.ndarray:
