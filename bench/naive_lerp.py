@@ -4,7 +4,9 @@ This is how many hex engines trace LOS: sample ``range + 1`` points evenly
 along the centre-to-centre line in cube coordinates, nudge them by a small
 epsilon so points on a hexside fall to one side, round each to a hex, and
 apply the ASL rules to the sampled hexes as if the line crossed their
-interiors (no hexside runs, no vertex touches; walls are checked between
+interiors (the hex rules of ``docs/los-semantics.md`` section 2, height
+advantage and orchards included; no hexside runs, vertex touches,
+continuous slopes or depression banks; walls are checked between
 consecutive samples).  It is compiled with the same numba options and reads
 the same board arrays as the exact kernel, so the timing comparison in
 ``bench/bench_los.py`` is like for like; its results differ from the exact
@@ -38,7 +40,7 @@ def _cube_round(fq, fr, fs):
 
 
 @jit
-def _pair(i, j, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_obst, neighbours, cap):
+def _pair(i, j, q, r, grid, q_min, r_min, ground2, obst_h, obst_above, hind, hind_top, hs_obst, neighbours, cap):
     n = max(abs(q[j] - q[i]), abs(r[j] - r[i]), abs((q[j] + r[j]) - (q[i] + r[i])))
     S2 = max(ground2[i], ground2[j])
     T2 = min(ground2[i], ground2[j])
@@ -64,15 +66,18 @@ def _pair(i, j, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_ob
                         return BLOCKED
         previous = h
         G = ground2[h]
-        if G > S2:
+        if G > S2 or (not same and G == S2):  # A6.2: above both ends, or height advantage
             return BLOCKED
         r_s = k if higher_is_i else n - k
         r_t = n - r_s
         if not same and G > T2:
             if r_t <= max((2 * G + 2 * (r_s // 5) - S2 - T2) // 2, 0):
                 return BLOCKED
-        if obst_h[h] > 0:
-            O = G + obst_h[h]
+        height = obst_h[h]
+        if not same and S2 > G and obst_above[h] > height:  # B14.2: orchards from higher ground
+            height = obst_above[h]
+        if height > 0:
+            O = G + height
             if (same and O > S2) or (not same and O >= S2):
                 return BLOCKED
             if not same and T2 < O < S2:
@@ -88,22 +93,22 @@ def _pair(i, j, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_ob
 
 
 @jit
-def _lerp_row(row, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_obst, neighbours, cap, out):
+def _lerp_row(row, q, r, grid, q_min, r_min, ground2, obst_h, obst_above, hind, hind_top, hs_obst, neighbours, cap, out):
     out[row, row] = 0
     for j in range(row + 1, q.shape[0]):
-        value = _pair(row, j, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_obst, neighbours, cap)
+        value = _pair(row, j, q, r, grid, q_min, r_min, ground2, obst_h, obst_above, hind, hind_top, hs_obst, neighbours, cap)
         out[row, j] = value if value < 127 else 127
 
 
 @jit_parallel
-def lerp_matrix_kernel(q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_obst, neighbours, cap, out):
+def lerp_matrix_kernel(q, r, grid, q_min, r_min, ground2, obst_h, obst_above, hind, hind_top, hs_obst, neighbours, cap, out):
     """Upper triangle by balanced row pairs, then mirrored: the exact kernel's layout."""
     n = q.shape[0]
     for k in numba.prange((n + 1) // 2):
         k = np.int64(k)
-        _lerp_row(k, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_obst, neighbours, cap, out)
+        _lerp_row(k, q, r, grid, q_min, r_min, ground2, obst_h, obst_above, hind, hind_top, hs_obst, neighbours, cap, out)
         if n - 1 - k != k:
-            _lerp_row(n - 1 - k, q, r, grid, q_min, r_min, ground2, obst_h, hind, hind_top, hs_obst, neighbours, cap, out)
+            _lerp_row(n - 1 - k, q, r, grid, q_min, r_min, ground2, obst_h, obst_above, hind, hind_top, hs_obst, neighbours, cap, out)
     for i in numba.prange(n):
         for j in range(i):
             out[i, j] = out[j, i]
@@ -126,6 +131,6 @@ def lerp_los_matrix(board) -> np.ndarray:
             hs_obst = np.where(has, np.maximum(hs_obst, height), hs_obst)
     out = np.empty((len(board), len(board)), np.int8)
     lerp_matrix_kernel(q, r, grid, q_min, r_min, ground2, board.obstacle_height.astype(np.int64),
-                       board.hindrance.astype(np.int64), hind_top.astype(np.int64), hs_obst,
+                       board.obstacle_from_above.astype(np.int64), board.hindrance.astype(np.int64), hind_top.astype(np.int64), hs_obst,
                        board.neighbours.astype(np.int64), int(rs.rules["hindrance_cap"]), out)
     return out

@@ -142,3 +142,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.movement.fields import MovementField, movement_field, movement_graph, movement_matrix, reachable
     from kernel.movement.inputs import board_edge_hexes
     from kernel.movement.tables import UNREACHABLE, MovementTables, movement_tables
+    from kernel.render.board_map import board_picture
+    from kernel.render.common import save as save_picture
+    from kernel.render.fire_map import fire_picture
+    from kernel.render.los_trace import los_picture
+    from kernel.render.matrix_map import values_picture
+    from kernel.render.movement_map import movement_picture

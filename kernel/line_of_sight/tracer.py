@@ -131,7 +131,6 @@ def _build_one(dc, dy, out_x, out_y, out_kind, out_cross, out_da, out_db, out_en
             pos = 0
             neg = 0
             zero = 0
-            zero_k = -1
             for k in range(6):
                 s = DX * (cy + _VY[k]) - DY * (cx + _VX[k])
                 if s > 0:
@@ -140,7 +139,6 @@ def _build_one(dc, dy, out_x, out_y, out_kind, out_cross, out_da, out_db, out_en
                     neg += 1
                 else:
                     zero += 1
-                    zero_k = k
             if pos > 0 and neg > 0:
                 kind = INTERIOR
             elif zero == 2:
@@ -235,6 +233,18 @@ def _build_one(dc, dy, out_x, out_y, out_kind, out_cross, out_da, out_db, out_en
         c += step_c
     # entry mask of the target (last entry), then crossings and ranges
     out_entry[0] = out_cross[start + count - 1]
+    _ranges_and_crossings(start, count, DX, DY, out_x, out_y, out_kind, out_cross, out_da, out_db,
+                          t_in_n, t_in_m, t_out_n, t_out_m)
+    return count
+
+
+
+@jit
+def _ranges_and_crossings(start, count, DX, DY, out_x, out_y, out_kind, out_cross, out_da, out_db,
+                          t_in_n, t_in_m, t_out_n, t_out_m):
+    """Second stage of :func:`_build_one`: each entry's ranges from both ends, and ``cross``: the
+    direction from X to Y for the first side of a run X|Y, and for an interior hex entered straight
+    from the previous interior hex, the hexside crossed (overwriting the entry masks of stage one)."""
     previous = -1
     for e in range(count):
         i = start + e
@@ -259,8 +269,6 @@ def _build_one(dc, dy, out_x, out_y, out_kind, out_cross, out_da, out_db, out_en
                         cross = d
             previous = e
         out_cross[i] = cross
-    return count
-
 
 
 @jit_parallel
