@@ -165,3 +165,28 @@ def test_old_paths_do_not_serve_private_or_unknown_names():
             old_board._bundled_scenario  # noqa: B018
         with pytest.raises(AttributeError, match="module 'kernel.board' has no attribute 'nothing'"):
             old_board.nothing  # noqa: B018
+
+
+def test_no_import_circle_inside_the_package():
+    """No module reaches itself through imports (TYPE_CHECKING imports included); the public face
+    and the packages' deprecated-name hooks are left out."""
+    graph = {}
+    for path in SOURCES:
+        name = _module_name(path)
+        graph[name] = {imported for _, imported in _imports(path)} - {name}
+    skip = FACE | {"kernel.cli", "kernel.movement"}
+    circles = set()
+
+    def walk(node, stack):
+        for nxt in graph.get(node, ()):
+            if nxt in skip or nxt not in graph:
+                continue
+            if nxt in stack:
+                circles.add(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+            else:
+                walk(nxt, stack + [nxt])
+
+    for start in graph:
+        if start not in skip:
+            walk(start, [start])
+    assert sorted(circles) == []

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from kernel.grid.lattice import VERTEX_OFFSETS
 from kernel.maps.specs import BoardSpec
 
-if TYPE_CHECKING:
-    from kernel.importers.vasl.files import LOSData
 
 
 #: Horizontal distance between two columns' centres, in pixels.
@@ -94,8 +91,9 @@ def pixel_grid(width: int, height: int, grid_width: int, grid_height: int) -> Pi
     return PixelGrid(width, height, cells, index, best, centres[:, 0], centres[:, 1])
 
 
-def disc_pixels(los: LOSData, x: float, y: float, radius: float) -> tuple[np.ndarray, np.ndarray]:
-    """Integer pixel coordinates within ``radius`` of ``(x, y)``, clipped to the grid."""
+def disc_pixels(los, x: float, y: float, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Integer pixel coordinates within ``radius`` of ``(x, y)``, clipped to the grid of ``los``
+    (a :class:`~kernel.importers.vasl.files.LOSData`; not imported here, which would close a circle)."""
     x0, x1 = max(int(np.floor(x - radius)), 0), min(int(np.ceil(x + radius)), los.grid_width - 1)
     y0, y1 = max(int(np.floor(y - radius)), 0), min(int(np.ceil(y + radius)), los.grid_height - 1)
     if x0 > x1 or y0 > y1:
@@ -105,8 +103,9 @@ def disc_pixels(los: LOSData, x: float, y: float, radius: float) -> tuple[np.nda
     return gx[inside], gy[inside]
 
 
-def hexside_pixels(los: LOSData, x: float, y: float, direction: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels around the middle of hexside ``direction`` of the hex centred at pixel ``(x, y)``."""
+def hexside_pixels(los, x: float, y: float, direction: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of ``los`` (a :class:`~kernel.importers.vasl.files.LOSData`) around the middle of
+    hexside ``direction`` of the hex centred at pixel ``(x, y)``."""
     a = VERTEX_OFFSETS[(direction - 1) % 6]
     b = VERTEX_OFFSETS[direction]
     ax, ay = x + a[0] * UNIT_X, y + a[1] * UNIT_Y
