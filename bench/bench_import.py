@@ -11,6 +11,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, ratio
 
 BARE = "interpreter start-up (python -c pass)"
@@ -42,3 +44,33 @@ def test_import_kernel_is_lighter_than_numpy():
         1e3 * max(TIMINGS[KERNEL] - TIMINGS[BARE], 0.0), "ms")
     RATIOS.append((KERNEL, NUMPY, "start-up + import kernel / start-up + import numpy", 1.0))
     assert value < 1.0, f"a fresh 'import kernel' takes {value:.2f} x a fresh 'import numpy': expected less"
+
+
+LOADED = "fresh process: import kernel + load the default scenario"
+FIRST_LOS = "fresh process: ... + the first los() (numba, cache, templates)"
+FIRST_MOVE = "fresh process: ... + the first movement_field()"
+
+
+def test_fresh_process_loaded(benchmark):
+    measure(benchmark, LOADED, _run("import kernel; kernel.load('default')"), rounds=5)
+
+
+def test_fresh_process_first_los(benchmark):
+    measure(benchmark, FIRST_LOS, _run("import kernel; b = kernel.load('default'); kernel.los(b, '71I4', '71Q5')"),
+            rounds=5)
+
+
+def test_fresh_process_first_movement_field(benchmark):
+    measure(benchmark, FIRST_MOVE, _run(
+        "import kernel; b = kernel.load('default'); kernel.movement_field(b, '71I4', unit='infantry')"), rounds=5)
+
+
+def test_first_calls_figures():
+    """The first call of a fresh process after ``hexkernel warm`` (issue #14 target: at most 0.5 s)."""
+    if not {LOADED, FIRST_LOS, FIRST_MOVE} <= set(TIMINGS):
+        pytest.skip("needs the fresh-process timings of this run")
+    first_los = TIMINGS[FIRST_LOS] - TIMINGS[LOADED]
+    first_move = TIMINGS[FIRST_MOVE] - TIMINGS[LOADED]
+    FIGURES["first los() in a fresh process, ms (after warm; target <= 500)"] = (1e3 * first_los, "ms")
+    FIGURES["first movement_field() in a fresh process, ms (after warm)"] = (1e3 * first_move, "ms")
+    assert first_los > 0 and first_move > 0

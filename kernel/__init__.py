@@ -103,6 +103,8 @@ _API: dict[str, tuple[str, str]] = {
     "save_picture": ("kernel.render.common", "save"),
     # numba
     "thread_count": ("kernel._jit", "thread_count"),
+    "set_thread_count": ("kernel._jit", "set_thread_count"),
+    "max_threads": ("kernel._jit", "max_threads"),
 }
 
 __all__ = sorted(_API)
@@ -124,7 +126,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from kernel._jit import thread_count
+    from kernel._jit import max_threads, set_thread_count, thread_count
     from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board

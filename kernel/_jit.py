@@ -88,5 +88,72 @@ def jit_parallel(function):
 
 
 def thread_count() -> int:
-    """Number of threads parallel kernels use (numba's current setting)."""
+    """Number of threads the parallel kernels use from the calling thread (numba's current setting).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> 1 <= kernel.thread_count() <= kernel.max_threads()
+    True
+    """
     return numba.get_num_threads()
+
+
+def max_threads() -> int:
+    """The most threads the parallel kernels can use: numba's pool size (``NUMBA_NUM_THREADS``, by default
+    the machine's cores), fixed when numba starts."""
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def set_thread_count(count: int) -> int:
+    """Let the parallel kernels (matrices, batches, fields of fire, movement matrices) use ``count`` threads.
+
+    The setting holds for the calling thread until changed (numba keeps it
+    per thread); ``HEXKERNEL_THREADS`` sets it for the whole process at
+    import.  The default is every core (:func:`max_threads`); a game engine
+    that shares the machine with other work can give the kernels fewer.
+
+    Parameters
+    ----------
+    count : int
+        1 .. :func:`max_threads`.
+
+    Returns
+    -------
+    int
+        The previous setting, to restore it later.
+
+    Raises
+    ------
+    ValueError
+        ``count`` is not an integer in that range.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> previous = kernel.set_thread_count(1)
+    >>> kernel.thread_count()
+    1
+    >>> _ = kernel.set_thread_count(previous)
+    """
+    top = max_threads()
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= top:
+        raise ValueError(f"thread count is {count!r}: expected an integer from 1 to {top} (the cores numba may use)")
+    previous = numba.get_num_threads()
+    numba.set_num_threads(count)
+    return previous
+
+
+def _threads_from_environment() -> None:
+    value = os.environ.get("HEXKERNEL_THREADS")
+    if value:
+        try:
+            count = int(value)
+        except ValueError:
+            count = None
+        if count is None or not 1 <= count <= max_threads():
+            raise ValueError(f"HEXKERNEL_THREADS is {value!r}: expected an integer from 1 to {max_threads()}")
+        numba.set_num_threads(count)
+
+
+_threads_from_environment()

@@ -178,7 +178,7 @@ def test_user_mistakes_exit_2_with_one_line(tmp_path, args, message):
 
 def test_every_command_has_help(capsys):
     commands = build_parser()._subparsers._group_actions[0].choices
-    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl"}
+    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm"}
     for command in commands:
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
@@ -201,3 +201,15 @@ def test_demo_writes_pictures_json_and_a_summary(tmp_path, capsys):
     np.testing.assert_array_equal(np.load(out / "los_matrix.npy"), los_matrix(board))
     fire = json.loads((out / "fire.json").read_text())
     assert fire["visible"] == field_of_fire(board, "71I4").visible.tolist()
+
+
+def test_warm_compiles_every_kernel_and_names_the_cache(capsys):
+    """``hexkernel warm`` (run by the set-up) calls every kernel once and says where the code is cached."""
+    import json
+
+    from kernel._jit import cache_dir
+
+    assert main(["warm", "--json"]) in (0, None)
+    report = json.loads(capsys.readouterr().out)
+    assert report["cache"] == str(cache_dir())
+    assert {"los_matrix", "los_pairs", "field_of_fire", "movement_field", "movement_matrix"} <= set(report["seconds"])
