@@ -88,9 +88,54 @@ class MovementField:
         candidates += [2 * self.tables.n_locations + int(b) for b in bypass_id[h] if b >= 0]
         return min(candidates, key=lambda s: self.state_cost[s])
 
+    def location_states(self, location: str) -> list[int]:
+        """The moving and stopped states of one Location (``"71P5h1"``, ``"Bridge/2I9"``, ``"71I9h0"``)."""
+        h, level = self.board.location(location)
+        loc = int(self.board.location_offset[h]) + level
+        return [2 * loc, 2 * loc + 1]
+
+    def target_state(self, target) -> int:
+        """The state a query about ``target`` means: of one Location when ``target`` names a level
+        (``"71P5h1"``, ``"Bridge/2I9"``), else the cheapest of a hex's (:meth:`best_state`)."""
+        if self.board.names_a_location(target):
+            return min(self.location_states(target), key=lambda s: self.state_cost[s])
+        return self.best_state(target)
+
+    def cost_at(self, target) -> float:
+        """Least cost to a hex (any of its Locations and Bypass positions, as :attr:`cost`) or to one
+        Location (``"71P5h1"``: level 1 of 71P5); ``inf`` where unreachable.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> field = kernel.movement_field(board, "71I4", unit="infantry")
+        >>> field.cost_at("71I4"), field.cost_at("71I4h0")
+        (0.0, 0.0)
+        >>> field.cost_at("71P5h1") >= field.cost_at("71P5")
+        True
+        """
+        return float(self.state_cost[self.target_state(target)])
+
+    def path_array(self, target) -> np.ndarray:
+        """The cheapest path to a hex or Location as an ``int32`` array, one row per step:
+        ``(hex index, Location level, Bypass direction)``; the direction is -1 for a Location and
+        the hexside along which the unit bypasses (level 0) for a Bypass position.  Empty (0, 3)
+        if unreachable."""
+        rows = []
+        n_loc = self.tables.n_locations
+        for state in self.path_states(target):
+            if state < 2 * n_loc:
+                loc = state >> 1
+                rows.append((int(self.board.location_hex[loc]), int(self.board.location_level[loc]), -1))
+            else:
+                b = state - 2 * n_loc
+                rows.append((int(self.tables.tables.bypass_hex[b]), 0, int(self.tables.tables.bypass_dir[b])))
+        return np.array(rows, dtype=np.int32).reshape(len(rows), 3)
+
     def path_states(self, hex_) -> list[int]:
-        """State ids of the cheapest path to a hex (empty if unreachable)."""
-        state = self.best_state(hex_)
+        """State ids of the cheapest path to a hex or Location (empty if unreachable)."""
+        state = self.target_state(hex_)
         if not np.isfinite(self.state_cost[state]):
             return []
         path = [state]
@@ -99,7 +144,8 @@ class MovementField:
         return path[::-1]
 
     def path_to(self, hex_) -> list[str]:
-        """The cheapest path to a hex as Location and Bypass names (empty if unreachable).
+        """The cheapest path to a hex or one Location (``"71P5h1"``) as Location and Bypass names
+        (empty if unreachable).
 
         A Bypass position is written ``hex-hex`` (A2.2: the first hex is the
         one the unit is in, along its hexside with the second).  Where several
