@@ -214,3 +214,45 @@ def test_los_is_reciprocal_between_ground_locations(ruleset):
         assert np.array_equal(forward.hindrance[forward.visible], backward.hindrance[backward.visible])
     assert np.array_equal(forward.blind, backward.blind)
     assert np.array_equal(forward.continuous_slope, backward.continuous_slope)
+
+
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_los_pairs_gives_range_and_cover_like_single_los(ruleset):
+    """Bulk results carry what one LOS carries (issue #14): range in hexes and the target's cover.
+
+    The range is checked against a breadth-first walk over the board's neighbour table."""
+    from collections import deque
+
+    from kernel import los
+
+    board = random_board(ruleset, 10, 8, seed=4)
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, len(board), 60)
+    b = rng.integers(0, len(board), 60)
+    unit = board.ruleset.unit_classes[-1]
+    result = los_pairs(board, a, b, unit=unit)
+    for k in range(60):
+        single = los(board, int(a[k]), int(b[k]), unit=unit)
+        assert int(result.cover[k]) == single.cover
+        seen = {int(a[k]): 0}
+        queue = deque([int(a[k])])
+        while queue:
+            h = queue.popleft()
+            for n in board.neighbours[h]:
+                if n >= 0 and int(n) not in seen:
+                    seen[int(n)] = seen[h] + 1
+                    queue.append(int(n))
+        assert int(result.range[k]) == seen[int(b[k])]
+
+
+def test_los_pairs_cover_depends_on_the_unit_class():
+    """CCN towns cover infantry +2 and cavalry +3: the ``unit`` of ``los_pairs`` changes ``cover``."""
+    board = random_board("ccn", 10, 8, seed=4)
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, len(board), 400)
+    b = rng.integers(0, len(board), 400)
+    infantry = los_pairs(board, a, b, unit="infantry").cover
+    cavalry = los_pairs(board, a, b, unit="cavalry").cover
+    assert (cavalry > infantry).any() and not (cavalry < infantry).any()
+    with pytest.raises(ValueError, match="unit class 'dragoons'"):
+        los_pairs(board, a, b, unit="dragoons")

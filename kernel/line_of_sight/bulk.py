@@ -100,12 +100,22 @@ def visibility_bits(board, locations=None, *, counters: Counters | None = None, 
     return bits
 
 
-def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None) -> PairsResult:
+def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
+              unit: str | None = None) -> PairsResult:
     """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
 
     ``a`` and ``b`` are equal-length arrays of hex indices (or lists of names);
-    ``level_a`` / ``level_b`` scalars or arrays of Location levels.
-    ``reason`` holds codes into :data:`REASONS` (0 = visible).
+    ``level_a`` / ``level_b`` scalars or arrays of Location levels; ``unit``
+    the firing unit class for the targets' cover (default: the ruleset's
+    first).  ``reason`` holds codes into :data:`REASONS` (0 = visible).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> result = kernel.los_pairs(board, ["71I4", "71I4"], ["71I6", "71Q5"])
+    >>> result.range.tolist()
+    [2, 8]
     """
     hex_a = board.indices(a if not isinstance(a, np.ndarray) else np.asarray(a))
     hex_b = board.indices(b if not isinstance(b, np.ndarray) else np.asarray(b))
@@ -120,8 +130,13 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
             raise ValueError(f"{name}[{i}] is {int(array[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}")
         levels.append(array)
     n = hex_a.shape[0]
+    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+    dcol = np.abs(board.col[hex_b].astype(np.int64) - board.col[hex_a])
+    half = (dcol + np.abs(board.y[hex_b].astype(np.int64) - board.y[hex_a])) // 2
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
-                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
+                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_),
+                         np.maximum(dcol, half).astype(np.int32),
+                         cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
     blocked = np.empty(n, np.bool_)
     K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], template_tuple(board),
                        kernel_board_tables(board), counter_tables(board, counters), blocked, result.hindrance,

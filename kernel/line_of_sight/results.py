@@ -104,7 +104,13 @@ class LOSResult:
 
 @dataclass
 class PairsResult:
-    """Results of :func:`los_pairs`, one entry per pair (numpy arrays)."""
+    """Results of :func:`~kernel.line_of_sight.bulk.los_pairs`, one entry per pair (numpy arrays).
+
+    ``blocked_at`` is a hex index (-1: not blocked) and ``reason`` a code
+    into :data:`REASONS`; ``range`` is the range in hexes between the two
+    ends and ``cover`` the target's cover against the firing unit class, as
+    :attr:`LOSResult.cover` gives it for one pair.
+    """
 
     visible: np.ndarray
     hindrance: np.ndarray
@@ -112,6 +118,8 @@ class PairsResult:
     reason: np.ndarray
     blind: np.ndarray
     continuous_slope: np.ndarray
+    range: np.ndarray
+    cover: np.ndarray
 
 
 @dataclass
