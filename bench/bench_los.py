@@ -77,6 +77,20 @@ def test_field_of_fire_default(benchmark, default_board):
     measure(benchmark, "field_of_fire, one source, default", lambda: field_of_fire(default_board, "71I4"), rounds=20)
 
 
+ONE_LOS = "los(), one pair with its explanation, default (target <= 15 us)"
+ONE_PAIR_BATCH = "los_pairs() with one pair, default"
+
+
+def test_one_los(benchmark, default_board):
+    measure(benchmark, ONE_LOS, lambda: kernel.los(default_board, "71I4", "71Q5"), rounds=200)
+
+
+def test_one_pair_batch(benchmark, default_board):
+    a, b = np.array([default_board.index("71I4")]), np.array([default_board.index("71Q5")])
+    measure(benchmark, ONE_PAIR_BATCH, lambda: kernel.los_pairs(default_board, a, b), rounds=200)
+    RATIOS.append((ONE_LOS, ONE_PAIR_BATCH, "one los() / los_pairs() with one pair", None))
+
+
 def test_field_of_fire_sixteen_boards(benchmark, sixteen_boards):
     n = len(sixteen_boards)
     measure(benchmark, f"field_of_fire, one source, 16 boards ({n} hexes)",

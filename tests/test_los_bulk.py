@@ -256,3 +256,21 @@ def test_los_pairs_cover_depends_on_the_unit_class():
     assert (cavalry > infantry).any() and not (cavalry < infantry).any()
     with pytest.raises(ValueError, match="unit class 'dragoons'"):
         los_pairs(board, a, b, unit="dragoons")
+
+
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_single_pair_cover_equals_the_bulk_cover(ruleset):
+    """``los()`` computes cover with a scalar path (numpy's call cost dominated one LOS); it must give
+    what the bulk path gives, Locations above ground included."""
+    from kernel.line_of_sight.inputs import cover_of, cover_one
+
+    board = random_board(ruleset, 10, 8, seed=6)
+    rng = np.random.default_rng(6)
+    a = rng.integers(0, len(board), 400)
+    b = rng.integers(0, len(board), 400)
+    level_a = np.array([rng.integers(0, board.top_level[h] + 1) for h in a])
+    level_b = np.array([rng.integers(0, board.top_level[h] + 1) for h in b])
+    for unit_index in range(len(board.ruleset.unit_classes)):
+        bulk = cover_of(board, a, level_a, b, level_b, unit_index)
+        one = [cover_one(board, int(a[k]), int(level_a[k]), int(b[k]), int(level_b[k]), unit_index) for k in range(400)]
+        assert bulk.tolist() == one

@@ -140,6 +140,31 @@ def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
     return cover.astype(np.int16)
 
 
+def cover_one(board, source: int, source_level: int, target: int, target_level: int, unit_index: int) -> int:
+    """:func:`cover_of` for one pair, in plain Python (numpy's per-call cost dominated a single ``los``)."""
+    per_hex, side_cover = hex_cover(board, unit_index)
+    cover = 0 if (board.bridge_deck[target] and target_level == 1) else int(per_hex[target])
+    model = board.ruleset.los_model
+    if model == "asl":
+        if source != target:
+            tpl = templates(board)
+            t = (int(board.col[target]) - int(board.col[source]) + tpl.max_dc) * tpl.width + (
+                int(board.y[target]) - int(board.y[source]) + tpl.max_dy)
+            entry = int(tpl.entry_sides[t])
+            for d in range(6):
+                if entry >> d & 1:
+                    cover = max(cover, int(side_cover[target, d]))
+    elif model == "ccn":
+        viewer = int(board.ground_level[source]) + source_level
+        seen = int(board.ground_level[target]) + target_level
+        rules = board.ruleset.rules
+        if seen > viewer:
+            cover += int(rules["uphill_cover"][unit_index])
+        if seen < viewer:
+            cover += int(rules["downhill_cover"][unit_index])
+    return cover
+
+
 def location_of(board, hex_or_location, level, what):
     if board.names_a_location(hex_or_location):
         index, parsed_level = board.location(hex_or_location)

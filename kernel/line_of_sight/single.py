@@ -16,7 +16,7 @@ import numpy as np
 from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight.counters import Counters, counter_tables
-from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, location_of, model_code, template_tuple
+from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
 
@@ -75,7 +75,7 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
         per_call, records, *out)
     blocked, total, at, reason, blind, slope = (value[0] for value in out)
     rec_hex, rec_kind, rec_effect, rec_reason, rec_drm = records.T
-    cover = int(cover_of(board, np.array([ia]), np.array([level_a]), np.array([ib]), np.array([level_b]), unit_index)[0])
+    cover = cover_one(board, ia, level_a, ib, level_b, unit_index)
     model = board.ruleset.los_model
     steps = []
     for i in range(n_rec):
