@@ -533,3 +533,36 @@ def test_bridge_deck_adds_a_location(tmp_path):
         board.location("Bridge/9B1")
     with pytest.raises(ValueError, match=r"level 2 does not exist: 9B2 has levels 0\.\.1"):
         board.location("9B2h2")
+
+
+@pytest.mark.parametrize("seed", [1, 7], ids=lambda s: f"seed{s}")
+def test_distance_and_adjacent_match_a_walk_over_the_neighbour_table(seed):
+    """``Board.distance`` and ``Board.adjacent`` (issue #14: the geometry an engine needs)."""
+    from collections import deque
+
+    from kernel import random_board
+
+    board = random_board("asl", 9, 7, seed=seed)
+    rng = np.random.default_rng(seed)
+    for start in rng.integers(0, len(board), 5):
+        walked = {int(start): 0}
+        queue = deque([int(start)])
+        while queue:
+            h = queue.popleft()
+            for n in board.adjacent(h):
+                assert board.distance(h, n) == 1
+                if n not in walked:
+                    walked[n] = walked[h] + 1
+                    queue.append(n)
+        others = np.array(sorted(walked))
+        assert board.distance(np.full(len(others), start), others).tolist() == [walked[h] for h in others]
+
+
+def test_distance_errors():
+    from kernel import load
+
+    board = load("71")
+    with pytest.raises(ValueError, match="distance: a has 2 hexes and b 1: expected equal lengths"):
+        board.distance(["71I4", "71I5"], ["71I6"])
+    with pytest.raises(KeyError, match="hex '71ZZ1' is not on this map"):
+        board.distance("71ZZ1", "71I4")

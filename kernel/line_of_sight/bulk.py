@@ -131,11 +131,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
         levels.append(array)
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    dcol = np.abs(board.col[hex_b].astype(np.int64) - board.col[hex_a])
-    half = (dcol + np.abs(board.y[hex_b].astype(np.int64) - board.y[hex_a])) // 2
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_),
-                         np.maximum(dcol, half).astype(np.int32),
+                         board.distance(hex_a, hex_b),
                          cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
     blocked = np.empty(n, np.bool_)
     K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], template_tuple(board),

@@ -259,6 +259,37 @@ class Board:
             return names.astype(HEX_INDEX)
         return np.array([self.index(name) for name in names], dtype=HEX_INDEX)
 
+    def distance(self, a, b):
+        """Range in hexes between hexes ``a`` and ``b`` (names or indices; equal-length sequences or
+        arrays give an int32 array, two hexes an int).
+
+        Examples
+        --------
+        >>> from kernel import load
+        >>> board = load("71")
+        >>> board.distance("71I4", "71I6"), board.distance(["71I4", "71I4"], ["71Q5", "71I4"]).tolist()
+        (2, [8, 0])
+        """
+        scalar = not isinstance(a, (list, tuple, np.ndarray)) and not isinstance(b, (list, tuple, np.ndarray))
+        ia = self.indices([a] if scalar else a)
+        ib = self.indices([b] if scalar else b)
+        if ia.shape != ib.shape:
+            raise ValueError(f"distance: a has {ia.shape[0]} hexes and b {ib.shape[0]}: expected equal lengths")
+        dcol = np.abs(self.col[ib].astype(np.int64) - self.col[ia])
+        half = (dcol + np.abs(self.y[ib].astype(np.int64) - self.y[ia])) // 2
+        result = np.maximum(dcol, half).astype(np.int32)
+        return int(result[0]) if scalar else result
+
+    def adjacent(self, hex_) -> list[int]:
+        """Indices of the hexes next to ``hex_`` (name or index) on this map, by hexside direction 0..5.
+
+        >>> from kernel import load
+        >>> board = load("71")
+        >>> [board.name(i) for i in board.adjacent("71I4")]
+        ['71I3', '71J3', '71J4', '71I5', '71H4', '71H3']
+        """
+        return [int(n) for n in self.neighbours[self.index(hex_)] if n >= 0]
+
     def name(self, index: int) -> str:
         """Grid coordinate of the hex at global ``index``."""
         index = int(index)
