@@ -50,11 +50,15 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.vasl_hexside_art import KINDS, HexsideArt, classify_pairs
 
 #: The repository root (this file is ``bench/vasl_engine.py``).
 REPO = Path(__file__).resolve().parents[1]
 #: ``../shared`` seen from the repository root.
 SHARED = REPO.parent / "shared"
+#: VASL's reason for a block by wall, hedge or bocage art; its pairs are sorted into kinds by
+#: :mod:`bench.vasl_hexside_art`.
+HEXSIDE_TERRAIN_REASON = "(B9.2)"
 #: The boards VASL's engine results exist for.
 BOARD_NUMBERS = (1, 2, 3, 4)
 #: ``along_hexside`` codes of the engine results.
@@ -323,6 +327,11 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
             "examples": _examples(names, rows[pick], cols[pick], examples, rng),
             "along_hexside": _along_counts(along[rows[pick], cols[pick]]),
         })
+        if HEXSIDE_TERRAIN_REASON in label:
+            art = HexsideArt(vasl_folder(shared) / board_folder_name(board_number), board)
+            vasl_classes[-1]["kinds"] = classify_pairs(
+                art, zip(ours_index[rows[pick]], ours_index[cols[pick]]),
+                lambda a, b: f"{board.name(a)}-{board.name(b)}", examples)
 
     # (b) hexkernel blocks, VASL sees: by what blocks in our evaluation
     our_classes = []
@@ -406,6 +415,15 @@ def overall(results: list[dict]) -> dict:
                 m = merged.setdefault(c["class"], {"class": c["class"], "count": 0, "examples": []})
                 m["count"] += c["count"]
                 m["examples"].extend(c["examples"][:1])
+                for kind in c.get("kinds", ()):
+                    mk = {k["kind"]: k for k in m.setdefault("kinds", [])}.get(kind["kind"])
+                    if mk is None:
+                        mk = dict(kind, count=0, examples=[])
+                        m["kinds"].append(mk)
+                    mk["count"] += kind["count"]
+                    mk["examples"].extend(kind["examples"][:1])
+        for m in merged.values():
+            m.get("kinds", []).sort(key=lambda k: KINDS.index(k["kind"]))
         total["classes"][side] = sorted(merged.values(), key=lambda c: (-c["count"], c["class"]))
     return total
 
@@ -419,6 +437,9 @@ def _format_classes(title: str, classes: list[dict], lines: list[str]) -> None:
         lines.append(f"            e.g. {', '.join(c['examples'])}")
         if "along_hexside" in c:
             lines.append("            VASL traced: " + ", ".join(f"{k} {v}" for k, v in c["along_hexside"].items()))
+        for kind in c.get("kinds", ()):
+            lines.append(f"            {kind['count']:6d}  {kind['kind']} [{kind['nature']}], "
+                         f"e.g. {', '.join(kind['examples'])}")
         if c.get("explained"):
             steps = ", ".join(f"{k} {v}" for k, v in c["blocking_steps"].items())
             lines.append(f"            blocking step ({c['explained']} explained): {steps}")

@@ -77,3 +77,15 @@ def test_overall_floor(results):
     total = overall([results[b] for b in BOARD_NUMBERS])
     assert total["compared"] == 4 * HEXES * (HEXES - 1) - sum(EXCEPTION_PAIRS.values())
     assert total["agreement"] >= OVERALL_FLOOR, f"{total['agreement']:.3f} % overall, floor {OVERALL_FLOOR} %"
+
+
+@pytest.mark.parametrize("board", BOARD_NUMBERS)
+def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, board):
+    """VASL's "Intervening hexside terrain (B9.2)" blocks, sorted by the art VASL met
+    (:mod:`bench.vasl_hexside_art`): every pair gets a kind, and none is a wall or hedge
+    hexside that the line crosses or runs along away from both ends (a gap in our rules)."""
+    hexside = [c for c in results[board]["classes"]["vasl_blocks"] if "(B9.2)" in c["class"]]
+    for c in hexside:
+        assert sum(kind["count"] for kind in c["kinds"]) == c["count"]
+        assert "crossed imported hexside" not in {kind["kind"] for kind in c["kinds"]}
+        assert all(kind["examples"] for kind in c["kinds"])
