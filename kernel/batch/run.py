@@ -102,7 +102,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
 
 
 @contextmanager
-def cluster_client(scheduler: str | None = None, workers: int | None = None):
+def cluster_client(scheduler: str | None = None, workers: int | None = None, connect_timeout: float = CONNECT_TIMEOUT):
     """A dask client: on the existing cluster at ``scheduler``, or on an embedded local cluster.
 
     The local cluster has ``workers`` worker processes (default: one per
@@ -112,7 +112,7 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None):
 
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            client = Client(scheduler, timeout=connect_timeout)
         except (OSError, TimeoutError, ValueError) as error:
             reason = " ".join(str(error).split()) or type(error).__name__
             raise BatchClusterError(f"cannot reach the dask scheduler at {scheduler!r} ({reason}): expected a "
@@ -127,7 +127,7 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None):
 
 
 def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = None, progress: bool = False,
-              threads_per_task: int = 1) -> dict:
+              threads_per_task: int = 1, connect_timeout: float = CONNECT_TIMEOUT) -> dict:
     """Run a batch job (or resume it) and write its results under ``out``.
 
     Parameters
@@ -148,6 +148,8 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
         Show dask's progress bar on stdout.
     threads_per_task : int
         numba threads each task may use (default 1: the workers are the parallelism).
+    connect_timeout : float
+        Seconds to wait for ``scheduler`` before giving up.
 
     Returns
     -------
@@ -179,7 +181,7 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
             raise BatchJobError(f"{out} holds the results of another job ({previous.get('job', '?')}): expected "
                                 "an empty folder or this job's unfinished results")
     start = time.perf_counter()
-    with cluster_client(scheduler, workers) as client:
+    with cluster_client(scheduler, workers, connect_timeout) as client:
         return _run(client, job, out, progress, threads_per_task, start)
 
 

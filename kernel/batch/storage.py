@@ -22,7 +22,7 @@ Examples
 >>> prepare_map(folder, {"hexes": 5, "block_rows": 2,
 ...                      "arrays": {"vantage": {"shape": [5, 3], "dtype": "int32"}}})
 >>> for k, first in enumerate(range(0, 5, 2)):
-...     write_block(folder, "vantage", k, first, np.full((min(2, 5 - first), 3), k, np.int32))
+...     checksum = write_block(folder, "vantage", k, first, np.full((min(2, 5 - first), 3), k, np.int32))
 >>> sorted(completed_blocks(folder, "vantage"))
 [0, 1, 2]
 >>> batch_result(folder.parent, folder.name, "vantage", out_is_map=True)[:, 0].tolist()

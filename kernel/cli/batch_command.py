@@ -25,6 +25,8 @@ def register(commands) -> None:
                        help="address of an existing dask scheduler (tcp://host:8786), used as it is")
     batch.add_argument("--workers", type=positive_int, metavar="N",
                        help="worker processes of the embedded local cluster (default: one per core)")
+    batch.add_argument("--connect-timeout", type=positive_int, default=10, metavar="SECONDS",
+                       help="how long to wait for --scheduler (default: %(default)s s)")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
     batch.add_argument("--json", action="store_true", help="print the summary as JSON")
     batch.set_defaults(run=command_batch)
@@ -47,7 +49,8 @@ def command_batch(args) -> None:
     try:
         job = read_job(args.spec)
         summary = run_batch(job, args.out, scheduler=args.scheduler, workers=args.workers,
-                            progress=not args.quiet and not args.json)
+                            progress=not args.quiet and not args.json,
+                            connect_timeout=args.connect_timeout)
     except (BatchJobError, BatchClusterError) as error:
         raise UserError(" ".join(str(error).split())) from None
     except OSError as error:
