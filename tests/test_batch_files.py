@@ -58,7 +58,8 @@ def test_a_source_path_is_taken_from_the_job_files_folder(tmp_path):
 
 def test_the_job_digest_changes_with_each_setting():
     base = job_from_text(GOOD, "job.toml").digest
-    for old, new in (("block_rows = 32", "block_rows = 16"), ('units = ["infantry"]', 'units = ["cavalry"]'),
+    for old, new in (("block_rows = 32", "block_rows = 16"), ('name = "first"', 'name = "first"\nunits = ["leader"]'),
+                     ('units = ["infantry"]', 'units = ["cavalry"]'),
                      ("allowance = 4", "allowance = 6"), ("seed = 2", "seed = 3"), ('"71I9" = 3', '"71I9" = 2')):
         assert job_from_text(GOOD.replace(old, new), "job.toml").digest != base, old
 
@@ -87,6 +88,7 @@ BAD = [
     ("[[maps]]\nrandom = { colour = 2 }\n", r"unknown key 'maps\[0\].random.colour'"),
     ("[[maps]]\nrandom = { columns = 'x' }\n", r"'maps\[0\].random.columns' is 'x': expected int"),
     ("[[maps]]\nsource = '71'\n[[maps]]\nsource = '71'\n", r"two maps are named '71'"),
+    ("[[maps]]\nsource = '71'\nunits = 'infantry'\n", r"'maps\[0\].units' is 'infantry': expected a list"),
     ("[[maps]]\nsource = '71'\ncounters = { fog = 1 }\n", r"unknown key 'maps\[0\].counters.fog'"),
     ("[[maps]]\nsource = '71'\ncounters = { smoke = ['71I9'] }\n", r"'maps\[0\].counters.smoke' is \['71I9'\]"),
     ("[[maps]]\nsource = '71'\ncounters = { vehicles = '71I9' }\n", r"'maps\[0\].counters.vehicles' is '71I9'"),

@@ -50,7 +50,7 @@ def describe_map(entry, source_digest: str, units, compute) -> dict:
     except (ValueError, KeyError, OSError) as error:
         return {"error": str(error).strip("'\"") or type(error).__name__}
     known = list(board.ruleset.unit_classes)
-    chosen = list(units) or known[:1]
+    chosen = list(entry.units) or list(units) or known[:1]
     unknown = [u for u in chosen if u not in known]
     if "movement" in compute and unknown:
         return {"error": f"unit class {unknown[0]!r} is not in ruleset {board.ruleset.name!r}: expected one of "

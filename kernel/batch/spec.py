@@ -53,10 +53,12 @@ class MapEntry:
     source: str | None = None
     random: dict | None = None
     counters: dict = field(default_factory=dict)
+    units: tuple[str, ...] = ()
 
     def describe(self) -> dict:
         """The entry as plain JSON data (for the manifest)."""
-        return {"name": self.name, "source": self.source, "random": self.random, "counters": self.counters}
+        return {"name": self.name, "source": self.source, "random": self.random, "counters": self.counters,
+                "units": list(self.units)}
 
 
 @dataclass(frozen=True)
@@ -151,9 +153,14 @@ def _table(value, name: str, key: str) -> dict:
 
 
 def _map_entries(raw: dict, name: str, key: str, base: Path) -> list[MapEntry]:
-    unknown = sorted(set(raw) - {"name", "source", "random", "counters"})
+    unknown = sorted(set(raw) - {"name", "source", "random", "counters", "units"})
     if unknown:
-        raise BatchJobError(f"{name}: unknown key '{key}.{unknown[0]}': expected name, source, random, counters")
+        raise BatchJobError(f"{name}: unknown key '{key}.{unknown[0]}': expected name, source, random, counters, "
+                            "units")
+    units = raw.get("units", [])
+    if not isinstance(units, list) or any(not isinstance(u, str) for u in units):
+        raise BatchJobError(f"{name}: '{key}.units' is {units!r}: expected a list of unit class names")
+    units = tuple(units)
     if ("source" in raw) == ("random" in raw):
         raise BatchJobError(f"{name}: '{key}' has {'both' if 'source' in raw else 'neither'} 'source' and "
                             "'random': expected exactly one")
@@ -168,7 +175,7 @@ def _map_entries(raw: dict, name: str, key: str, base: Path) -> list[MapEntry]:
         resolved = base / source
         text = str(resolved) if resolved.exists() else source
         default = re.sub(r"[^A-Za-z0-9._-]", "_", Path(source).stem or source)
-        return [MapEntry(given or default, text, None, counters)]
+        return [MapEntry(given or default, text, None, counters, units)]
     random = _table(raw["random"], name, f"{key}.random")
     count = random.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -194,7 +201,7 @@ def _map_entries(raw: dict, name: str, key: str, base: Path) -> list[MapEntry]:
     for seed in range(first, first + count):
         params = {"ruleset": "asl", "columns": 20, "rows": 12, **options, "seed": seed}
         label = given or f"random-{params['ruleset']}-{params['columns']}x{params['rows']}-seed{seed}"
-        entries.append(MapEntry(re.sub(r"[^A-Za-z0-9._-]", "_", label), None, params, counters))
+        entries.append(MapEntry(re.sub(r"[^A-Za-z0-9._-]", "_", label), None, params, counters, units))
     return entries
 
 
