@@ -1,8 +1,9 @@
 """Running a batch job on a dask cluster: the task graph, the resume check and the manifest.
 
-Two rounds of tasks: one ``describe`` task per map (compile it on a worker,
-count its hexes, check its units and counters), then one task per map, row
-block and kind of work (``los``: the visibility, hindrance and vantage rows
+Two rounds of tasks: one ``open_map`` task per map (compile it on a worker,
+count its hexes, check its units and counters, prepare its output folder,
+and compute the whole map when it fits in one block), then one task per
+row block and kind of work of the bigger maps (``los``: the visibility, hindrance and vantage rows
 of the block together; ``movement-UNIT``: its movement matrix rows).  Each
 block task compiles its map at most once per worker process
 (:func:`kernel.batch.sources.cached_board`), writes its arrays' blocks and
@@ -37,12 +38,17 @@ class BatchClusterError(RuntimeError):
     """The dask scheduler named by the user cannot be reached."""
 
 
-def describe_map(entry, source_digest: str, units, compute) -> dict:
-    """Task: compile a map on a worker and say what the job needs of it (hexes, digest, unit classes).
+def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
+    """Task: compile a map on a worker, check it, prepare its output folder, and do a one-block map whole.
 
-    A map that cannot be loaded, an unknown unit class or a counter on an
-    unknown hex comes back as ``{"error": message}`` rather than as an
-    exception, so that the client reports it in one line.
+    ``settings`` holds the job's ``compute``, ``units``, ``block_rows``,
+    ``allowance`` and ``threads``.  Returns the map's hexes, board digest,
+    ruleset and unit classes, and ``done``: the results of the block tasks
+    run here (all of them when the map fits in one block, so that a sweep of
+    small maps costs one task and one compile per map).  A map that cannot
+    be loaded, an unknown unit class, a counter on an unknown hex or a folder
+    holding another map comes back as ``{"error": message}`` rather than as
+    an exception, so that the client reports it in one line.
     """
     try:
         board = sources.cached_board(entry, source_digest)
@@ -50,13 +56,40 @@ def describe_map(entry, source_digest: str, units, compute) -> dict:
     except (ValueError, KeyError, OSError) as error:
         return {"error": str(error).strip("'\"") or type(error).__name__}
     known = list(board.ruleset.unit_classes)
-    chosen = list(entry.units) or list(units) or known[:1]
+    compute = settings["compute"]
+    chosen = list(entry.units) or list(settings["units"]) or known[:1]
     unknown = [u for u in chosen if u not in known]
     if "movement" in compute and unknown:
         return {"error": f"unit class {unknown[0]!r} is not in ruleset {board.ruleset.name!r}: expected one of "
                          f"{', '.join(known)}"}
-    return {"hexes": len(board), "board_digest": _board_digest(board), "ruleset": board.ruleset.name,
-            "units": chosen if "movement" in compute else []}
+    units = chosen if "movement" in compute else []
+    hexes, rows = len(board), settings["block_rows"]
+    arrays = array_shapes(compute, hexes, units)
+    wanted = {"name": entry.name, "entry": entry.describe(), "source_digest": source_digest,
+              "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
+              "block_rows": rows,
+              "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
+    existing = storage.read_map_info(Path(folder))
+    if existing is None:
+        storage.prepare_map(Path(folder), wanted)
+    elif existing != wanted:
+        changed = sorted(k for k in wanted if existing.get(k) != wanted[k])
+        return {"error": f"{folder}: the results there are of another version of map {entry.name!r} "
+                         f"({', '.join(changed)} differ): expected the same map (use a new output folder)"}
+    done = []
+    if hexes <= rows:
+        for kind, names in work_kinds(arrays, units).items():
+            done.append(run_block(entry, source_digest, wanted["board_digest"], folder, kind, 0, 0, hexes, names,
+                                  settings["allowance"], settings["threads"]))
+    return {"hexes": hexes, "board_digest": wanted["board_digest"], "ruleset": board.ruleset.name, "units": units,
+            "done": done}
+
+
+def work_kinds(arrays, units) -> dict[str, list[str]]:
+    """The kinds of block task a map needs (``los``, ``movement-UNIT``) and the arrays each writes."""
+    kinds = {"los": [a for a in arrays if a in LOS_ARRAYS]}
+    kinds.update({f"movement-{u}": [f"movement-{u}"] for u in units})
+    return {kind: names for kind, names in kinds.items() if names}
 
 
 def _board_digest(board) -> str:
@@ -188,61 +221,44 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
 def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: float) -> dict:
     from distributed import progress as progress_bar
 
+    settings = {"compute": list(job.compute), "units": list(job.units), "block_rows": job.block_rows,
+                "allowance": job.allowance, "threads": threads}
     digests = [sources.source_digest(entry) for entry in job.maps]
-    described = [client.submit(describe_map, entry, digest, job.units, job.compute,
-                               key=f"describe-{entry.name}-{digest[:12]}")
-                 for entry, digest in zip(job.maps, digests)]
+    folders = [out / "maps" / entry.name for entry in job.maps]
+    opened = [client.submit(open_map, entry, digest, str(folder), settings, key=f"map-{entry.name}-{digest[:12]}")
+              for entry, digest, folder in zip(job.maps, digests, folders)]
     if progress:
-        progress_bar(described)
-    infos = client.gather(described)
+        progress_bar(opened)
+    infos = client.gather(opened)
     for entry, info in zip(job.maps, infos):
         if "error" in info:
             raise BatchJobError(f"{job.path}: map {entry.name!r}: {info['error']}")
-    folders = []
-    for entry, digest, info in zip(job.maps, digests, infos):
-        folders.append(_prepare(out / "maps" / entry.name, job, entry, digest, info))
     _write_manifest(out, job, infos, "running")
+    results = [result for info in infos for result in info["done"]]
     futures = []
-    total = 0
     for entry, digest, info, folder in zip(job.maps, digests, infos, folders):
+        if info["done"]:
+            continue  # a one-block map: done by its open_map task
         arrays = array_shapes(job.compute, info["hexes"], info["units"])
-        kinds = {"los": [a for a in arrays if a in LOS_ARRAYS]}
-        kinds.update({f"movement-{u}": [f"movement-{u}"] for u in info["units"]})
-        done = {name: storage.completed_blocks(folder, name) for name in arrays}
+        finished = {name: storage.completed_blocks(folder, name) for name in arrays}
         for block, first in enumerate(range(0, info["hexes"], job.block_rows)):
             count = min(job.block_rows, info["hexes"] - first)
-            for kind, names in kinds.items():
-                if not names:
+            for kind, names in work_kinds(arrays, info["units"]).items():
+                todo = [name for name in names if block not in finished[name]]
+                if not todo:
+                    results.append({"block": block, "kind": kind, "seconds": 0.0, "bytes": 0, "skipped": True})
                     continue
-                total += 1
-                todo = [name for name in names if block not in done[name]]
-                if todo:
-                    futures.append(client.submit(
-                        run_block, entry, digest, info["board_digest"], str(folder), kind, block, first, count,
-                        todo, job.allowance, threads, key=f"block-{entry.name}-{kind}-{block}-{digest[:12]}"))
+                futures.append(client.submit(
+                    run_block, entry, digest, info["board_digest"], str(folder), kind, block, first, count,
+                    todo, job.allowance, threads, key=f"block-{entry.name}-{kind}-{block}-{digest[:12]}"))
     if progress and futures:
         progress_bar(futures)
-    results = client.gather(futures)
+    results += client.gather(futures)
     _write_manifest(out, job, infos, "complete")
-    return {"maps": len(job.maps), "blocks": total, "computed": len(futures), "skipped": total - len(futures),
+    computed = sum(not r["skipped"] for r in results)
+    return {"maps": len(job.maps), "blocks": len(results), "computed": computed, "skipped": len(results) - computed,
             "seconds": time.perf_counter() - start, "bytes": sum(r["bytes"] for r in results),
             "task_seconds": sum(r["seconds"] for r in results)}
-
-
-def _prepare(folder: Path, job: BatchJob, entry, digest: str, info: dict) -> Path:
-    arrays = array_shapes(job.compute, info["hexes"], info["units"])
-    wanted = {"name": entry.name, "entry": entry.describe(), "source_digest": digest,
-              "board_digest": info["board_digest"], "ruleset": info["ruleset"], "hexes": info["hexes"],
-              "block_rows": job.block_rows,
-              "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
-    existing = storage.read_map_info(folder)
-    if existing is None:
-        storage.prepare_map(folder, wanted)
-    elif existing != wanted:
-        changed = sorted(k for k in wanted if existing.get(k) != wanted[k])
-        raise BatchJobError(f"{folder}: the results there are of another version of map {entry.name!r} "
-                            f"({', '.join(changed)} differ): expected the same map (use a new output folder)")
-    return folder
 
 
 def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:
