@@ -15,6 +15,11 @@ numba, compiling the map and building its trace templates:
   the same job through ``kernel.run_batch``; the workers report their peak
   resident memory, and the bits are compared with the one-process result.
 
+Both sides also report CPU time (user + system; the one-process child's
+whole life, against the workers' CPU during the job plus the client's,
+whose process also runs the local cluster's scheduler): on a shared machine
+the wall-clock ratio moves with the other load, the CPU ratio much less.
+
 For the random maps (``random_board("asl", 52, 26)``: 1,352 hexes, about a
 2 x 2 board map), the one-process side loads and computes the maps one by
 one in a child process; the cluster side is one job.
@@ -56,6 +61,12 @@ def peak_rss_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
 
 
+def cpu_seconds() -> float:
+    """User + system CPU time of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def child_large(scenario: str, out: str) -> None:
     start = time.perf_counter()
     board = kernel.load(scenario)
@@ -64,14 +75,16 @@ def child_large(scenario: str, out: str) -> None:
     done = time.perf_counter()
     np.save(out, bits)
     print(json.dumps({"hexes": len(board), "load_s": loaded - start, "visibility_s": done - loaded,
-                      "total_s": done - start, "peak_rss_gb": peak_rss_gb(), "threads": kernel.thread_count()}))
+                      "total_s": done - start, "peak_rss_gb": peak_rss_gb(), "threads": kernel.thread_count(),
+                      "cpu_s": cpu_seconds()}))
 
 
 def child_maps(count: int) -> None:
     start = time.perf_counter()
     for seed in range(count):
         kernel.visibility_bits(kernel.random_board("asl", 52, 26, seed=seed))
-    print(json.dumps({"maps": count, "total_s": time.perf_counter() - start, "peak_rss_gb": peak_rss_gb()}))
+    print(json.dumps({"maps": count, "total_s": time.perf_counter() - start, "peak_rss_gb": peak_rss_gb(),
+                      "cpu_s": cpu_seconds()}))
 
 
 def _child(*args: str) -> dict:
@@ -89,12 +102,23 @@ def _on_cluster(workers: int, job_text: str, folder: Path, name: str) -> dict:
         started = time.perf_counter() - start
         job = folder / f"{name}.toml"
         job.write_text(job_text)
+        worker_cpu = sum(client.run(cpu_seconds).values())
+        client_cpu = cpu_seconds()  # the client's process also runs the local cluster's scheduler
         summary = kernel.run_batch(job, folder / name, scheduler=cluster.scheduler_address)
+        client_cpu = cpu_seconds() - client_cpu
+        worker_cpu = sum(client.run(cpu_seconds).values()) - worker_cpu
         memory = client.run(peak_rss_gb)
     stored = sum(p.stat().st_size for p in (folder / name / "maps").rglob("*") if p.is_file()
                  and "arrays.zarr" in p.parts and p.name != "zarr.json")
     return {**summary, "cluster_start_s": started, "worker_peak_rss_gb": sorted(memory.values()),
-            "stored_bytes": stored}
+            "stored_bytes": stored, "worker_cpu_s": worker_cpu, "client_cpu_s": client_cpu}
+
+
+def _cpu_line(single: dict, batch: dict) -> str:
+    total = batch["worker_cpu_s"] + batch["client_cpu_s"]
+    return (f"CPU time: one process {single['cpu_s']:.1f} s; cluster {total:.1f} s (workers "
+            f"{batch['worker_cpu_s']:.1f} s after their start-up, client and scheduler {batch['client_cpu_s']:.1f} s)"
+            f" = {total / single['cpu_s']:.3f} x")
 
 
 def main(argv=None) -> int:
@@ -135,6 +159,7 @@ def main(argv=None) -> int:
                   f"({batch['stored_bytes'] / blocks / 1e6:.3f} MB stored) per block; worker peak RSS "
                   f"{', '.join(f'{m:.2f}' for m in batch['worker_peak_rss_gb'])} GB; bits identical: {same}",
                   flush=True)
+            print("  " + _cpu_line(single, batch), flush=True)
             figures["large"] = {"single": single, "batch": batch, "identical": same}
         if not args.skip_maps:
             single = _child("--child-maps", str(args.maps))
@@ -150,6 +175,7 @@ def main(argv=None) -> int:
                   f"{batch['bytes'] / args.maps / 1e3:.0f} kB ({batch['stored_bytes'] / args.maps / 1e3:.0f} kB "
                   f"stored) per map; worker peak RSS "
                   f"{', '.join(f'{m:.2f}' for m in batch['worker_peak_rss_gb'])} GB", flush=True)
+            print("  " + _cpu_line(single, batch), flush=True)
             figures["maps"] = {"single": single, "batch": batch}
     print(json.dumps(figures))
     return 0

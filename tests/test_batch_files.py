@@ -218,3 +218,15 @@ def test_batch_result_names_what_is_missing(tmp_path):
         kernel.batch_result(tmp_path, "other", "vantage")
     with pytest.raises(ValueError, match=r"no array 'visibility': expected one of vantage"):
         kernel.batch_result(tmp_path, "m", "visibility")
+
+
+def test_templates_built_in_chunks_are_the_same(monkeypatch):
+    from kernel.line_of_sight import tracer
+
+    board = kernel.random_board("asl", 14, 9, seed=41)
+    whole = tracer.TraceTemplates(board)
+    monkeypatch.setattr(tracer, "BUILD_CHUNK_ENTRIES", 50)  # hundreds of chunks, some of one template
+    chunked = tracer.TraceTemplates(board)
+    for name in ("start", "dcol", "dy", "kind", "cross", "ranges", "entry_sides", "offset", "packed"):
+        a, b = getattr(whole, name), getattr(chunked, name)
+        assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all(), name
