@@ -155,7 +155,8 @@ def main(argv=None) -> int:
             print(f"64-board map, local cluster ({args.workers} workers x 1 thread, started in "
                   f"{batch['cluster_start_s']:.1f} s): job {batch['seconds']:.1f} s = "
                   f"{batch['seconds'] / single['total_s']:.3f} x one process; {blocks} blocks of {args.block_rows} "
-                  f"rows, {batch['task_seconds'] / blocks:.2f} s and {batch['bytes'] / blocks / 1e6:.2f} MB "
+                  f"rows, {batch['task_seconds'] / blocks:.2f} s (writing {batch['write_seconds'] / blocks * 1e3:.0f} ms) "
+                  f"and {batch['bytes'] / blocks / 1e6:.2f} MB "
                   f"({batch['stored_bytes'] / blocks / 1e6:.3f} MB stored) per block; worker peak RSS "
                   f"{', '.join(f'{m:.2f}' for m in batch['worker_peak_rss_gb'])} GB; bits identical: {same}",
                   flush=True)
@@ -171,7 +172,8 @@ def main(argv=None) -> int:
             print(f"{args.maps} random 52 x 26 maps, one job on the local cluster ({args.workers} workers): "
                   f"{batch['seconds']:.1f} s = {args.maps / batch['seconds']:.2f} maps/s "
                   f"({batch['seconds'] / single['total_s']:.3f} x one process); "
-                  f"{batch['task_seconds'] / args.maps * 1e3:.0f} ms of block work and "
+                  f"{batch['task_seconds'] / args.maps * 1e3:.0f} ms of block work (writing "
+                  f"{batch['write_seconds'] / args.maps * 1e3:.0f} ms) and "
                   f"{batch['bytes'] / args.maps / 1e3:.0f} kB ({batch['stored_bytes'] / args.maps / 1e3:.0f} kB "
                   f"stored) per map; worker peak RSS "
                   f"{', '.join(f'{m:.2f}' for m in batch['worker_peak_rss_gb'])} GB", flush=True)

@@ -111,7 +111,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     start = time.perf_counter()
     todo = [name for name in wanted if not storage.marker_path(Path(folder), name, block).exists()]
     if not todo:
-        return {"block": block, "kind": kind, "seconds": 0.0, "bytes": 0, "skipped": True}
+        return {"block": block, "kind": kind, "seconds": 0.0, "write_seconds": 0.0, "bytes": 0, "skipped": True}
     board = sources.cached_board(entry, source_digest)
     if _board_digest(board) != board_digest:
         raise RuntimeError(f"map {entry.name!r} compiled on this worker has digest {_board_digest(board)[:12]}: "
@@ -127,11 +127,13 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     finally:
         set_thread_count(previous)
     written = 0
+    computed = time.perf_counter()
     for name in todo:
         storage.write_block(Path(folder), name, block, first, arrays[name])
         written += arrays[name].nbytes
-    return {"block": block, "kind": kind, "seconds": time.perf_counter() - start, "bytes": written,
-            "skipped": False}
+    end = time.perf_counter()
+    return {"block": block, "kind": kind, "seconds": end - start, "write_seconds": end - computed,
+            "bytes": written, "skipped": False}
 
 
 @contextmanager
@@ -189,8 +191,8 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     dict
         ``maps``, ``blocks`` (all blocks of all arrays' work), ``computed``
         (run by this call), ``skipped`` (found finished), ``seconds``,
-        ``bytes`` (of the blocks written) and ``task_seconds`` (their summed
-        compute time).
+        ``bytes`` (of the blocks written), ``task_seconds`` (the block tasks'
+        summed time) and ``write_seconds`` (of it, writing blocks and markers).
 
     Raises
     ------
@@ -246,7 +248,8 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
             for kind, names in work_kinds(arrays, info["units"]).items():
                 todo = [name for name in names if block not in finished[name]]
                 if not todo:
-                    results.append({"block": block, "kind": kind, "seconds": 0.0, "bytes": 0, "skipped": True})
+                    results.append({"block": block, "kind": kind, "seconds": 0.0, "write_seconds": 0.0, "bytes": 0,
+                                    "skipped": True})
                     continue
                 futures.append(client.submit(
                     run_block, entry, digest, info["board_digest"], str(folder), kind, block, first, count,
@@ -258,7 +261,8 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
     computed = sum(not r["skipped"] for r in results)
     return {"maps": len(job.maps), "blocks": len(results), "computed": computed, "skipped": len(results) - computed,
             "seconds": time.perf_counter() - start, "bytes": sum(r["bytes"] for r in results),
-            "task_seconds": sum(r["seconds"] for r in results)}
+            "task_seconds": sum(r["seconds"] for r in results),
+            "write_seconds": sum(r["write_seconds"] for r in results)}
 
 
 def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from kernel.cli.arguments import positive_int
 from kernel.cli.common import UserError
@@ -27,7 +28,8 @@ def register(commands) -> None:
                        help="worker processes of the embedded local cluster (default: one per core)")
     batch.add_argument("--connect-timeout", type=positive_int, default=10, metavar="SECONDS",
                        help="how long to wait for --scheduler (default: %(default)s s)")
-    batch.add_argument("--quiet", action="store_true", help="no progress bar")
+    batch.add_argument("--quiet", action="store_true",
+                       help="no progress bar (dask's, on stdout; shown only on a terminal)")
     batch.add_argument("--json", action="store_true", help="print the summary as JSON")
     batch.set_defaults(run=command_batch)
 
@@ -49,7 +51,7 @@ def command_batch(args) -> None:
     try:
         job = read_job(args.spec)
         summary = run_batch(job, args.out, scheduler=args.scheduler, workers=args.workers,
-                            progress=not args.quiet and not args.json,
+                            progress=not args.quiet and not args.json and sys.stdout.isatty(),
                             connect_timeout=args.connect_timeout)
     except (BatchJobError, BatchClusterError) as error:
         raise UserError(" ".join(str(error).split())) from None
