@@ -93,7 +93,7 @@ def _child(*args: str) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def _on_cluster(workers: int, job_text: str, folder: Path, name: str) -> dict:
+def _on_cluster(workers: int, job_text: str, folder: Path, name: str, threads_per_task: int = 1) -> dict:
     import distributed
 
     start = time.perf_counter()
@@ -104,7 +104,8 @@ def _on_cluster(workers: int, job_text: str, folder: Path, name: str) -> dict:
         job.write_text(job_text)
         worker_cpu = sum(client.run(cpu_seconds).values())
         client_cpu = cpu_seconds()  # the client's process also runs the local cluster's scheduler
-        summary = kernel.run_batch(job, folder / name, scheduler=cluster.scheduler_address)
+        summary = kernel.run_batch(job, folder / name, scheduler=cluster.scheduler_address,
+                                   threads_per_task=threads_per_task)
         client_cpu = cpu_seconds() - client_cpu
         worker_cpu = sum(client.run(cpu_seconds).values()) - worker_cpu
         memory = client.run(peak_rss_gb)
@@ -126,6 +127,8 @@ def main(argv=None) -> int:
     parser.add_argument("--maps", type=int, default=200)
     parser.add_argument("--block-rows", type=int, default=512)
     parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--threads-per-task", type=int, default=1,
+                        help="numba threads per task (with --workers 1: one worker using every core)")
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--skip-maps", action="store_true")
     parser.add_argument("--child-large", nargs=2, help=argparse.SUPPRESS)
@@ -148,11 +151,11 @@ def main(argv=None) -> int:
                   f"{single['total_s']:.1f} s, peak RSS {single['peak_rss_gb']:.2f} GB", flush=True)
             text = (f"[job]\ncompute = ['visibility']\nblock_rows = {args.block_rows}\n[[maps]]\n"
                     f"source = '{scenario}'\nname = 'sixty-four'\n")
-            batch = _on_cluster(args.workers, text, folder, "large")
+            batch = _on_cluster(args.workers, text, folder, "large", args.threads_per_task)
             same = bool((kernel.batch_result(folder / "large", "sixty-four", "visibility")
                          == np.load(folder / "bits.npy")).all())
             blocks = batch["computed"]
-            print(f"64-board map, local cluster ({args.workers} workers x 1 thread, started in "
+            print(f"64-board map, local cluster ({args.workers} workers x {args.threads_per_task} threads, started in "
                   f"{batch['cluster_start_s']:.1f} s): job {batch['seconds']:.1f} s = "
                   f"{batch['seconds'] / single['total_s']:.3f} x one process; {blocks} blocks of {args.block_rows} "
                   f"rows, {batch['task_seconds'] / blocks:.2f} s (writing {batch['write_seconds'] / blocks * 1e3:.0f} ms) "
@@ -168,7 +171,7 @@ def main(argv=None) -> int:
                   f"{args.maps / single['total_s']:.2f} maps/s", flush=True)
             text = (f"[job]\ncompute = ['visibility']\nblock_rows = 2048\n[[maps]]\n"
                     f"random = {{ ruleset = 'asl', columns = 52, rows = 26, seed = 0, count = {args.maps} }}\n")
-            batch = _on_cluster(args.workers, text, folder, "maps")
+            batch = _on_cluster(args.workers, text, folder, "maps", args.threads_per_task)
             print(f"{args.maps} random 52 x 26 maps, one job on the local cluster ({args.workers} workers): "
                   f"{batch['seconds']:.1f} s = {args.maps / batch['seconds']:.2f} maps/s "
                   f"({batch['seconds'] / single['total_s']:.3f} x one process); "

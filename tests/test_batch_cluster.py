@@ -205,6 +205,7 @@ def test_a_bad_job_file_is_one_line_with_exit_code_2(tmp_path):
     _one_line_error(_cli(tmp_path / "none.toml", "--out", tmp_path / "out"), "none.toml: cannot read the job file")
     _one_line_error(_cli(bad, "--out", tmp_path / "o", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"),
                     "--workers is given with --scheduler")
+    _one_line_error(_cli(bad, "--out", tmp_path / "o", "--threads-per-task", "0"), "--threads-per-task")
     assert not (tmp_path / "out").exists()
 
 

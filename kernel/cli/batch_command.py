@@ -26,6 +26,9 @@ def register(commands) -> None:
                        help="address of an existing dask scheduler (tcp://host:8786), used as it is")
     batch.add_argument("--workers", type=positive_int, metavar="N",
                        help="worker processes of the embedded local cluster (default: one per core)")
+    batch.add_argument("--threads-per-task", type=positive_int, default=1, metavar="N",
+                       help="numba threads per task (default 1: the workers are the parallelism; a huge map on "
+                            "one machine may run faster as one worker with every core)")
     batch.add_argument("--connect-timeout", type=positive_int, default=10, metavar="SECONDS",
                        help="how long to wait for --scheduler (default: %(default)s s)")
     batch.add_argument("--quiet", action="store_true",
@@ -52,7 +55,7 @@ def command_batch(args) -> None:
         job = read_job(args.spec)
         summary = run_batch(job, args.out, scheduler=args.scheduler, workers=args.workers,
                             progress=not args.quiet and not args.json and sys.stdout.isatty(),
-                            connect_timeout=args.connect_timeout)
+                            connect_timeout=args.connect_timeout, threads_per_task=args.threads_per_task)
     except (BatchJobError, BatchClusterError) as error:
         raise UserError(" ".join(str(error).split())) from None
     except OSError as error:
