@@ -251,3 +251,21 @@ def test_dask_progress_bar_shows_the_work(cluster, tmp_path, capsys):
     assert "Completed" not in capsys.readouterr().out
     kernel.run_batch(job, tmp_path / "shown", scheduler=local.scheduler_address, progress=True)
     assert "100% Completed" in capsys.readouterr().out
+
+
+def test_a_worker_refuses_a_map_whose_board_changed(tmp_path):
+    from kernel.batch.run import run_block
+    from kernel.batch.spec import MapEntry
+
+    entry = MapEntry("r", random={"ruleset": "asl", "columns": 6, "rows": 4, "seed": 1})
+    with pytest.raises(RuntimeError, match=r"map 'r' compiled on this worker has digest [0-9a-f]{12}: expected "
+                                           r"000000000000 \(did its files change"):
+        run_block(entry, "test-key", "0" * 64, str(tmp_path), "los", 0, 0, 24, ["visibility"], None, 1)
+
+
+def test_an_output_folder_that_cannot_be_made_is_one_line(cluster, tmp_path):
+    local, _ = cluster
+    (tmp_path / "file").write_text("not a folder")
+    job = _write_job(tmp_path, "[[maps]]\nsource = '71'\n")
+    result = _cli(job, "--out", tmp_path / "file" / "out", "--scheduler", local.scheduler_address)
+    _one_line_error(result, f"{tmp_path / 'file' / 'out'}: ")

@@ -141,7 +141,9 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
     """A dask client: on the existing cluster at ``scheduler``, or on an embedded local cluster.
 
     The local cluster has ``workers`` worker processes (default: one per
-    core) of one thread each; it is closed on leaving the block.
+    core) of one thread each; it is closed on leaving the block.  Its
+    workers' own logs are silenced: a failed task's exception reaches the
+    client, which reports it.
     """
     from distributed import Client, LocalCluster
 
@@ -157,7 +159,7 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
         return
     count = workers or os.cpu_count() or 1
     with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
         yield client
 
 
@@ -200,6 +202,8 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
         A bad job file, a map that cannot be loaded, or ``out`` holding another job.
     BatchClusterError
         ``scheduler`` cannot be reached.
+    OSError
+        ``out`` cannot be created or written.
 
     Examples
     --------
@@ -209,6 +213,7 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     """
     job = job if isinstance(job, BatchJob) else read_job(job)
     out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)  # an OSError here, before any cluster starts
     manifest_path = out / storage.MANIFEST
     if manifest_path.is_file():
         previous = json.loads(manifest_path.read_text(encoding="utf-8"))

@@ -28,7 +28,7 @@ def register(commands) -> None:
                        help="worker processes of the embedded local cluster (default: one per core)")
     batch.add_argument("--threads-per-task", type=positive_int, default=1, metavar="N",
                        help="numba threads per task (default 1: the workers are the parallelism; a huge map on "
-                            "one machine may run faster as one worker with every core)")
+                            "one machine used less CPU as one worker with every core)")
     batch.add_argument("--connect-timeout", type=positive_int, default=10, metavar="SECONDS",
                        help="how long to wait for --scheduler (default: %(default)s s)")
     batch.add_argument("--quiet", action="store_true",
