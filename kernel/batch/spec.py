@@ -1,0 +1,220 @@
+"""Reading and checking a batch job file (TOML or JSON; schema in ``docs/batch-jobs.md``).
+
+Examples
+--------
+>>> job = job_from_text('''
+... [job]
+... compute = ["visibility", "vantage"]
+... block_rows = 64
+... [[maps]]
+... source = "71"
+... [[maps]]
+... random = { ruleset = "asl", columns = 12, rows = 8, seed = 5, count = 2 }
+... ''', "job.toml")
+>>> [entry.name for entry in job.maps]
+['71', 'random-asl-12x8-seed5', 'random-asl-12x8-seed6']
+>>> job.block_rows, job.compute
+(64, ('visibility', 'vantage'))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: What a job may compute per map (``docs/batch-jobs.md`` describes each array).
+OUTPUTS = ("visibility", "hindrance", "vantage", "movement")
+#: Keys of a ``random`` map that go to :func:`kernel.random_board` as they are.
+RANDOM_KEYS = {"ruleset": str, "columns": int, "rows": int, "seed": int, "layout": str,
+               "terrain_density": float, "hexside_density": float, "max_level": int, "hills": int,
+               "cliffs": float}
+DEFAULT_BLOCK_ROWS = 512
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class BatchJobError(ValueError):
+    """A job file that cannot be read or does not follow the schema (the message names file and key)."""
+
+
+@dataclass(frozen=True)
+class MapEntry:
+    """One map of a job: a file or bundled name (``source``) or a random map (``random``).
+
+    ``source`` is already resolved against the job file's folder when it names
+    an existing file or folder; ``counters`` is the counters table as written
+    (``smoke``, ``vehicles``, ``units``).
+    """
+
+    name: str
+    source: str | None = None
+    random: dict | None = None
+    counters: dict = field(default_factory=dict)
+    units: tuple[str, ...] = ()
+
+    def describe(self) -> dict:
+        """The entry as plain JSON data (for the manifest)."""
+        return {"name": self.name, "source": self.source, "random": self.random, "counters": self.counters,
+                "units": list(self.units)}
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """A parsed job: its maps, the outputs to compute, rows per block and the movement options."""
+
+    path: str
+    maps: tuple[MapEntry, ...]
+    compute: tuple[str, ...] = ("visibility",)
+    block_rows: int = DEFAULT_BLOCK_ROWS
+    units: tuple[str, ...] = ()
+    allowance: float | None = None
+    text: str = ""
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the job as parsed: a rerun resumes only into a folder written by the same job."""
+        data = {"maps": [m.describe() for m in self.maps], "compute": list(self.compute),
+                "block_rows": self.block_rows, "units": list(self.units), "allowance": self.allowance}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def read_job(path: str | Path) -> BatchJob:
+    """Read a job file (``.toml`` or ``.json``) and check it against the schema.
+
+    Raises
+    ------
+    BatchJobError
+        The file is missing or unreadable, or a key has a wrong type or value;
+        the message names the file, the key and what was expected.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BatchJobError(f"{path}: cannot read the job file ({error.strerror or error})") from None
+    return job_from_text(text, str(path))
+
+
+def job_from_text(text: str, name: str) -> BatchJob:
+    """Parse a job from its text; ``name`` is the file name (its suffix picks JSON or TOML).
+
+    Relative map paths are taken from the folder of ``name``.
+    """
+    try:
+        data = json.loads(text) if name.endswith(".json") else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise BatchJobError(f"{name}: not valid {'JSON' if name.endswith('.json') else 'TOML'}: {error}") from None
+    if not isinstance(data, dict):
+        raise BatchJobError(f"{name}: the top level is {type(data).__name__}: expected a table")
+    unknown = sorted(set(data) - {"job", "maps"})
+    if unknown:
+        raise BatchJobError(f"{name}: unknown top-level key {unknown[0]!r}: expected 'job' and 'maps'")
+    settings = _table(data.get("job", {}), name, "job")
+    unknown = sorted(set(settings) - {"compute", "block_rows", "units", "allowance"})
+    if unknown:
+        raise BatchJobError(f"{name}: unknown key 'job.{unknown[0]}': expected compute, block_rows, units, allowance")
+    compute = settings.get("compute", ["visibility"])
+    if not isinstance(compute, list) or not compute or any(c not in OUTPUTS for c in compute):
+        raise BatchJobError(f"{name}: 'job.compute' is {compute!r}: expected a non-empty list of {', '.join(OUTPUTS)}")
+    block_rows = settings.get("block_rows", DEFAULT_BLOCK_ROWS)
+    if isinstance(block_rows, bool) or not isinstance(block_rows, int) or block_rows < 1:
+        raise BatchJobError(f"{name}: 'job.block_rows' is {block_rows!r}: expected a positive integer")
+    units = settings.get("units", [])
+    if not isinstance(units, list) or any(not isinstance(u, str) for u in units):
+        raise BatchJobError(f"{name}: 'job.units' is {units!r}: expected a list of unit class names")
+    allowance = settings.get("allowance")
+    if allowance is not None and (isinstance(allowance, bool) or not isinstance(allowance, (int, float))
+                                  or allowance <= 0):
+        raise BatchJobError(f"{name}: 'job.allowance' is {allowance!r}: expected a positive number of MF")
+    raw_maps = data.get("maps")
+    if not isinstance(raw_maps, list) or not raw_maps:
+        raise BatchJobError(f"{name}: 'maps' is {raw_maps!r}: expected a non-empty list of map tables ([[maps]])")
+    base = Path(name).parent
+    maps: list[MapEntry] = []
+    for k, raw in enumerate(raw_maps):
+        maps += _map_entries(_table(raw, name, f"maps[{k}]"), name, f"maps[{k}]", base)
+    seen: dict[str, int] = {}
+    for k, entry in enumerate(maps):
+        if entry.name in seen:
+            raise BatchJobError(f"{name}: two maps are named {entry.name!r}: expected unique names "
+                                "(give each a 'name')")
+        seen[entry.name] = k
+    return BatchJob(name, tuple(maps), tuple(dict.fromkeys(compute)), block_rows, tuple(units),
+                    None if allowance is None else float(allowance), text)
+
+
+def _table(value, name: str, key: str) -> dict:
+    if not isinstance(value, dict):
+        raise BatchJobError(f"{name}: '{key}' is {value!r}: expected a table")
+    return value
+
+
+def _map_entries(raw: dict, name: str, key: str, base: Path) -> list[MapEntry]:
+    unknown = sorted(set(raw) - {"name", "source", "random", "counters", "units"})
+    if unknown:
+        raise BatchJobError(f"{name}: unknown key '{key}.{unknown[0]}': expected name, source, random, counters, "
+                            "units")
+    units = raw.get("units", [])
+    if not isinstance(units, list) or any(not isinstance(u, str) for u in units):
+        raise BatchJobError(f"{name}: '{key}.units' is {units!r}: expected a list of unit class names")
+    units = tuple(units)
+    if ("source" in raw) == ("random" in raw):
+        raise BatchJobError(f"{name}: '{key}' has {'both' if 'source' in raw else 'neither'} 'source' and "
+                            "'random': expected exactly one")
+    counters = _counters(raw.get("counters", {}), name, f"{key}.counters")
+    given = raw.get("name")
+    if given is not None and (not isinstance(given, str) or not _NAME.match(given)):
+        raise BatchJobError(f"{name}: '{key}.name' is {given!r}: expected letters, digits, '.', '_' or '-'")
+    if "source" in raw:
+        source = raw["source"]
+        if not isinstance(source, str) or not source:
+            raise BatchJobError(f"{name}: '{key}.source' is {source!r}: expected a file, folder or bundled map name")
+        resolved = base / source
+        text = str(resolved) if resolved.exists() else source
+        default = re.sub(r"[^A-Za-z0-9._-]", "_", Path(source).stem or source)
+        return [MapEntry(given or default, text, None, counters, units)]
+    random = _table(raw["random"], name, f"{key}.random")
+    count = random.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise BatchJobError(f"{name}: '{key}.random.count' is {count!r}: expected a positive integer")
+    if given is not None and count > 1:
+        raise BatchJobError(f"{name}: '{key}' has a name and count = {count}: expected no name with a count "
+                            "(each map is named by its seed)")
+    options = {}
+    for option, value in random.items():
+        if option == "count":
+            continue
+        kind = RANDOM_KEYS.get(option)
+        if kind is None:
+            raise BatchJobError(f"{name}: unknown key '{key}.random.{option}': expected count, "
+                                f"{', '.join(RANDOM_KEYS)}")
+        ok = isinstance(value, kind) and not isinstance(value, bool) or (kind is float and isinstance(value, int)
+                                                                         and not isinstance(value, bool))
+        if not ok:
+            raise BatchJobError(f"{name}: '{key}.random.{option}' is {value!r}: expected {kind.__name__}")
+        options[option] = value
+    first = options.pop("seed", 0)
+    entries = []
+    for seed in range(first, first + count):
+        params = {"ruleset": "asl", "columns": 20, "rows": 12, **options, "seed": seed}
+        label = given or f"random-{params['ruleset']}-{params['columns']}x{params['rows']}-seed{seed}"
+        entries.append(MapEntry(re.sub(r"[^A-Za-z0-9._-]", "_", label), None, params, counters, units))
+    return entries
+
+
+def _counters(raw, name: str, key: str) -> dict:
+    table = _table(raw, name, key)
+    unknown = sorted(set(table) - {"smoke", "vehicles", "units"})
+    if unknown:
+        raise BatchJobError(f"{name}: unknown key '{key}.{unknown[0]}': expected smoke, vehicles, units")
+    smoke = table.get("smoke", {})
+    if not isinstance(smoke, dict) or any(isinstance(v, bool) or not isinstance(v, int) for v in smoke.values()):
+        raise BatchJobError(f"{name}: '{key}.smoke' is {smoke!r}: expected a table of hex = DRM")
+    for part in ("vehicles", "units"):
+        value = table.get(part, [])
+        if not isinstance(value, list) or any(not isinstance(h, str) for h in value):
+            raise BatchJobError(f"{name}: '{key}.{part}' is {value!r}: expected a list of hex names")
+    return {"smoke": dict(smoke), "vehicles": list(table.get("vehicles", [])), "units": list(table.get("units", []))}
