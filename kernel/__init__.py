@@ -101,6 +101,9 @@ _API: dict[str, tuple[str, str]] = {
     "los_picture": ("kernel.render.los_trace", "los_picture"),
     "values_picture": ("kernel.render.matrix_map", "values_picture"),
     "save_picture": ("kernel.render.common", "save"),
+    # the interactive map page (issue #15)
+    "map_page": ("kernel.render.page", "map_page"),
+    "map_page_html": ("kernel.render.page", "map_page_html"),
     # numba
     "thread_count": ("kernel._jit", "thread_count"),
     "set_thread_count": ("kernel._jit", "set_thread_count"),
@@ -138,6 +141,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file
     from kernel.maps.bundled import data_dir
+    from kernel.render.page import map_page, map_page_html
     from kernel.maps.random_maps import random_board
     from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
     from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec

@@ -178,7 +178,7 @@ def test_user_mistakes_exit_2_with_one_line(tmp_path, args, message):
 
 def test_every_command_has_help(capsys):
     commands = build_parser()._subparsers._group_actions[0].choices
-    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm"}
+    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm", "page"}
     for command in commands:
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
@@ -195,6 +195,7 @@ def test_demo_writes_pictures_json_and_a_summary(tmp_path, capsys):
     out = tmp_path / "out"
     summary = json.loads((out / "summary.json").read_text())
     assert [s["step"] for s in summary["steps"]][0] == "load and compile the map"
+    assert (out / "map.html").read_text().startswith("<!DOCTYPE html>")
     for name in ("board", "los_matrix", "fire", "move", "los"):
         assert png_size(out / f"{name}.png") in ((2338, 1654), (1654, 2338))  # A4 at 200 dpi
     board = kernel.load("71")
