@@ -76,7 +76,7 @@ def page(browser, page_file):
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(page_file.as_uri())
-    WebDriverWait(browser, 60).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    WebDriverWait(browser, 60).until(lambda d: d.execute_script("return document.body.dataset.tables === '1'"))
     return browser
 
 

@@ -60,7 +60,7 @@ def pack(array: np.ndarray) -> str:
     data = np.ascontiguousarray(array)
     if data.dtype.byteorder == ">":
         data = data.astype(data.dtype.newbyteorder("<"))
-    return base64.b64encode(gzip.compress(data.tobytes(), compresslevel=9, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(data.tobytes(), compresslevel=6, mtime=0)).decode("ascii")
 
 
 def _round(values) -> list[float]:
