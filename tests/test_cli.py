@@ -178,7 +178,8 @@ def test_user_mistakes_exit_2_with_one_line(tmp_path, args, message):
 
 def test_every_command_has_help(capsys):
     commands = build_parser()._subparsers._group_actions[0].choices
-    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm", "page"}
+    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm", "page",
+                             "vantage"}
     for command in commands:
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
