@@ -13,6 +13,7 @@ from kernel import field_of_fire, los, movement_field
 from kernel.render.board_map import board_picture
 from kernel.render.common import A4_LANDSCAPE, A4_PORTRAIT, Frame, orientation, save
 from kernel.render.fire_map import fire_picture
+from kernel.render.labels import label_texts
 from kernel.render.los_trace import los_picture
 from kernel.render.matrix_map import values_picture
 from kernel.render.movement_map import _path_points, movement_picture
@@ -64,8 +65,11 @@ def test_board_picture_png_and_svg(board71, tmp_path):
     for entry in ("woods", "stone-building", "hill level 3", "road", "wall (hexside)", "hedge (hexside)"):
         assert entry in legend
     # every hex has its name written in it (single board: full names fit)
-    drawn = {t.get_text() for t in figure.axes[0].texts}
+    drawn = {t.get_text() for t in figure.axes[0].texts} | set(label_texts(figure))
     assert set(board71.names) <= drawn
+    # in the SVG the names are text, not glyph outlines
+    written = svg.read_text()
+    assert all(f">{name}</text>" in written for name in board71.names)
 
 
 def test_save_rejects_unknown_format(board71, tmp_path):
@@ -138,7 +142,7 @@ def test_movement_picture_puts_bypass_on_the_hexside():
     assert "path to 71M6 (4)" in words
     assert "reachable within 4" in words
     # costs written in the hexes agree with the field
-    drawn = [t.get_text() for t in figure.axes[0].texts]
+    drawn = [t.get_text() for t in figure.axes[0].texts] + label_texts(figure)
     assert "4" in drawn and "0" in drawn
 
 

@@ -118,6 +118,6 @@ def command_fire(args) -> None:
     def figure(dpi):
         from kernel.render.fire_map import fire_picture
 
-        return fire_picture(board, fire, levels=levels, dpi=dpi)
+        return fire_picture(board, fire, levels=levels, counters=counters, dpi=dpi)
 
     draw_pictures(args, figure)

@@ -385,5 +385,16 @@ def save(figure, path, *, format: str | None = None) -> Path:
     fmt = (format or path.suffix.lstrip(".") or "png").lower()
     if fmt not in ("png", "svg"):
         raise ValueError(f"picture format {fmt!r}: expected png or svg")
-    figure.savefig(path, format=fmt, dpi="figure", metadata=None if fmt == "svg" else {"Software": "hexkernel"})
+    if fmt == "svg":
+        import io
+
+        from kernel.render.labels import svg_with_text
+
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", dpi="figure")
+        path.write_text(svg_with_text(figure, buffer.getvalue()), encoding="utf-8")
+        return path
+    # zlib level 1: a third of the time of the default level for 5 % more bytes
+    figure.savefig(path, format=fmt, dpi="figure", metadata={"Software": "hexkernel"},
+                   pil_kwargs={"compress_level": 1})
     return path
