@@ -71,7 +71,12 @@ def test_los_matches_the_api(tmp_path, default):
     process = hexkernel("los", "71P5h2", "71I9", "--explain", "--json-out", "los.json", "--png", "los.png",
                         "--dpi", 100, cwd=tmp_path)
     result = los(default, "71P5h2", "71I9")
-    assert process.stdout.strip() == result.explain()
+    from kernel.line_of_sight.report import los_report
+
+    assert process.stdout.strip() == los_report(default, result)
+    every = hexkernel("los", "71P5h2", "71I9", "--all-steps", cwd=tmp_path).stdout
+    assert every.strip() == los_report(default, result, all_steps=True)
+    assert len(every.splitlines()) == len(result.explain().splitlines()) + 1   # + the ends' line
     assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **asdict(result)}
     assert png_size(tmp_path / "los.png") == A4_100_DPI
 

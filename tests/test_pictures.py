@@ -139,7 +139,7 @@ def test_movement_picture_puts_bypass_on_the_hexside():
     figure = movement_picture(board, field, allowance=4, to="71M6", full=full, dpi=DPI)
     words = texts(figure)
     assert "Bypass: along the hexside" in words
-    assert "path to 71M6 (4)" in words
+    assert "path to 71M6 (4 MF)" in words
     assert "reachable within 4" in words
     # costs written in the hexes agree with the field
     drawn = [t.get_text() for t in figure.axes[0].texts] + label_texts(figure)
