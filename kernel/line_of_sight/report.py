@@ -49,7 +49,8 @@ def blind_arithmetic(board, result, hex_name: str) -> str:
     verdict = (f"rT = {rt} ≤ {zone}: blind" if rt <= zone
                else f"rT = {rt} > {zone}: not blind by this test (see docs/los-semantics.md section 2)")
     return (f"higher end {board.names[high]} at level {_level(s2)} (S2 = {s2}), lower end {board.names[low]} at "
-            f"level {_level(t2)} (T2 = {t2}), rS = {rs}, {formula} hexes; {verdict}")
+            f"level {_level(t2)} (T2 = {t2}), rS = {rs}, {formula.split('; ')[0]};\n"
+            f"{formula.split('; ')[1]} hexes; {verdict}")
 
 
 def los_report(board, result, *, all_steps: bool = False) -> str:
@@ -95,7 +96,8 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
                      f"{int(board.ground_level[h])}; range {board.distance(ia, h)} from the viewer, "
                      f"{board.distance(h, ib)} to the target)")
         if step.effect == "blind" and board.ruleset.los_model == "asl":
-            lines.append(f"           A6.4: {blind_arithmetic(board, result, step.hex)}")
+            first, second = blind_arithmetic(board, result, step.hex).split("\n")
+            lines += [f"           A6.4: {first}", f"           {second}"]
     hidden = len(result.steps) - len(matter)
     if not result.steps:
         lines.append("  (no hex between the two ends affects this LOS)")
