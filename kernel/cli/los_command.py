@@ -5,6 +5,7 @@ from __future__ import annotations
 from kernel.cli.arguments import add_common_options, add_counters_option
 from kernel.cli.common import (check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
                                read_counters, unit_class)
+from kernel.cli.crop import picture_view
 
 
 def register(commands) -> None:
@@ -44,6 +45,7 @@ def command_los(args) -> None:
     """
     check_writable(*output_paths(args))
     board = load_map(args.map)
+    view = picture_view(board, args)
     a, level_a = parse_location(board, args.viewer, "viewer")
     b, level_b = parse_location(board, args.target, "target")
     unit = unit_class(board, args.unit) if args.unit else None
@@ -61,6 +63,6 @@ def command_los(args) -> None:
     def figure(dpi):
         from kernel.render.los_trace import los_picture
 
-        return los_picture(board, result, all_steps=args.all_steps, dpi=dpi)
+        return los_picture(board, result, all_steps=args.all_steps, view=view, dpi=dpi)
 
     draw_pictures(args, figure)

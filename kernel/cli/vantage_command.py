@@ -6,6 +6,7 @@ import numpy as np
 
 from kernel.cli.arguments import add_common_options, add_counters_option, positive_int
 from kernel.cli.common import check_writable, draw_pictures, emit, load_map, output_paths, read_counters
+from kernel.cli.crop import picture_view
 
 
 def register(commands) -> None:
@@ -74,6 +75,7 @@ def command_vantage(args) -> None:
     """
     check_writable(*output_paths(args))
     board = load_map(args.map)
+    view = picture_view(board, args)
     counters, _ = read_counters(board, args.counters)
     seen = hexes_seen(board, counters)
     payload = vantage_payload(board, seen, args.top)
@@ -101,6 +103,6 @@ def command_vantage(args) -> None:
         from kernel.render.matrix_map import values_picture
 
         return values_picture(board, payload["hexes_seen_ground_level"], title="Hexes seen from each hex (ground level)",
-                              label="hexes in LOS (targets at ground level)", dpi=dpi)
+                              label="hexes in LOS (targets at ground level)", view=view, dpi=dpi)
 
     draw_pictures(args, figure)

@@ -62,7 +62,7 @@ def _format_cost(value: float) -> str:
 
 
 def movement_picture(board, field, *, allowance: float | None = None, to=None, full=None, zoom: bool = True,
-                     title: str | None = None, dpi: int = DEFAULT_DPI):
+                     view=None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """A movement field: the cost of each hex written in it and colour-scaled.
 
     Parameters
@@ -80,6 +80,8 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         beyond the allowance (``field`` has ``inf`` there).
     zoom : bool
         Zoom on the reachable area and the path (default) or show the whole map.
+    view : sequence of hexes, optional
+        Crop the picture to these hexes (names or indices) instead.
     """
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
@@ -115,7 +117,9 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
                          for s in path_states})
     focus = np.union1d(np.flatnonzero(within), np.array(path_hexes + list(starts), dtype=np.int64))
     box, size = (full_box(frame), None)
-    if zoom and focus.size:
+    if view is not None:
+        box, size = zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)
+    elif zoom and focus.size:
         box, size = zoom_box(frame, focus, margin_hexes=1.5)
     start_names = ", ".join(field.state_name(st) for st in start_states[:4]) + ("..." if len(start_states) > 4 else "")
     what = f"{int(within.sum())} hexes within {_format_cost(limit)} {'MF' if board.ruleset.los_model == 'asl' else 'MP'}" \
