@@ -11,7 +11,7 @@ import pytest
 import kernel
 from kernel import field_of_fire, los, movement_field
 from kernel.render.board_map import board_picture
-from kernel.render.common import A4_LANDSCAPE, A4_PORTRAIT, Frame, orientation, save
+from kernel.render.common import A4_LANDSCAPE, Frame, fitted_page, orientation, save
 from kernel.render.fire_map import fire_picture
 from kernel.render.labels import label_texts
 from kernel.render.los_trace import los_picture
@@ -54,10 +54,12 @@ def texts(figure) -> str:
 
 def test_board_picture_png_and_svg(board71, tmp_path):
     figure = board_picture(board71, dpi=DPI)
-    assert tuple(figure.get_size_inches()) in (A4_LANDSCAPE, A4_PORTRAIT)
+    # board 71 is a wide strip: an A4 landscape width, and a page no higher than the map needs
+    assert tuple(figure.get_size_inches()) == fitted_page(*np.diff(figure.axes[0].get_xlim() + figure.axes[0].get_ylim())[::2])
+    assert figure.get_size_inches()[0] == A4_LANDSCAPE[0] and figure.get_size_inches()[1] < A4_LANDSCAPE[1]
     png = save(figure, tmp_path / "board.png")
     svg = save(figure, tmp_path / "board.svg")
-    assert png_size(png) == a4_pixels(figure) == (701, 496)
+    assert png_size(png) == a4_pixels(figure) == (701, 381)
     head = svg.read_bytes()[:400]
     assert head.startswith(b"<?xml") and b"<svg" in head
     assert svg.stat().st_size > 10_000
@@ -108,8 +110,9 @@ def test_pointy_maps_are_drawn_transposed(ccn, board71, tmp_path):
     assert xmax - xmin > ymax - ymin
     fire = field_of_fire(ccn, "C8")
     figure = fire_picture(ccn, fire, dpi=DPI)
-    assert tuple(figure.get_size_inches()) == A4_LANDSCAPE
-    assert png_size(save(figure, tmp_path / "fire.png")) == (701, 496)
+    width, height = figure.get_size_inches()
+    assert height == A4_LANDSCAPE[1] and height < width <= A4_LANDSCAPE[0]   # landscape, bound by its height
+    assert png_size(save(figure, tmp_path / "fire.png")) == a4_pixels(figure)
 
 
 def test_fire_picture_marks_source_and_counts(board71):
