@@ -159,3 +159,20 @@ def test_los_picture_marks_the_block(board71):
     else:
         assert f"blocked at {result.blocked_at}" in words
         assert result.explain().splitlines()[0] in words
+
+
+def test_default_map_svgs_stay_under_1_mb_with_names_as_text(tmp_path):
+    """Issue #15: SVGs of the default scenario <= 1 MB; names are <text>, path data cut to 0.01 pt."""
+    board = kernel.load("default")
+    fire = field_of_fire(board, "71I4", counters=kernel.Counters.on(board, smoke={"71L5": 2}))
+    field = movement_field(board, "71I4", allowance=4)
+    figures = {"board": board_picture(board), "fire": fire_picture(board, fire),
+               "move": movement_picture(board, field, allowance=4, full=movement_field(board, "71I4")),
+               "los": los_picture(board, los(board, "71I4", "72M6")),
+               "values": values_picture(board, np.arange(len(board)), title="t", label="n")}
+    for name, figure in figures.items():
+        svg = save(figure, tmp_path / f"{name}.svg")
+        text = svg.read_text()
+        assert svg.stat().st_size <= 1_000_000, (name, svg.stat().st_size)
+        assert text.count("</text>") >= 300, name   # hex names (and values) as text elements (move: zoomed)
+        assert "scale(0.015625)" in text or "<use" not in text, name   # glyph scales were not rounded
