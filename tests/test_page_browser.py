@@ -169,11 +169,17 @@ def test_shift_click_shows_the_los(page, board, counters, pair):
     if result.blocked_at is not None:
         assert f"blocking hex {result.blocked_at}: ground level" in text
         assert page.find_elements(By.ID, "blocking-mark")
+    if result.reason == "blind hex":   # the A6.4 arithmetic, as los --explain writes it
+        from kernel.line_of_sight.report import blind_arithmetic
+
+        first, second = blind_arithmetic(board, result, result.blocked_at).split("\n")
+        assert f"A6.4: {first}\n  {second}" in text
 
 
 def test_some_golden_los_is_blocked_and_some_clear(board, counters):
     results = [kernel.los(board, a, b, counters=counters) for a, b in LOS_CASES]
     assert any(r.visible for r in results) and any(not r.visible for r in results)
+    assert any(r.reason == "blind hex" for r in results)
 
 
 @pytest.mark.parametrize("case", [pytest.param(("71I4", 4), id="golden-71I4-4MF"),

@@ -127,6 +127,8 @@ def map_drawing(board) -> dict:
         "q": q.astype(int).tolist(), "r": r.astype(int).tolist(),
         "ground": levels.tolist(), "top": board.top_level.astype(int).tolist(),
         "building": board.building_levels.astype(int).tolist(),
+        "obstacle": board.obstacle_height.astype(int).tolist(),     # half levels (A6.4 arithmetic)
+        "from_above": board.obstacle_from_above.astype(int).tolist(),
         "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments,
         "legend": legend, "hex_height": round(SQRT3 * 2, 4),
     }
