@@ -81,3 +81,12 @@ def test_crop_mistake_exits_2(tmp_path):
                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert process.returncode == 2 and "--radius 3 needs --around HEX" in process.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_radius_must_be_a_range(tmp_path):
+    process = subprocess.run([sys.executable, "-m", "kernel.cli", "info", "--around", "71I4", "--radius", "-2"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 2 and "argument --radius: -2 is negative: expected 0 or more hexes" in process.stderr
+    process = subprocess.run([sys.executable, "-m", "kernel.cli", "info", "--around", "71I4", "--radius", "x"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 2 and "argument --radius: 'x' is not an integer" in process.stderr

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
-from kernel.cli.arguments import non_negative_int
 from kernel.cli.common import UserError, parse_location
+
+
+def radius_type(text: str) -> int:
+    """argparse type of ``--radius``: a range of 0 or more hexes."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative: expected 0 or more hexes")
+    return value
 
 
 def add_crop_options(group) -> None:
     """Add ``--around``, ``--radius`` and ``--area`` to a parser's picture options."""
     group.add_argument("--around", metavar="HEX", help="crop the picture to the hexes within --radius of HEX")
-    group.add_argument("--radius", type=non_negative_int, default=None, metavar="N",
+    group.add_argument("--radius", type=radius_type, default=None, metavar="N",
                        help="with --around: range in hexes (default 6)")
     group.add_argument("--area", metavar="HEX:HEX",
                        help="crop the picture to the hexes whose centres lie in the rectangle between these two "
