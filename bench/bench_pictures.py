@@ -64,13 +64,13 @@ def _write(figure, fmt):
 def test_picture_png(benchmark, inputs, name):
     make = _pictures(inputs)[name]
     label = BOARD_PNG if name == "board" else f"{name} picture + PNG, default"
-    measure(benchmark, label, lambda: _write(make(), "png"), rounds=3)
+    measure(benchmark, label, lambda: _write(make(), "png"), rounds=2)
 
 
 @pytest.mark.parametrize("name", ["board", "fire", "move", "los", "values"])
 def test_picture_svg(benchmark, inputs, name, tmp_path):
     make = _pictures(inputs)[name]
-    measure(benchmark, f"{name} picture + SVG, default", lambda: _write(make(), "svg"), rounds=2)
+    measure(benchmark, f"{name} picture + SVG, default", lambda: _write(make(), "svg"), rounds=1)
     figure = make()
     FIGURES[f"{name} SVG size, default"] = (save(figure, tmp_path / "x.svg").stat().st_size / 1e3, "kB")
 
