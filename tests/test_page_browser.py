@@ -262,3 +262,29 @@ def test_screenshot_shows_the_map(page, board, tmp_path):
 def test_page_reports_its_load_time(page):
     load_ms = page.execute_script("return window.hexkernelPage.loadMs")
     assert isinstance(load_ms, (int, float)) and load_ms > 0
+
+
+@pytest.mark.parametrize("name", ["vv-village", "ccn-ridge"])
+def test_other_rulesets_field_of_fire_and_los(page, page_file, tmp_path, name):
+    """Valor & Victory (hindrance may differ by direction) and CCN (pointy-topped, drawn transposed)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    board = kernel.load(name)
+    path = tmp_path / f"{name}.html"
+    kernel.map_page(board, path, max_allowance=2)
+    ready = "return document.body.dataset.tables === '1'"
+    page.get(path.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        a, b = random_hexes(board, 31, 2)
+        click(page, a)
+        states, values, _ = overlay(page)
+        fire = kernel.field_of_fire(board, [a])
+        assert states == np.where(~fire.visible, "blocked", np.where(fire.hindrance > 0, "hindered", "clear")).tolist()
+        click(page, b, shift=True)
+        panel = page.find_element(By.ID, "panel").text
+        assert panel.splitlines()[0] == kernel.los(board, a, b).explain().splitlines()[0]
+    finally:   # the other tests share this browser on the default page
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
