@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.render.board_map import draw_board, draw_board_labels, draw_names
+from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
 from kernel.render.common import (BAND, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR, VALUE_DROP, Frame, Page,
                                   full_box, map_subtitle, zoom_box)
 
@@ -124,9 +124,9 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     for h, name, marker in ((a, result.viewer, "o"), (b, result.target, "s")):
         ax.plot([frame.cx[h]], [frame.cy[h]], marker=marker, markersize=max(7, 1.0 * ppu), markerfacecolor=SOURCE_COLOUR
                 if h == a else "#1565c0", markeredgecolor="white", markeredgewidth=1.2, zorder=14, ls="none")
-        ax.annotate(name, (frame.cx[h], frame.cy[h]), xytext=(0, max(8, 1.0 * ppu)), textcoords="offset points",
-                    ha="center", fontsize=8.5, weight="bold", color=SOURCE_COLOUR if h == a else "#1565c0", zorder=15,
-                    path_effects=[effects.withStroke(linewidth=2.4, foreground="white")])
+        # the end's name where its hex name goes: no neighbour's name is covered
+        draw_labels(page, [frame.cx[h]], [frame.cy[h] + _NAME_RISE], [name], size=name_size * 1.1, weight="bold",
+                    colour=SOURCE_COLOUR if h == a else "#1565c0", halo=max(0.8, name_size * 0.35), zorder=15)
     status.append(Line2D([], [], marker="o", ls="none", markerfacecolor=SOURCE_COLOUR, markeredgecolor="white",
                          markersize=8, label=f"viewer {result.viewer}"))
     status.append(Line2D([], [], marker="s", ls="none", markerfacecolor="#1565c0", markeredgecolor="white",
