@@ -51,10 +51,11 @@ def _pictures(i):
 def _write(figure, fmt):
     buffer = io.BytesIO()
     if fmt == "svg":
-        from kernel.render.labels import svg_with_text
+        from kernel.render.labels import svg_with_text, two_decimal_svg_paths
 
         text = io.StringIO()
-        figure.savefig(text, format="svg", dpi="figure")
+        with two_decimal_svg_paths():
+            figure.savefig(text, format="svg", dpi="figure")
         return len(svg_with_text(figure, text.getvalue()).encode())
     figure.savefig(buffer, format="png", dpi="figure", pil_kwargs={"compress_level": 1})
     return buffer.tell()

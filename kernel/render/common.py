@@ -407,10 +407,11 @@ def save(figure, path, *, format: str | None = None) -> Path:
     if fmt == "svg":
         import io
 
-        from kernel.render.labels import svg_with_text
+        from kernel.render.labels import svg_with_text, two_decimal_svg_paths
 
         buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", dpi="figure")
+        with two_decimal_svg_paths():
+            figure.savefig(buffer, format="svg", dpi="figure")
         path.write_text(svg_with_text(figure, buffer.getvalue()), encoding="utf-8")
         return path
     # zlib level 1: a third of the time of the default level for 5 % more bytes
