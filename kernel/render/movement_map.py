@@ -146,7 +146,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
                                          linewidths=max(1.2, 0.16 * ppu), zorder=7, capstyle="round"))
     name_size = draw_names(page, board)
     value_size = float(np.clip(name_size * 1.5, 2.0, 12.0))
-    shown = page.inside()
+    shown = np.setdiff1d(page.inside(), starts)   # the start's 0 would sit under its star
     inside = shown[finite[shown] & within[shown]]
     outside = shown[finite[shown] & ~within[shown]]
     dark = norm(cost[inside]) * 0.8 + 0.05 > 0.55
