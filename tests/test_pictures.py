@@ -176,3 +176,21 @@ def test_default_map_svgs_stay_under_1_mb_with_names_as_text(tmp_path):
         assert svg.stat().st_size <= 1_000_000, (name, svg.stat().st_size)
         assert text.count("</text>") >= 300, name   # hex names (and values) as text elements (move: zoomed)
         assert "scale(0.015625)" in text or "<use" not in text, name   # glyph scales were not rounded
+
+
+@pytest.mark.parametrize("kind", ["fire", "los", "move"])
+def test_counters_are_drawn_with_legend_entries(board71, kind):
+    counters = kernel.Counters.on(board71, smoke={"71J5": 3}, vehicles=["71K5"])
+    if kind == "fire":
+        figure = fire_picture(board71, field_of_fire(board71, "71I4", counters=counters), counters=counters, dpi=DPI)
+    elif kind == "los":
+        figure = los_picture(board71, los(board71, "71I4", "71L5", counters=counters), counters=counters, dpi=DPI)
+    else:
+        smoke = counters.smoke > 0
+        field = movement_field(board71, "71I4", allowance=4, smoke=smoke)
+        figure = movement_picture(board71, field, allowance=4, counters=counters, dpi=DPI)
+    words = texts(figure)
+    assert "SMOKE counter (+N: its hindrance DRM)" in words and "vehicle or wreck counter" in words
+    assert "+3" in label_texts(figure)
+    plain = fire_picture(board71, field_of_fire(board71, "71I4"), dpi=DPI)
+    assert "SMOKE counter" not in texts(plain)

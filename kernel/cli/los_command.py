@@ -63,6 +63,6 @@ def command_los(args) -> None:
     def figure(dpi):
         from kernel.render.los_trace import los_picture
 
-        return los_picture(board, result, all_steps=args.all_steps, view=view, dpi=dpi)
+        return los_picture(board, result, all_steps=args.all_steps, view=view, counters=counters, dpi=dpi)
 
     draw_pictures(args, figure)

@@ -126,6 +126,7 @@ def command_move(args) -> None:
     def figure(dpi):
         from kernel.render.movement_map import movement_picture
 
-        return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), view=view, dpi=dpi)
+        return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), view=view,
+                                counters=counters, dpi=dpi)
 
     draw_pictures(args, figure)

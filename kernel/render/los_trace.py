@@ -20,7 +20,7 @@ _CROSSED_FILL = (0.88, 0.75, 0.91, 0.35)
 
 
 def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_steps: bool = False,
-                view=None, title: str | None = None, dpi: int = DEFAULT_DPI):
+                view=None, counters=None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """One LOS: the centre-to-centre line, the hexes it crosses, hindrances and where it is blocked.
 
     Parameters
@@ -37,6 +37,8 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
         In the report, list every step of the trace ("no effect" ones too).
     view : sequence of hexes, optional
         Crop the picture to these hexes instead of zooming on the line.
+    counters : kernel.Counters, optional
+        The counters the LOS was computed with: drawn, with legend entries.
     """
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
@@ -132,6 +134,9 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     status.append(Line2D([], [], marker="s", ls="none", markerfacecolor="#1565c0", markeredgecolor="white",
                          markersize=8, label=f"target {result.target}"))
     draw_board_labels(page, board)
+    from kernel.render.counter_marks import draw_counters
+
+    status += draw_counters(page, board, counters)
     page.legend(status + handles, rows=5)
     if explain:
         lines = report if len(report) <= 16 else report[:15] + [f"  ... {len(report) - 15} more lines "

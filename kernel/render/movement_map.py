@@ -62,7 +62,7 @@ def _format_cost(value: float) -> str:
 
 
 def movement_picture(board, field, *, allowance: float | None = None, to=None, full=None, zoom: bool = True,
-                     view=None, title: str | None = None, dpi: int = DEFAULT_DPI):
+                     view=None, counters=None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """A movement field: the cost of each hex written in it and colour-scaled.
 
     Parameters
@@ -82,6 +82,8 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         Zoom on the reachable area and the path (default) or show the whole map.
     view : sequence of hexes, optional
         Crop the picture to these hexes (names or indices) instead.
+    counters : kernel.Counters, optional
+        The counters the field was computed with (SMOKE, units): drawn, with legend entries.
     """
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
@@ -195,6 +197,9 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     elif to is not None:
         status.append(Line2D([], [], color="none", label=f"{board.names[path_hex]}: not reachable"))
     draw_board_labels(page, board)
+    from kernel.render.counter_marks import draw_counters
+
+    status += draw_counters(page, board, counters)
     page.legend(status + handles, right=0.64)
     page.colorbar(ScalarMappable(norm=Normalize(0, max(limit, 1.0)),
                                  cmap=_truncated(cmap, 0.05, 0.85)),
