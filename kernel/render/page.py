@@ -65,6 +65,14 @@ def map_page(board, path, **options) -> int:
     The keyword options are those of :func:`map_page_html`.  The file is
     written whole (to a temporary name beside it, then renamed), so a failed
     run leaves no partial page behind.
+
+    Examples
+    --------
+    >>> import kernel, tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> size = kernel.map_page(kernel.load("71"), folder / "map.html", max_allowance=2)
+    >>> 10_000 < size < 3_000_000
+    True
     """
     import os
     from pathlib import Path

@@ -198,6 +198,13 @@ def page_data(board, *, counters: dict | None = None, unit: str | None = None,
     Returns
     -------
     dict
+
+    Examples
+    --------
+    >>> import kernel
+    >>> data = page_data(kernel.load("71"), counters={"smoke": {"71I9": 3}}, max_allowance=2)
+    >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]
+    (346, 'infantry', 2, [[92, 3]])
     """
     from kernel.line_of_sight.counters import Counters
 
