@@ -1,8 +1,8 @@
 """Counters on a picture: SMOKE (grey disc with its DRM), vehicles or wrecks, and units, with legend entries.
 
 :func:`draw_counters` marks the hexes of a :class:`kernel.Counters` on any
-picture's map, at the hex's upper right (SMOKE) and left (vehicles, units),
-clear of the hex name above and the values below the centre.
+picture's map, at the hex's right (SMOKE) and left (vehicles, units) edge
+level with the centre, clear of the hex name above and the values below.
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ def draw_counters(page, board, counters) -> list:
     frame, ax, ppu = page.frame, page.ax, page.ppu
     in_view = np.zeros(len(board), bool)
     in_view[page.inside()] = True
-    size = max(4.0, 1.1 * ppu)   # marker size in points: about a third of a hex
+    size = max(3.0, 0.8 * ppu)   # marker size in points: about a quarter of a hex
     handles = []
     smoke = np.zeros(len(board), int) if counters.smoke is None else np.asarray(counters.smoke, int)
     hexes = np.flatnonzero((smoke > 0) & in_view)
     if hexes.size:
-        x, y = frame.cx[hexes] + 0.95, frame.cy[hexes] - 0.1
+        x, y = frame.cx[hexes] + 1.25, frame.cy[hexes] + 0.05
         ax.plot(x, y, ls="none", marker="o", markersize=size * 1.15, markerfacecolor=SMOKE_COLOUR,
                 markeredgecolor="#424242", markeredgewidth=max(0.4, 0.04 * ppu), zorder=12)
-        draw_labels(page, x, y, [f"+{int(smoke[h])}" for h in hexes], size=size * 0.5, colour="white",
+        draw_labels(page, x, y, [f"+{int(smoke[h])}" for h in hexes], size=size * 0.6, colour="white",
                     weight="bold", zorder=12.5)
         handles.append(Line2D([], [], ls="none", marker="o", markersize=10, markerfacecolor=SMOKE_COLOUR,
                               markeredgecolor="#424242", label="SMOKE counter (+N: its hindrance DRM)"))
@@ -51,7 +51,7 @@ def draw_counters(page, board, counters) -> list:
         hexes = np.flatnonzero(np.asarray(values, bool) & in_view)
         if hexes.size == 0:
             continue
-        ax.plot(frame.cx[hexes] - 0.95, frame.cy[hexes] - 0.1, ls="none", marker="s", markersize=size,
+        ax.plot(frame.cx[hexes] - 1.25, frame.cy[hexes] + 0.05, ls="none", marker="s", markersize=size * 0.9,
                 markerfacecolor=colour, markeredgecolor="white", markeredgewidth=max(0.4, 0.04 * ppu), zorder=12)
         handles.append(Line2D([], [], ls="none", marker="s", markersize=9, markerfacecolor=colour,
                               markeredgecolor="white", label=label))

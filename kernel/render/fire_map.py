@@ -77,14 +77,14 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, title: s
     shown = page.inside()
     value_size = float(np.clip(name_size * 1.15, 2.0, 9.0))
     drm = shown[hindered[shown]]
-    draw_labels(page, frame.cx[drm] - 0.75, frame.cy[drm] - 0.85, [f"+{int(hindrance[i])}" for i in drm],
+    draw_labels(page, frame.cx[drm] - 0.75, frame.cy[drm] - 0.95, [f"+{int(hindrance[i])}" for i in drm],
                 size=value_size, colour="#6d2c00", weight="bold", halo=max(0.6, value_size * 0.3))
     covered = shown[visible[shown] & (cover[shown] > 0)]
     if covered.size:
         badge = max(3.0, value_size * 1.45)
-        ax.plot(frame.cx[covered] + 0.8, frame.cy[covered] - 0.85, ls="none", marker="o", markersize=badge,
+        ax.plot(frame.cx[covered] + 0.8, frame.cy[covered] - 0.95, ls="none", marker="o", markersize=badge,
                 markerfacecolor="white", markeredgecolor="#0d47a1", markeredgewidth=max(0.3, 0.03 * ppu), zorder=10)
-        draw_labels(page, frame.cx[covered] + 0.8, frame.cy[covered] - 0.85, [str(int(cover[i])) for i in covered],
+        draw_labels(page, frame.cx[covered] + 0.8, frame.cy[covered] - 0.95, [str(int(cover[i])) for i in covered],
                     size=value_size * 0.8, colour="#0d47a1", weight="bold", zorder=10.5)
     status_handles.append(Line2D([], [], marker="o", ls="none", markerfacecolor="white", markeredgecolor="#0d47a1",
                                  markersize=8, label="n: target cover (TEM / cover) vs the firer"))
