@@ -32,7 +32,7 @@ def draw_counters(page, board, counters) -> list:
     frame, ax, ppu = page.frame, page.ax, page.ppu
     in_view = np.zeros(len(board), bool)
     in_view[page.inside()] = True
-    size = max(3.0, 0.8 * ppu)   # marker size in points: about a quarter of a hex
+    size = max(3.0, 0.9 * ppu)   # marker size in points: about a quarter of a hex
     handles = []
     smoke = np.zeros(len(board), int) if counters.smoke is None else np.asarray(counters.smoke, int)
     hexes = np.flatnonzero((smoke > 0) & in_view)
