@@ -10,7 +10,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bench-full clean
+.PHONY: demo test bench bench-full clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,17 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/hexkernel demo --out out
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest -q
+
+# The page's browser tests need Chromium and chromedriver (Debian packages);
+# installed here when missing (as root, or with passwordless sudo).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "chromium/chromedriver missing and no root: the browser tests will skip (fail in CI)"; exit 0; fi; \
+	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium chromium-driver; \
+	fi
 
 bench: $(STAMP)
 	$(PY) -m pytest bench -q --benchmark-enable --benchmark-min-rounds=3 --benchmark-columns=min,median,mean

@@ -107,6 +107,9 @@ _API: dict[str, tuple[str, str]] = {
     "read_batch_job": ("kernel.batch.spec", "read_job"),
     "BatchJobError": ("kernel.batch.spec", "BatchJobError"),
     "batch_result": ("kernel.batch.storage", "batch_result"),
+    # the interactive map page (issue #15)
+    "map_page": ("kernel.render.page", "map_page"),
+    "map_page_html": ("kernel.render.page", "map_page_html"),
     # numba
     "thread_count": ("kernel._jit", "thread_count"),
     "set_thread_count": ("kernel._jit", "set_thread_count"),
@@ -149,6 +152,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file
     from kernel.maps.bundled import data_dir
+    from kernel.render.page import map_page, map_page_html
     from kernel.maps.random_maps import random_board
     from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
     from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec

@@ -63,7 +63,7 @@ def test_info_text_json_and_pictures(tmp_path):
     assert process.stdout.startswith("Hexkernel board 71")
     assert "hexes: 346" in process.stdout
     assert json.loads((tmp_path / "info.json").read_text()) == json.loads(json.dumps(kernel.load("71").summary()))
-    assert png_size(tmp_path / "map.png") == A4_100_DPI
+    assert png_size(tmp_path / "map.png") == (A4_100_DPI[0], 635)   # A4 wide, as high as the map needs
     check_svg(tmp_path / "map.svg")
 
 
@@ -71,7 +71,12 @@ def test_los_matches_the_api(tmp_path, default):
     process = hexkernel("los", "71P5h2", "71I9", "--explain", "--json-out", "los.json", "--png", "los.png",
                         "--dpi", 100, cwd=tmp_path)
     result = los(default, "71P5h2", "71I9")
-    assert process.stdout.strip() == result.explain()
+    from kernel.line_of_sight.report import los_report
+
+    assert process.stdout.strip() == los_report(default, result)
+    every = hexkernel("los", "71P5h2", "71I9", "--all-steps", cwd=tmp_path).stdout
+    assert every.strip() == los_report(default, result, all_steps=True)
+    assert len(every.splitlines()) == len(result.explain().splitlines()) + 1   # + the ends' line
     assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **asdict(result)}
     assert png_size(tmp_path / "los.png") == A4_100_DPI
 
@@ -178,7 +183,8 @@ def test_user_mistakes_exit_2_with_one_line(tmp_path, args, message):
 
 def test_every_command_has_help(capsys):
     commands = build_parser()._subparsers._group_actions[0].choices
-    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm", "batch"}
+    assert set(commands) == {"info", "los", "fire", "move", "matrix", "demo", "import-vasl", "warm", "page",
+                             "vantage", "batch"}
     for command in commands:
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
@@ -195,8 +201,11 @@ def test_demo_writes_pictures_json_and_a_summary(tmp_path, capsys):
     out = tmp_path / "out"
     summary = json.loads((out / "summary.json").read_text())
     assert [s["step"] for s in summary["steps"]][0] == "load and compile the map"
+    assert (out / "map.html").read_text().startswith("<!DOCTYPE html>")
     for name in ("board", "los_matrix", "fire", "move", "los"):
-        assert png_size(out / f"{name}.png") in ((2338, 1654), (1654, 2338))  # A4 at 200 dpi
+        width, height = png_size(out / f"{name}.png")  # A4 at 200 dpi in one dimension, at most A4 in the other
+        assert (width == 2338 and height <= 1654) or (height == 2338 and width <= 1654) or \
+            (height == 1654 and width <= 2338)
     board = kernel.load("71")
     np.testing.assert_array_equal(np.load(out / "los_matrix.npy"), los_matrix(board))
     fire = json.loads((out / "fire.json").read_text())

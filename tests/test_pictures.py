@@ -11,8 +11,9 @@ import pytest
 import kernel
 from kernel import field_of_fire, los, movement_field
 from kernel.render.board_map import board_picture
-from kernel.render.common import A4_LANDSCAPE, A4_PORTRAIT, Frame, orientation, save
+from kernel.render.common import A4_LANDSCAPE, Frame, fitted_page, orientation, save
 from kernel.render.fire_map import fire_picture
+from kernel.render.labels import label_texts
 from kernel.render.los_trace import los_picture
 from kernel.render.matrix_map import values_picture
 from kernel.render.movement_map import _path_points, movement_picture
@@ -53,10 +54,12 @@ def texts(figure) -> str:
 
 def test_board_picture_png_and_svg(board71, tmp_path):
     figure = board_picture(board71, dpi=DPI)
-    assert tuple(figure.get_size_inches()) in (A4_LANDSCAPE, A4_PORTRAIT)
+    # board 71 is a wide strip: an A4 landscape width, and a page no higher than the map needs
+    assert tuple(figure.get_size_inches()) == fitted_page(*np.diff(figure.axes[0].get_xlim() + figure.axes[0].get_ylim())[::2])
+    assert figure.get_size_inches()[0] == A4_LANDSCAPE[0] and figure.get_size_inches()[1] < A4_LANDSCAPE[1]
     png = save(figure, tmp_path / "board.png")
     svg = save(figure, tmp_path / "board.svg")
-    assert png_size(png) == a4_pixels(figure) == (701, 496)
+    assert png_size(png) == a4_pixels(figure) == (701, 381)
     head = svg.read_bytes()[:400]
     assert head.startswith(b"<?xml") and b"<svg" in head
     assert svg.stat().st_size > 10_000
@@ -64,8 +67,11 @@ def test_board_picture_png_and_svg(board71, tmp_path):
     for entry in ("woods", "stone-building", "hill level 3", "road", "wall (hexside)", "hedge (hexside)"):
         assert entry in legend
     # every hex has its name written in it (single board: full names fit)
-    drawn = {t.get_text() for t in figure.axes[0].texts}
+    drawn = {t.get_text() for t in figure.axes[0].texts} | set(label_texts(figure))
     assert set(board71.names) <= drawn
+    # in the SVG the names are text, not glyph outlines
+    written = svg.read_text()
+    assert all(f">{name}</text>" in written for name in board71.names)
 
 
 def test_save_rejects_unknown_format(board71, tmp_path):
@@ -104,8 +110,9 @@ def test_pointy_maps_are_drawn_transposed(ccn, board71, tmp_path):
     assert xmax - xmin > ymax - ymin
     fire = field_of_fire(ccn, "C8")
     figure = fire_picture(ccn, fire, dpi=DPI)
-    assert tuple(figure.get_size_inches()) == A4_LANDSCAPE
-    assert png_size(save(figure, tmp_path / "fire.png")) == (701, 496)
+    width, height = figure.get_size_inches()
+    assert height == A4_LANDSCAPE[1] and height < width <= A4_LANDSCAPE[0]   # landscape, bound by its height
+    assert png_size(save(figure, tmp_path / "fire.png")) == a4_pixels(figure)
 
 
 def test_fire_picture_marks_source_and_counts(board71):
@@ -135,11 +142,11 @@ def test_movement_picture_puts_bypass_on_the_hexside():
     figure = movement_picture(board, field, allowance=4, to="71M6", full=full, dpi=DPI)
     words = texts(figure)
     assert "Bypass: along the hexside" in words
-    assert "path to 71M6 (4)" in words
+    assert "path to 71M6 (4 MF)" in words
     assert "reachable within 4" in words
     # costs written in the hexes agree with the field
-    drawn = [t.get_text() for t in figure.axes[0].texts]
-    assert "4" in drawn and "0" in drawn
+    drawn = [t.get_text() for t in figure.axes[0].texts] + label_texts(figure)
+    assert "4" in drawn and "1" in drawn and "0" not in drawn   # the start has its star, not a 0
 
 
 def test_los_picture_marks_the_block(board71):
@@ -152,3 +159,38 @@ def test_los_picture_marks_the_block(board71):
     else:
         assert f"blocked at {result.blocked_at}" in words
         assert result.explain().splitlines()[0] in words
+
+
+def test_default_map_svgs_stay_under_1_mb_with_names_as_text(tmp_path):
+    """Issue #15: SVGs of the default scenario <= 1 MB; names are <text>, path data cut to 0.01 pt."""
+    board = kernel.load("default")
+    fire = field_of_fire(board, "71I4", counters=kernel.Counters.on(board, smoke={"71L5": 2}))
+    field = movement_field(board, "71I4", allowance=4)
+    figures = {"board": board_picture(board), "fire": fire_picture(board, fire),
+               "move": movement_picture(board, field, allowance=4, full=movement_field(board, "71I4")),
+               "los": los_picture(board, los(board, "71I4", "72M6")),
+               "values": values_picture(board, np.arange(len(board)), title="t", label="n")}
+    for name, figure in figures.items():
+        svg = save(figure, tmp_path / f"{name}.svg")
+        text = svg.read_text()
+        assert svg.stat().st_size <= 1_000_000, (name, svg.stat().st_size)
+        assert text.count("</text>") >= 300, name   # hex names (and values) as text elements (move: zoomed)
+        assert "scale(0.015625)" in text or "<use" not in text, name   # glyph scales were not rounded
+
+
+@pytest.mark.parametrize("kind", ["fire", "los", "move"])
+def test_counters_are_drawn_with_legend_entries(board71, kind):
+    counters = kernel.Counters.on(board71, smoke={"71J5": 3}, vehicles=["71K5"])
+    if kind == "fire":
+        figure = fire_picture(board71, field_of_fire(board71, "71I4", counters=counters), counters=counters, dpi=DPI)
+    elif kind == "los":
+        figure = los_picture(board71, los(board71, "71I4", "71L5", counters=counters), counters=counters, dpi=DPI)
+    else:
+        smoke = counters.smoke > 0
+        field = movement_field(board71, "71I4", allowance=4, smoke=smoke)
+        figure = movement_picture(board71, field, allowance=4, counters=counters, dpi=DPI)
+    words = texts(figure)
+    assert "SMOKE counter (+N: its hindrance DRM)" in words and "vehicle or wreck counter" in words
+    assert "+3" in label_texts(figure)
+    plain = fire_picture(board71, field_of_fire(board71, "71I4"), dpi=DPI)
+    assert "SMOKE counter" not in texts(plain)

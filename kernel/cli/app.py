@@ -17,6 +17,8 @@ demo      the main job on a map: matrix, field of fire, movement, pictures, JSON
 import-vasl  a VASL board folder or archive written as a ``.board`` file
 warm         compile every kernel once (after install), so first calls run at cached speed
 batch        a job of many or huge maps on a dask cluster (embedded by default), resumable
+page         the interactive map page: one HTML file, offline (fields of fire, LOS, movement)
+vantage      the Locations that see the most of the map, and the hill hexes
 
 Each command is a module of this package (``info_command``, ``los_command``,
 ...) with a ``register`` function that adds its parser; this module builds
@@ -31,15 +33,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kernel.cli import (demo_command, fire_command, import_vasl_command, info_command, los_command,
-                        matrix_command, move_command, warm_command)
-from kernel.cli import batch_command
+from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_command, info_command,
+                        los_command, matrix_command, move_command, page_command, vantage_command,
+                        warm_command)
 from kernel.cli.common import UserError
 
 #: The commands' modules, in the order ``hexkernel --help`` lists them.
 COMMANDS = (info_command, los_command, fire_command, move_command, matrix_command, demo_command,
-            import_vasl_command, warm_command)
-COMMANDS += (batch_command,)
+            import_vasl_command, warm_command, page_command, vantage_command, batch_command)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -89,6 +89,9 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
         group.add_argument("--png", metavar="FILE", help="draw a picture (PNG, A4 page)")
         group.add_argument("--svg", metavar="FILE", help="draw a picture (SVG, A4 page)")
         group.add_argument("--dpi", type=picture_dpi, default=200, help="PNG resolution (default: %(default)s)")
+        from kernel.cli.crop import add_crop_options
+
+        add_crop_options(group)
 
 
 def add_counters_option(parser: argparse.ArgumentParser) -> None:

@@ -169,7 +169,16 @@ def command_demo(args) -> None:
     write_text(str(out / "los.txt"), result.explain() + "\n")
     files.append(str(out / "los.txt"))
 
-    # 5. pictures
+    # 5. the interactive map page (issue #15)
+    from kernel.render.page import map_page
+
+    started = time.perf_counter()
+    page_path = out / "map.html"
+    size = map_page(board, page_path, unit=unit)
+    files.append(str(page_path))
+    step("interactive map page", started, f"{size / 1e6:.2f} MB -> {page_path} (open it in a browser)")
+
+    # 6. pictures
     if not args.no_pictures:
         from kernel.render.board_map import board_picture
         from kernel.render.fire_map import fire_picture
@@ -181,7 +190,7 @@ def command_demo(args) -> None:
         figures = {
             "board": lambda: board_picture(board),
             "los_matrix": lambda: values_picture(board, seen, title="How many hexes each hex sees (ground level)",
-                                                 label="hexes in LOS"),
+                                                 label="hexes in LOS (targets at ground level)"),
             "fire": lambda: fire_picture(board, fire, levels=[level]),
             "move": lambda: movement_picture(board, field, allowance=allowance, to=destination, full=full),
             "los": lambda: los_picture(board, result),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kernel.cli.arguments import add_common_options, add_counters_option, non_negative_int
 from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, load_map, output_paths,
                                parse_location, read_counters, unit_class)
+from kernel.cli.crop import picture_view
 
 
 def register(commands) -> None:
@@ -82,6 +83,7 @@ def command_fire(args) -> None:
     """
     check_writable(*output_paths(args))
     board = load_map(args.map)
+    view = picture_view(board, args)
     hexes, levels = firer_locations(board, args.sources, args.level)
     unit = unit_class(board, args.unit)
     counters, counters_json = read_counters(board, args.counters)
@@ -118,6 +120,6 @@ def command_fire(args) -> None:
     def figure(dpi):
         from kernel.render.fire_map import fire_picture
 
-        return fire_picture(board, fire, levels=levels, dpi=dpi)
+        return fire_picture(board, fire, levels=levels, counters=counters, view=view, dpi=dpi)
 
     draw_pictures(args, figure)

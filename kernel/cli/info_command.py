@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kernel.cli.arguments import add_common_options
 from kernel.cli.common import check_writable, draw_pictures, emit, load_map, output_paths
+from kernel.cli.crop import picture_view
 
 
 def register(commands) -> None:
@@ -24,6 +25,7 @@ def command_info(args) -> None:
     """
     check_writable(*output_paths(args))
     board = load_map(args.map)
+    view = picture_view(board, args)
     summary = board.summary()
 
     def text():
@@ -48,6 +50,6 @@ def command_info(args) -> None:
     def figure(dpi):
         from kernel.render.board_map import board_picture
 
-        return board_picture(board, dpi=dpi)
+        return board_picture(board, hexes=view, dpi=dpi)
 
     draw_pictures(args, figure)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kernel.cli.arguments import add_common_options, add_counters_option
 from kernel.cli.common import (check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
                                read_counters, unit_class)
+from kernel.cli.crop import picture_view
 
 
 def register(commands) -> None:
@@ -16,7 +17,11 @@ def register(commands) -> None:
         epilog="example: hexkernel los 71P5h2 71I9 --explain --png los.png")
     los_parser.add_argument("viewer", help="viewer Location, e.g. 71I4 or 71P5h2")
     los_parser.add_argument("target", help="target Location")
-    los_parser.add_argument("--explain", action="store_true", help="list every hex that mattered and its rule")
+    los_parser.add_argument("--explain", action="store_true",
+                            help="the ends' levels and range, and the steps that matter: hindrances, blind hexes "
+                                 "(with the A6.4 arithmetic), the blocking step, each with its rule")
+    los_parser.add_argument("--all-steps", action="store_true",
+                            help="with --explain: list every step of the trace, 'no effect' ones too")
     los_parser.add_argument("--unit", metavar="CLASS", help="firing unit class, for the target's cover")
     add_counters_option(los_parser)
     add_common_options(los_parser)
@@ -40,6 +45,7 @@ def command_los(args) -> None:
     """
     check_writable(*output_paths(args))
     board = load_map(args.map)
+    view = picture_view(board, args)
     a, level_a = parse_location(board, args.viewer, "viewer")
     b, level_b = parse_location(board, args.target, "target")
     unit = unit_class(board, args.unit) if args.unit else None
@@ -47,12 +53,16 @@ def command_los(args) -> None:
     from kernel import los
 
     result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
+    from kernel.line_of_sight.report import los_report
+
+    explain = args.explain or args.all_steps
     emit(args, los_payload(board, result),
-         lambda: result.explain().splitlines() if args.explain else result.explain().splitlines()[:1])
+         lambda: los_report(board, result, all_steps=args.all_steps).splitlines() if explain
+         else result.explain().splitlines()[:1])
 
     def figure(dpi):
         from kernel.render.los_trace import los_picture
 
-        return los_picture(board, result, dpi=dpi)
+        return los_picture(board, result, all_steps=args.all_steps, view=view, counters=counters, dpi=dpi)
 
     draw_pictures(args, figure)

@@ -7,6 +7,7 @@ import math
 from kernel.cli.arguments import add_common_options, add_counters_option, movement_allowance
 from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, format_points, format_step,
                                json_number, load_map, output_paths, parse_location, read_counters, unit_class)
+from kernel.cli.crop import picture_view
 
 
 def register(commands) -> None:
@@ -62,6 +63,7 @@ def command_move(args) -> None:
     """
     check_writable(*output_paths(args))
     board = load_map(args.map)
+    view = picture_view(board, args)
     starts = []
     for text in args.start:
         index, level = parse_location(board, text, "--from")
@@ -124,6 +126,7 @@ def command_move(args) -> None:
     def figure(dpi):
         from kernel.render.movement_map import movement_picture
 
-        return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), dpi=dpi)
+        return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), view=view,
+                                counters=counters, dpi=dpi)
 
     draw_pictures(args, figure)

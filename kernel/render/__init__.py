@@ -9,6 +9,10 @@ fire_map      fire_picture(board, fire): a field of fire (visible / hindered / b
 movement_map  movement_picture(board, field, ...): movement costs, the reachable area and a path
 los_trace     los_picture(board, result): one LOS, the hexes it crosses, where it is blocked
 matrix_map    values_picture(board, values, ...): any per-hex number as a colour map (e.g. hexes seen)
+labels        draw_labels(page, x, y, texts, ...): many labels as one glyph path (SVG: <text>)
+counter_marks draw_counters(page, board, counters): SMOKE, vehicles and units with legend entries
+page_data     page_data(board, ...): the tables the interactive map page embeds
+page          map_page(board, path, ...): the interactive map page (one offline HTML file)
 
 The public functions are also ``kernel.board_picture``, ..., ``kernel.save_picture``.
 """

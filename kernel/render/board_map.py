@@ -150,23 +150,24 @@ def draw_board(page, board, *, muted=0.0, names=True):
 
 
 def draw_names(page, board, *, dim=None, scale=0.9, skip=()):
-    """Hex names in the top part of each hex in view (not the ``skip`` hexes); returns the font size."""
-    import matplotlib.patheffects as effects
+    """Hex names in the top part of each hex in view (not the ``skip`` hexes); returns the font size.
+
+    ``dim`` (bool per hex) writes those names faint and without a halo (e.g.
+    blocked hexes of a field of fire).  All names are one artist per colour
+    (:func:`kernel.render.labels.draw_labels`).
+    """
+    from kernel.render.labels import draw_labels
 
     frame = page.frame
     labels = page.labels
-    shown = page.inside()
     size = page.name_size * scale
-    halo = [effects.withStroke(linewidth=max(0.6, size * 0.3), foreground="white")]
-    rise = _NAME_RISE
-    skip = {int(i) for i in skip}
-    for i in shown:
-        if i in skip:
-            continue
-        faint = dim is not None and dim[i]
-        page.ax.text(frame.cx[i], frame.cy[i] + rise, labels[i], ha="center", va="center", fontsize=size,
-                     color="#d8d8d8" if faint else "#111111", zorder=10, clip_on=True,
-                     path_effects=None if faint else halo)
+    skip = np.array(sorted({int(i) for i in skip}), dtype=np.int64)
+    shown = np.setdiff1d(page.inside(), skip)
+    faint = np.zeros(len(shown), bool) if dim is None else np.asarray(dim, bool)[shown]
+    for mask, colour, halo in ((~faint, "#111111", max(0.6, size * 0.3)), (faint, "#c8c8c8", 0.0)):
+        hexes = shown[mask]
+        draw_labels(page, frame.cx[hexes], frame.cy[hexes] + _NAME_RISE, [labels[i] for i in hexes], size=size,
+                    colour=colour, halo=halo, zorder=10)
     return size
 
 

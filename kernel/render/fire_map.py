@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.render.board_map import draw_board, draw_board_labels, draw_names
+from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
 from kernel.render.common import (BLOCKED_COLOUR, CLEAR_COLOUR, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR,
-                                  VALUE_DROP, Frame, Page, full_box, map_subtitle)
+                                  VALUE_DROP, Frame, Page, full_box, map_subtitle, zoom_box)
 
 
-def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int = DEFAULT_DPI):
+def fire_picture(board, fire, *, levels=None, counters=None, view=None, title: str | None = None,
+                 dpi: int = DEFAULT_DPI):
     """A field of fire: visible, hindered (with the DRM written in the hex) and blocked hexes.
 
     Parameters
@@ -25,15 +26,23 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
         The result of :func:`kernel.field_of_fire`.
     levels : int or sequence of int, optional
         Location level of each source (for the labels).
+    counters : kernel.Counters, optional
+        The counters the field was computed with: drawn, with legend entries.
+    view : sequence of hexes, optional
+        Crop the picture to these hexes (names or indices); default the whole map.
     title : str, optional
 
-    The source is marked with a red star; the target's cover against its best
-    source is written in a small circle in each visible hex where it is not 0.
+    The source is marked with a red star and its name written in red in its
+    own hex; the hindrance DRM is written at the lower left of a hindered hex
+    and the target's cover (where not 0) in a circle at its lower right, both
+    under the hex name.  The tint is light enough to keep the terrain readable.
     """
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    import matplotlib.patheffects as effects
+
+    from kernel.render.counter_marks import draw_counters
+    from kernel.render.labels import draw_labels
 
     frame = Frame(board)
     sources = np.atleast_1d(np.asarray(fire.sources))
@@ -49,14 +58,15 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
     heights = ", ".join(
         f"{n} (ground level {int(board.ground_level[s])}{', building level ' + str(int(v)) if int(v) else ''})"
         for n, s, v in zip(names, sources, source_levels))
-    page = Page(frame, full_box(frame), title or f"Field of fire from {', '.join(names)}",
-                 map_subtitle(board, counts), dpi=dpi)
-    handles = draw_board(page, board, muted=0.45, names=False)
+    box, size = (full_box(frame), None) if view is None else zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)
+    page = Page(frame, box, title or f"Field of fire from {', '.join(names)}", map_subtitle(board, counts), dpi=dpi,
+                page=size)
+    handles = draw_board(page, board, muted=0.15, names=False)
     ax, ppu = page.ax, page.ppu
     polys = frame.hexagons(0.97)
-    layers = [(clear, CLEAR_COLOUR, 0.45, "visible, no hindrance"),
-              (hindered, HINDERED_COLOUR, 0.62, "visible through hindrance (+DRM)"),
-              (blocked, BLOCKED_COLOUR, 0.6, "blocked (no LOS)")]
+    layers = [(clear, CLEAR_COLOUR, 0.22, "visible, no hindrance"),
+              (hindered, HINDERED_COLOUR, 0.42, "visible through hindrance (+DRM)"),
+              (blocked, BLOCKED_COLOUR, 0.5, "blocked (no LOS)")]
     status_handles = []
     for mask, colour, alpha, label in layers:
         if mask.any():
@@ -64,28 +74,29 @@ def fire_picture(board, fire, *, levels=None, title: str | None = None, dpi: int
         status_handles.append(Patch(facecolor=colour, alpha=alpha, label=f"{label}: {int(mask.sum())}"))
 
     name_size = draw_names(page, board, dim=blocked, skip=sources)
-    value_size = float(np.clip(name_size * 1.4, 2.0, 11.0))
-    for i in page.inside():
-        if hindered[i]:
-            ax.text(frame.cx[i] - (0.55 if cover[i] > 0 else 0.0), frame.cy[i] - VALUE_DROP, f"+{int(hindrance[i])}", ha="center", va="center",
-                    fontsize=value_size, weight="bold", color="#6d2c00", zorder=10, clip_on=True)
-        if visible[i] and cover[i] > 0:
-            x, y = frame.cx[i] + (0.8 if hindered[i] else 0.0), frame.cy[i] - VALUE_DROP
-            ax.text(x, y, f"{int(cover[i])}", ha="center", va="center", fontsize=value_size * 0.8, color="#0d47a1",
-                    weight="bold", zorder=10, clip_on=True,
-                    bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="#0d47a1",
-                              linewidth=max(0.3, 0.03 * ppu)))
+    shown = page.inside()
+    value_size = float(np.clip(name_size * 1.15, 2.0, 9.0))
+    drm = shown[hindered[shown]]
+    draw_labels(page, frame.cx[drm] - 0.75, frame.cy[drm] - 0.95, [f"+{int(hindrance[i])}" for i in drm],
+                size=value_size, colour="#6d2c00", weight="bold", halo=max(0.6, value_size * 0.3))
+    covered = shown[visible[shown] & (cover[shown] > 0)]
+    if covered.size:
+        badge = max(3.0, value_size * 1.45)
+        ax.plot(frame.cx[covered] + 0.8, frame.cy[covered] - 0.95, ls="none", marker="o", markersize=badge,
+                markerfacecolor="white", markeredgecolor="#0d47a1", markeredgewidth=max(0.3, 0.03 * ppu), zorder=10)
+        draw_labels(page, frame.cx[covered] + 0.8, frame.cy[covered] - 0.95, [str(int(cover[i])) for i in covered],
+                    size=value_size * 0.8, colour="#0d47a1", weight="bold", zorder=10.5)
     status_handles.append(Line2D([], [], marker="o", ls="none", markerfacecolor="white", markeredgecolor="#0d47a1",
                                  markersize=8, label="n: target cover (TEM / cover) vs the firer"))
-    star = max(8.0, 1.6 * ppu)
-    ax.plot(frame.cx[sources], frame.cy[sources], ls="none", marker="*", markersize=star, markerfacecolor=SOURCE_COLOUR,
-            markeredgecolor="white", markeredgewidth=max(0.6, star / 14), zorder=12)
-    for s, n in zip(sources, names):
-        ax.annotate(n, (frame.cx[s], frame.cy[s]), xytext=(0, star * 0.75), textcoords="offset points", ha="center",
-                    fontsize=8, weight="bold", color=SOURCE_COLOUR, zorder=13,
-                    path_effects=[effects.withStroke(linewidth=2.2, foreground="white")])
+    star = max(6.0, 1.3 * ppu)
+    ax.plot(frame.cx[sources], frame.cy[sources] - 0.2, ls="none", marker="*", markersize=star,
+            markerfacecolor=SOURCE_COLOUR, markeredgecolor="white", markeredgewidth=max(0.6, star / 14), zorder=12)
+    # the firer's name where its hex name goes: nothing else is covered
+    draw_labels(page, frame.cx[sources], frame.cy[sources] + _NAME_RISE, names, size=name_size * 1.05,
+                colour=SOURCE_COLOUR, weight="bold", halo=max(0.8, name_size * 0.35), zorder=13)
     status_handles.append(Line2D([], [], marker="*", ls="none", markerfacecolor=SOURCE_COLOUR, markeredgecolor="white",
                                  markersize=11, label=f"firer: {heights}"))
+    status_handles += draw_counters(page, board, counters)
     draw_board_labels(page, board)
     page.legend(status_handles + handles)
     return page.figure

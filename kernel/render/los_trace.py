@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.render.board_map import draw_board, draw_board_labels, draw_names
+from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
 from kernel.render.common import (BAND, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR, VALUE_DROP, Frame, Page,
                                   full_box, map_subtitle, zoom_box)
 
+# crossed hexes: a purple outline on a faint lilac, unlike any terrain colour (grain is yellow)
+_CROSSED_EDGE = "#7b1fa2"
+_CROSSED_FILL = (0.88, 0.75, 0.91, 0.35)
 
-def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title: str | None = None,
-                dpi: int = DEFAULT_DPI):
+
+def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_steps: bool = False,
+                view=None, counters=None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """One LOS: the centre-to-centre line, the hexes it crosses, hindrances and where it is blocked.
 
     Parameters
@@ -27,23 +31,34 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     zoom : bool
         Zoom on the line (default) or show the whole map.
     explain : bool
-        Print the LOS report (:meth:`LOSResult.explain`) under the map.
+        Print the LOS report under the map (:func:`kernel.line_of_sight.report.los_report`: the
+        ends' levels and range, the steps that matter, the blind-hex arithmetic).
+    all_steps : bool
+        In the report, list every step of the trace ("no effect" ones too).
+    view : sequence of hexes, optional
+        Crop the picture to these hexes instead of zooming on the line.
+    counters : kernel.Counters, optional
+        The counters the LOS was computed with: drawn, with legend entries.
     """
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     import matplotlib.patheffects as effects
+    from kernel.line_of_sight.report import los_report
     from kernel.line_of_sight.tracer import trace
+    from kernel.render.labels import draw_labels
 
     frame = Frame(board)
     a, _ = board.location(result.viewer)
     b, _ = board.location(result.target)
     crossed = trace(board, a, b)
-    report = result.explain().splitlines()
+    report = los_report(board, result, all_steps=all_steps).splitlines()
     band = BAND + (min(len(report), 16) * 0.105 if explain else 0.0)
     hexes = [h for h, _ in crossed] + [a, b]
     box, size = (full_box(frame), None)
-    if zoom:
+    if view is not None:
+        box, size = zoom_box(frame, board.indices(list(view)), margin_hexes=0.5, band=band)
+    elif zoom:
         box, size = zoom_box(frame, hexes, margin_hexes=2.0, band=band)
     verdict = "clear" if result.visible else f"BLOCKED at {result.blocked_at} ({result.reason})"
     sub = f"{verdict}; hindrance +{result.hindrance}; target cover {result.cover}"
@@ -66,13 +81,13 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     polys = frame.hexagons(0.97)
     status = []
     if interior:
-        ax.add_collection(PolyCollection(polys[interior], facecolors="#fff176", alpha=0.55, edgecolors="#f9a825",
-                                         linewidths=max(0.4, 0.04 * ppu), zorder=3.5))
-        status.append(Patch(facecolor="#fff176", edgecolor="#f9a825", label="hex the LOS crosses"))
+        ax.add_collection(PolyCollection(polys[interior], facecolors=_CROSSED_FILL, edgecolors=_CROSSED_EDGE,
+                                         linewidths=max(0.6, 0.07 * ppu), zorder=3.5))
+        status.append(Patch(facecolor=_CROSSED_FILL, edgecolor=_CROSSED_EDGE, label="hex the LOS crosses"))
     if touched:
-        ax.add_collection(PolyCollection(polys[touched], facecolors="#fffde7", alpha=0.55, edgecolors="#f9a825",
-                                         linewidths=max(0.4, 0.04 * ppu), linestyles="--", zorder=3.5))
-        status.append(Patch(facecolor="#fffde7", edgecolor="#f9a825", ls="--",
+        ax.add_collection(PolyCollection(polys[touched], facecolors="none", edgecolors=_CROSSED_EDGE,
+                                         linewidths=max(0.6, 0.07 * ppu), linestyles="--", zorder=3.5))
+        status.append(Patch(facecolor="none", edgecolor=_CROSSED_EDGE, ls="--",
                             label="hex the LOS runs along / touches"))
     if drm:
         ax.add_collection(PolyCollection(polys[list(drm)], facecolors=HINDERED_COLOUR, alpha=0.6, edgecolors="none",
@@ -83,11 +98,10 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
                                          linewidths=max(0.6, 0.08 * ppu), zorder=3.7))
         status.append(Patch(facecolor="#e53935", alpha=0.55, edgecolor="#b71c1c", label="blocks the LOS"))
     name_size = draw_names(page, board, skip=(a, b))
-    halo = [effects.withStroke(linewidth=max(0.6, name_size * 0.3), foreground="white")]
     value_size = float(np.clip(name_size * 1.4, 3, 12))
-    for h, value in drm.items():
-        ax.text(frame.cx[h], frame.cy[h] - VALUE_DROP, f"+{value}", ha="center", va="center", fontsize=value_size,
-                weight="bold", color="#6d2c00", zorder=12, clip_on=True, path_effects=halo)
+    drm_hexes = list(drm)
+    draw_labels(page, frame.cx[drm_hexes], frame.cy[drm_hexes] - VALUE_DROP, [f"+{drm[h]}" for h in drm_hexes],
+                size=value_size, colour="#6d2c00", weight="bold", halo=max(0.6, name_size * 0.3), zorder=12)
     ax_, ay = float(frame.cx[a]), float(frame.cy[a])
     bx, by = float(frame.cx[b]), float(frame.cy[b])
     lw = max(1.5, 0.2 * ppu)
@@ -112,17 +126,21 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, title
     for h, name, marker in ((a, result.viewer, "o"), (b, result.target, "s")):
         ax.plot([frame.cx[h]], [frame.cy[h]], marker=marker, markersize=max(7, 1.0 * ppu), markerfacecolor=SOURCE_COLOUR
                 if h == a else "#1565c0", markeredgecolor="white", markeredgewidth=1.2, zorder=14, ls="none")
-        ax.annotate(name, (frame.cx[h], frame.cy[h]), xytext=(0, max(8, 1.0 * ppu)), textcoords="offset points",
-                    ha="center", fontsize=8.5, weight="bold", color=SOURCE_COLOUR if h == a else "#1565c0", zorder=15,
-                    path_effects=[effects.withStroke(linewidth=2.4, foreground="white")])
+        # the end's name where its hex name goes: no neighbour's name is covered
+        draw_labels(page, [frame.cx[h]], [frame.cy[h] + _NAME_RISE], [name], size=name_size * 1.1, weight="bold",
+                    colour=SOURCE_COLOUR if h == a else "#1565c0", halo=max(0.8, name_size * 0.35), zorder=15)
     status.append(Line2D([], [], marker="o", ls="none", markerfacecolor=SOURCE_COLOUR, markeredgecolor="white",
                          markersize=8, label=f"viewer {result.viewer}"))
     status.append(Line2D([], [], marker="s", ls="none", markerfacecolor="#1565c0", markeredgecolor="white",
                          markersize=8, label=f"target {result.target}"))
     draw_board_labels(page, board)
+    from kernel.render.counter_marks import draw_counters
+
+    status += draw_counters(page, board, counters)
     page.legend(status + handles, rows=5)
     if explain:
-        lines = report if len(report) <= 16 else report[:15] + [f"  ... {len(report) - 15} more steps"]
+        lines = report if len(report) <= 16 else report[:15] + [f"  ... {len(report) - 15} more lines "
+                                                                 "(hexkernel los --explain prints them all)"]
         page.note("\n".join(lines), y_offset=0.25 + 0.17 * getattr(page, "legend_rows", 0), fontsize=6.5,
                   family="monospace")
     return page.figure

@@ -10,12 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from kernel.render.board_map import draw_board, draw_board_labels, draw_names
-from kernel.render.common import DEFAULT_DPI, Frame, Page, full_box, map_subtitle
+from kernel.render.common import DEFAULT_DPI, Frame, Page, full_box, map_subtitle, zoom_box
 
 
 def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu", names: bool = True,
-                   dpi: int = DEFAULT_DPI):
-    """Any number per hex as a colour map over the board (e.g. how many hexes each hex sees)."""
+                   view=None, dpi: int = DEFAULT_DPI):
+    """Any number per hex as a colour map over the board (e.g. how many hexes each hex sees).
+
+    ``label`` names the values and their unit (the colour bar's label);
+    ``view`` crops the picture to these hexes (names or indices).
+    """
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.collections import PolyCollection
@@ -28,7 +32,8 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
     finite = np.isfinite(values)
     low = float(values[finite].min()) if finite.any() else 0.0
     high = float(values[finite].max()) if finite.any() else 1.0
-    page = Page(frame, full_box(frame), title, map_subtitle(board, f"{label}: {low:g} to {high:g}"), dpi=dpi)
+    box, size = (full_box(frame), None) if view is None else zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)
+    page = Page(frame, box, title, map_subtitle(board, f"{label}: {low:g} to {high:g}"), dpi=dpi, page=size)
     handles = draw_board(page, board, muted=0.6, names=False)
     colours = colormaps[cmap]
     norm = Normalize(low, high if high > low else low + 1)

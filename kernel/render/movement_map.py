@@ -1,7 +1,7 @@
 """The picture of a movement field: the cost of each hex, the reachable area and a path.
 
 :func:`movement_picture` draws a :class:`~kernel.MovementField` over the
-muted board: each hex's cost to enter written in it and colour-scaled, the
+muted board: the MF spent to reach each hex (cumulative) written in it and colour-scaled, the
 area within the movement allowance outlined, the start as a red star and
 the cheapest path to a hex (Bypass moves along the hexsides).
 """
@@ -62,7 +62,7 @@ def _format_cost(value: float) -> str:
 
 
 def movement_picture(board, field, *, allowance: float | None = None, to=None, full=None, zoom: bool = True,
-                     title: str | None = None, dpi: int = DEFAULT_DPI):
+                     view=None, counters=None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """A movement field: the cost of each hex written in it and colour-scaled.
 
     Parameters
@@ -80,6 +80,10 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         beyond the allowance (``field`` has ``inf`` there).
     zoom : bool
         Zoom on the reachable area and the path (default) or show the whole map.
+    view : sequence of hexes, optional
+        Crop the picture to these hexes (names or indices) instead.
+    counters : kernel.Counters, optional
+        The counters the field was computed with (SMOKE, units): drawn, with legend entries.
     """
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
@@ -89,7 +93,10 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     from matplotlib.patches import Patch
     import matplotlib.patheffects as effects
 
+    from kernel.render.labels import draw_labels
+
     frame = Frame(board)
+    points = "MF" if board.ruleset.los_model == "asl" else "MP"
     cost = np.asarray(field.cost, float)
     shown_cost = cost.copy()
     if full is not None:
@@ -112,7 +119,9 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
                          for s in path_states})
     focus = np.union1d(np.flatnonzero(within), np.array(path_hexes + list(starts), dtype=np.int64))
     box, size = (full_box(frame), None)
-    if zoom and focus.size:
+    if view is not None:
+        box, size = zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)
+    elif zoom and focus.size:
         box, size = zoom_box(frame, focus, margin_hexes=1.5)
     start_names = ", ".join(field.state_name(st) for st in start_states[:4]) + ("..." if len(start_states) > 4 else "")
     what = f"{int(within.sum())} hexes within {_format_cost(limit)} {'MF' if board.ruleset.los_model == 'asl' else 'MP'}" \
@@ -139,20 +148,21 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
                                          linewidths=max(1.2, 0.16 * ppu), zorder=7, capstyle="round"))
     name_size = draw_names(page, board)
     value_size = float(np.clip(name_size * 1.5, 2.0, 12.0))
-    for i in page.inside():
-        if finite[i]:
-            inside = within[i]
-            colour = "#000000" if inside else "#666666"
-            if inside and norm(cost[i]) * 0.8 + 0.05 > 0.55:
-                colour = "white"
-            ax.text(frame.cx[i], frame.cy[i] - VALUE_DROP, _format_cost(shown_cost[i]), ha="center", va="center",
-                    fontsize=value_size if inside else value_size * 0.85, weight="bold" if inside else "normal",
-                    color=colour, zorder=10, clip_on=True)
+    shown = np.setdiff1d(page.inside(), starts)   # the start's 0 would sit under its star
+    inside = shown[finite[shown] & within[shown]]
+    outside = shown[finite[shown] & ~within[shown]]
+    dark = norm(cost[inside]) * 0.8 + 0.05 > 0.55
+    draw_labels(page, frame.cx[inside], frame.cy[inside] - VALUE_DROP, [_format_cost(shown_cost[i]) for i in inside],
+                size=value_size, colour=["white" if d else "#000000" for d in dark], weight="bold")
+    draw_labels(page, frame.cx[outside], frame.cy[outside] - VALUE_DROP,
+                [_format_cost(shown_cost[i]) for i in outside], size=value_size * 0.85, colour="#666666")
     status = []
     if allowance is not None:
-        status.append(Line2D([], [], color="#b71c1c", lw=2.5, label=f"reachable within {_format_cost(limit)}"))
+        status.append(Line2D([], [], color="#b71c1c", lw=2.5,
+                             label=f"reachable within {_format_cost(limit)} {points}"))
         if beyond.any():
-            status.append(Patch(facecolor="#f3f3f3", edgecolor="#bbbbbb", label="beyond the allowance (grey cost)"))
+            status.append(Patch(facecolor="#f3f3f3", edgecolor="#bbbbbb",
+                                label=f"beyond the allowance (grey: {points} it would take)"))
     star = max(8.0, 1.6 * ppu)
     ax.plot(frame.cx[starts], frame.cy[starts], ls="none", marker="*", markersize=star, markerfacecolor=SOURCE_COLOUR,
             markeredgecolor="white", markeredgewidth=max(0.6, star / 14), zorder=12)
@@ -174,7 +184,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         bx = [x for x, k in zip(xs, kinds) if k == "bypass"]
         by = [y for y, k in zip(ys, kinds) if k == "bypass"]
         path_cost = path_field.state_cost[path_states[-1]]
-        label = f"path to {board.names[path_hex]} ({_format_cost(float(path_cost))})"
+        label = f"path to {board.names[path_hex]} ({_format_cost(float(path_cost))} {points})"
         if dashed:
             label += ", beyond the allowance"
         status.append(Line2D([], [], color="#d50000", lw=2, ls="--" if dashed else "-", marker="o", markersize=4,
@@ -187,10 +197,13 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     elif to is not None:
         status.append(Line2D([], [], color="none", label=f"{board.names[path_hex]}: not reachable"))
     draw_board_labels(page, board)
+    from kernel.render.counter_marks import draw_counters
+
+    status += draw_counters(page, board, counters)
     page.legend(status + handles, right=0.64)
     page.colorbar(ScalarMappable(norm=Normalize(0, max(limit, 1.0)),
                                  cmap=_truncated(cmap, 0.05, 0.85)),
-                  f"cost to enter ({field.unit}, {'MF' if board.ruleset.los_model == 'asl' else 'MP'})")
+                  f"{points} spent to reach the hex (cumulative, {field.unit})")
     return page.figure
 
 

@@ -1,0 +1,89 @@
+"""The interactive map page: one self-contained HTML file that works offline from disk.
+
+:func:`map_page` writes the map as SVG (drawn by the page's script from the
+embedded centres, names and terrain), with the tables of
+:mod:`kernel.render.page_data` embedded as JSON.  Click a hex: its field of
+fire (ground level, or an upper Location chosen in the level list); shift-click
+a second hex: the LOS between them, with the verdict line of
+:meth:`kernel.LOSResult.explain`, the ends' levels and range, and the
+blocking hex; switch to the movement view: the hexes a unit class reaches
+from the clicked hex, with the allowance as a slider.  SMOKE, vehicles and
+units from the counters are drawn and change the LOS tables.  No server, no
+network: the HTML, CSS and script are in the file, and the tables are
+inflated by the browser's ``DecompressionStream``.
+
+The page's template is ``page_template.html`` beside this module.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+
+from kernel.render.page_data import DEFAULT_MAX_ALLOWANCE, page_data
+
+
+def map_page_html(board, *, counters: dict | None = None, unit: str | None = None,
+              max_allowance: int = DEFAULT_MAX_ALLOWANCE, title: str | None = None) -> str:
+    """The interactive page of a map as one HTML string.
+
+    Parameters
+    ----------
+    board : Board
+    counters : dict, optional
+        ``{"smoke": {"71I9": 3}, "vehicles": ["71J9"], "units": []}`` (hex names or indices).
+    unit : str, optional
+        Unit class for the movement view and the targets' cover (default: the ruleset's first).
+    max_allowance : int
+        The movement slider's largest allowance in MF.
+    title : str, optional
+        The page's title (default: the map's title).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import kernel
+    >>> text = kernel.map_page_html(kernel.load("71"), max_allowance=2)
+    >>> text.startswith("<!DOCTYPE html>"), "src=" in text, "<link" in text  # nothing loaded from elsewhere
+    (True, False, False)
+    """
+    data = page_data(board, counters=counters, unit=unit, max_allowance=max_allowance)
+    template = resources.files("kernel.render").joinpath("page_template.html").read_text(encoding="utf-8")
+    # JSON inside <script>: '</' must not close the element
+    payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    name = html.escape(title or f"{board.title}: interactive map")
+    return template.replace("__TITLE__", name).replace("__DATA__", payload)
+
+
+def map_page(board, path, **options) -> int:
+    """Write the interactive page of a map to ``path``; returns its size in bytes.
+
+    The keyword options are those of :func:`map_page_html`.  The file is
+    written whole (to a temporary name beside it, then renamed), so a failed
+    run leaves no partial page behind.
+
+    Examples
+    --------
+    >>> import kernel, tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> size = kernel.map_page(kernel.load("71"), folder / "map.html", max_allowance=2)
+    >>> 10_000 < size < 3_000_000
+    True
+    """
+    import os
+    from pathlib import Path
+
+    text = map_page_html(board, **options)
+    path = Path(path)
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        if partial.exists():
+            partial.unlink()
+    return path.stat().st_size

@@ -1,0 +1,237 @@
+"""What the interactive map page embeds: the map's drawing data and the precomputed LOS and movement tables.
+
+:func:`page_data` computes everything the page's script needs once, in
+Python, so the page answers every click from embedded arrays with no server:
+
+* the map: hex centres in display units (as :class:`kernel.render.common.Frame`
+  draws them), names, hill-level and terrain colours, buildings, hexside
+  features and roads, and a legend;
+* **field of fire**: the full LOS matrix (:func:`kernel.los_matrix`, int8:
+  hindrance DRM or ``BLOCKED`` = -1, row = viewer at ground level, column =
+  target at ground level) and one such row for every upper Location (a
+  building level or bridge deck, from :func:`kernel.field_of_fire`);
+* **one LOS**: per ordered ground-level pair, what :func:`kernel.los_pairs`
+  gives (the blocking hex, the reason, blind hex, continuous slope, the
+  target's cover), so the page writes the verdict line of
+  :meth:`kernel.LOSResult.explain` for any pair; the hex-by-hex list of
+  every step is ``hexkernel los A B --explain`` (it is too big to embed for
+  all N² pairs);
+* **movement**: for each whole allowance ``1..max_allowance`` MF, the
+  movement matrix (:func:`kernel.movement_matrix`) of the unit class, as
+  uint8 half-MF (255: not reachable within that allowance), because the
+  costs of all-MF moves depend on the allowance.
+
+Every table is a little-endian byte string, compressed with zlib's gzip
+format and base64-encoded; the page inflates it with the browser's own
+``DecompressionStream`` (no library, works from a ``file://`` URL).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+
+import numpy as np
+
+from kernel.grid.lattice import axial_from_offset
+from kernel.render.common import SQRT3, Frame, level_colour, terrain_colour, local_names
+
+#: Sentinels of the embedded tables (documented for the page's script).
+NO_BLOCKING_HEX = 65535
+NOT_REACHABLE = 255
+#: The most MF the movement slider offers by default.
+DEFAULT_MAX_ALLOWANCE = 8
+#: Rows of ordered pairs evaluated per call of :func:`kernel.los_pairs` (memory bound).
+_PAIR_ROWS = 256
+
+_BUILDINGS = {"stone-building", "wooden-building", "building"}
+_HEXSIDE_COLOURS = {"wall": "#37474f", "hedge": "#2e8b2e", "bocage": "#0d4d14", "hedgerow": "#0b3d0b",
+                    "cliff": "#4e2a1e", "stream": "#1e88e5", "fieldworks": "#8b3a1a"}
+_ROAD_COLOUR = "#c45a1a"
+
+
+def pack(array: np.ndarray) -> str:
+    """An array's little-endian bytes, gzip-compressed and base64-encoded (what the page inflates).
+
+    >>> import numpy as np
+    >>> len(pack(np.zeros(1000, np.int8))) < 100
+    True
+    """
+    data = np.ascontiguousarray(array)
+    if data.dtype.byteorder == ">":
+        data = data.astype(data.dtype.newbyteorder("<"))
+    return base64.b64encode(gzip.compress(data.tobytes(), compresslevel=6, mtime=0)).decode("ascii")
+
+
+def _round(values) -> list[float]:
+    return [round(float(v), 3) for v in values]
+
+
+def map_drawing(board) -> dict:
+    """The map's drawing data: centres, hex outline, fills, terrain insets, hexsides, roads, legend."""
+    frame = Frame(board)
+    rs = board.ruleset
+    outline = frame.hexagons(hexes=[0])[0] - np.array([frame.cx[0], frame.cy[0]])
+    colours: list[str] = []
+
+    def colour_index(colour: str) -> int:
+        if colour not in colours:
+            colours.append(colour)
+        return colours.index(colour)
+
+    levels = board.ground_level.astype(int)
+    fill = [colour_index(level_colour(v)) for v in levels]
+    legend = []
+    for v in sorted(set(levels.tolist())):
+        label = "ground level 0" if v == 0 else (f"hill level {v}" if v > 0 else f"depression level {v}")
+        legend.append({"kind": "fill", "colour": level_colour(v), "label": label})
+    insets, buildings = [], []
+    for t, name in enumerate(rs.terrain_names):
+        has = np.flatnonzero((board.terrain & np.uint32(1 << t)) != 0)
+        if has.size == 0:
+            continue
+        c = colour_index(terrain_colour(rs, t))
+        if name in _BUILDINGS:
+            buildings.extend([int(i), c] for i in has)
+            legend.append({"kind": "square", "colour": terrain_colour(rs, t), "label": f"{name} (square)"})
+        else:
+            insets.extend([int(i), c] for i in has)
+            legend.append({"kind": "inset", "colour": terrain_colour(rs, t), "label": name})
+    segments = []
+    nb = board.neighbours
+    own = np.arange(len(board))[:, None]
+    for k, name in enumerate(rs.hexside_names):
+        mask = (board.hexside & np.uint16(1 << k)) != 0
+        if rs.hexside_road[k]:
+            hexes, dirs = np.nonzero(mask)
+            if hexes.size == 0:
+                continue
+            c = colour_index(_ROAD_COLOUR)
+            for h, d in zip(hexes, dirs):
+                mx, my = frame.hexside_midpoint(int(h), int(d))
+                segments.append([*_round([frame.cx[h], frame.cy[h], mx, my]), c, 0.6])
+            legend.append({"kind": "line", "colour": _ROAD_COLOUR, "label": "road"})
+            continue
+        hexes, dirs = np.nonzero(mask & ((nb < 0) | (own < nb)))
+        if hexes.size == 0:
+            continue
+        colour = _HEXSIDE_COLOURS.get(name, "#7b1fa2")
+        c = colour_index(colour)
+        for (x0, y0), (x1, y1) in frame.hexside_segments(hexes, dirs):
+            segments.append([*_round([x0, y0, x1, y1]), c, 0.45])
+        legend.append({"kind": "line", "colour": colour, "label": f"{name} (hexside)"})
+    q, r = axial_from_offset(board.col.astype(np.int64), board.row.astype(np.int64))
+    return {
+        "x": _round(frame.cx), "y": _round(frame.cy), "outline": _round(outline.ravel()),
+        "names": list(board.names), "labels": local_names(board), "boards": [str(b) for b in board.board_id],
+        "q": q.astype(int).tolist(), "r": r.astype(int).tolist(),
+        "ground": levels.tolist(), "top": board.top_level.astype(int).tolist(),
+        "building": board.building_levels.astype(int).tolist(),
+        "obstacle": board.obstacle_height.astype(int).tolist(),     # half levels (A6.4 arithmetic)
+        "from_above": board.obstacle_from_above.astype(int).tolist(),
+        "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments,
+        "legend": legend, "hex_height": round(SQRT3 * 2, 4),
+    }
+
+
+def los_tables(board, counters=None, unit=None) -> dict:
+    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details, packed."""
+    from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_pairs
+
+    n = len(board)
+    matrix = los_matrix(board, counters=counters)
+    upper = []
+    for hex_index in np.flatnonzero(board.top_level > 0):
+        for level in range(1, int(board.top_level[hex_index]) + 1):
+            fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit)
+            row = np.where(fire.visible, np.minimum(fire.hindrance, 127), -1).astype(np.int8)
+            upper.append({"hex": int(hex_index), "level": level, "row": pack(row)})
+    blocked_at = np.empty((n, n), np.uint16)
+    detail = np.empty((n, n), np.uint8)
+    cover = np.empty((n, n), np.int8)
+    blocked_hindrance = np.zeros((n, n), np.int8)
+    columns = np.arange(n, dtype=np.int64)
+    for first in range(0, n, _PAIR_ROWS):
+        rows = np.arange(first, min(n, first + _PAIR_ROWS), dtype=np.int64)
+        a = np.repeat(rows, n)
+        b = np.tile(columns, rows.size)
+        result = los_pairs(board, a, b, counters=counters, unit=unit)
+        shape = (rows.size, n)
+        blocked_at[rows] = np.where(result.blocked_at >= 0, result.blocked_at, NO_BLOCKING_HEX).reshape(shape)
+        detail[rows] = (result.reason.astype(np.uint8) | (result.continuous_slope.astype(np.uint8) << 3)
+                        | (result.blind.astype(np.uint8) << 4)).reshape(shape)
+        blocked_hindrance[rows] = np.where(result.visible, 0, np.minimum(result.hindrance, 127)).reshape(shape)
+        cover[rows] = np.clip(result.cover, -128, 127).astype(np.int8).reshape(shape)
+    from kernel.line_of_sight.results import REASONS
+
+    return {"matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
+            "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(blocked_hindrance), "reasons": list(REASONS)}
+
+
+def movement_tables_packed(board, unit: str, max_allowance: int, smoke=None) -> dict:
+    """Movement matrices for whole allowances ``1..max_allowance``, uint8 half-MF, packed."""
+    from kernel.movement.fields import movement_matrix
+
+    rows = []
+    for allowance in range(1, max_allowance + 1):
+        costs = movement_matrix(board, unit, allowance=allowance, smoke=smoke)
+        half = np.where(costs <= 2 * allowance, costs, NOT_REACHABLE).astype(np.uint8)
+        rows.append(pack(half))
+    return {"unit": unit, "max": max_allowance, "tables": rows}
+
+
+def page_data(board, *, counters: dict | None = None, unit: str | None = None,
+              max_allowance: int = DEFAULT_MAX_ALLOWANCE) -> dict:
+    """Everything the page embeds, as a JSON-ready dict (see the module's docstring).
+
+    Parameters
+    ----------
+    board : Board
+    counters : dict, optional
+        ``{"smoke": {hex: DRM}, "vehicles": [hex], "units": [hex], "smoke_height": 2}``;
+        they change the LOS tables and are drawn.
+    unit : str, optional
+        Unit class for movement and cover (default: the ruleset's first).
+    max_allowance : int
+        The movement slider's largest allowance in MF (1..127).
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> import kernel
+    >>> data = page_data(kernel.load("71"), counters={"smoke": {"71I9": 3}}, max_allowance=2)
+    >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]
+    (346, 'infantry', 2, [[92, 3]])
+    """
+    from kernel.line_of_sight.counters import Counters
+
+    if isinstance(max_allowance, bool) or not isinstance(max_allowance, (int, np.integer)) \
+            or not 1 <= max_allowance <= 127:
+        raise ValueError(f"max_allowance is {max_allowance!r}: expected an integer 1..127")
+    unit = unit if unit is not None else board.ruleset.unit_classes[0]
+    if unit not in board.ruleset.unit_classes:
+        raise ValueError(f"unit class {unit!r} is not in ruleset {board.ruleset.name!r}: expected one of "
+                         f"{', '.join(board.ruleset.unit_classes)}")
+    counters = counters or {}
+    smoke = {board.index(k) if isinstance(k, str) else int(k): int(v) for k, v in counters.get("smoke", {}).items()}
+    vehicles = [int(board.index(h)) for h in counters.get("vehicles", [])]
+    units = [int(board.index(h)) for h in counters.get("units", [])]
+    on_map = None
+    if smoke or vehicles or units:
+        on_map = Counters.on(board, smoke=smoke, vehicles=vehicles, units=units,
+                             smoke_height=int(counters.get("smoke_height", 2)))
+    smoke_mask = None
+    if smoke:
+        smoke_mask = np.zeros(len(board), bool)
+        smoke_mask[list(smoke)] = True
+    return {
+        "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
+        "map": map_drawing(board),
+        "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
+                     "units": sorted(units)},
+        "los": los_tables(board, on_map, unit),
+        "move": movement_tables_packed(board, unit, int(max_allowance), smoke=smoke_mask),
+    }
