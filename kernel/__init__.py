@@ -78,6 +78,8 @@ _API: dict[str, tuple[str, str]] = {
     "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
     "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
     "Counters": ("kernel.line_of_sight.counters", "Counters"),
+    "GameState": ("kernel.maps.counters", "GameState"),
+    "HeldLOSMatrix": ("kernel.line_of_sight.incremental", "HeldLOSMatrix"),
     "LOSResult": ("kernel.line_of_sight.results", "LOSResult"),
     "LOSStep": ("kernel.line_of_sight.results", "LOSStep"),
     "PairsResult": ("kernel.line_of_sight.results", "PairsResult"),
@@ -132,12 +134,14 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_matrix_blocks, los_pairs, visibility_bits
     from kernel.line_of_sight.counters import Counters
+    from kernel.line_of_sight.incremental import HeldLOSMatrix
     from kernel.line_of_sight.results import BLOCKED, REASONS, FieldOfFire, LOSResult, LOSStep, PairsResult
     from kernel.line_of_sight.single import los
     from kernel.loading import load, read_scenario
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file
     from kernel.maps.bundled import data_dir
+    from kernel.maps.counters import GameState
     from kernel.maps.random_maps import random_board
     from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
     from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec

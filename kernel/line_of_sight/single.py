@@ -64,8 +64,8 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     tpl = template_tuple(board)
     tpl_cache = templates(board)
     t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))
-    # at most one step record and one crossing record per template entry of this pair
-    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 1
+    # at most one step record and one crossing record per template entry of this pair,
+    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 3  # and SMOKE in either end's hex
     records = np.zeros((size, 5), np.int32)  # hex, step kind, effect, reason, DRM
     out = (np.empty(1, np.bool_), np.empty(1, np.int32), np.empty(1, np.int32), np.empty(1, np.int8),
            np.empty(1, np.bool_), np.empty(1, np.bool_))
