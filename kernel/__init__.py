@@ -80,6 +80,10 @@ _API: dict[str, tuple[str, str]] = {
     "Counters": ("kernel.line_of_sight.counters", "Counters"),
     "GameState": ("kernel.maps.counters", "GameState"),
     "HeldLOSMatrix": ("kernel.line_of_sight.incremental", "HeldLOSMatrix"),
+    "fields_of_fire": ("kernel.line_of_sight.fields", "fields_of_fire"),
+    "threat_map": ("kernel.line_of_sight.fields", "threat_map"),
+    "ThreatMap": ("kernel.line_of_sight.fields", "ThreatMap"),
+    "can_see": ("kernel.line_of_sight.single", "can_see"),
     "LOSResult": ("kernel.line_of_sight.results", "LOSResult"),
     "LOSStep": ("kernel.line_of_sight.results", "LOSStep"),
     "PairsResult": ("kernel.line_of_sight.results", "PairsResult"),
@@ -134,9 +138,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_matrix_blocks, los_pairs, visibility_bits
     from kernel.line_of_sight.counters import Counters
+    from kernel.line_of_sight.fields import ThreatMap, fields_of_fire, threat_map
     from kernel.line_of_sight.incremental import HeldLOSMatrix
     from kernel.line_of_sight.results import BLOCKED, REASONS, FieldOfFire, LOSResult, LOSStep, PairsResult
-    from kernel.line_of_sight.single import los
+    from kernel.line_of_sight.single import can_see, los
     from kernel.loading import load, read_scenario
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file

@@ -40,10 +40,14 @@ def board_arrays(board):
 
 
 def kernel_board_tables(board):
-    """The part of :func:`board_arrays` the kernels take as separate arguments."""
-    col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
-    return (col, y, hs_obst, hs_hind, cap, units_block, np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX),
-            depression_groups(board))
+    """The part of :func:`board_arrays` the kernels take as separate arguments (cached on the board)."""
+    cached = board.__dict__.get("_los_kernel_board_tables")
+    if cached is None:
+        col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
+        cached = (col, y, hs_obst, hs_hind, cap, units_block,
+                  np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX), depression_groups(board))
+        board.__dict__["_los_kernel_board_tables"] = cached
+    return cached
 
 
 def depression_groups(board) -> np.ndarray:
@@ -76,8 +80,13 @@ def depression_groups(board) -> np.ndarray:
 
 
 def template_tuple(board):
-    tpl = templates(board)
-    return (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
+    """The trace templates as the kernels take them (cached on the board)."""
+    cached = board.__dict__.get("_los_template_tuple")
+    if cached is None:
+        tpl = templates(board)
+        cached = (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
+        board.__dict__["_los_template_tuple"] = cached
+    return cached
 
 
 def model_code(board) -> int:
