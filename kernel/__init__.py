@@ -100,6 +100,8 @@ _API: dict[str, tuple[str, str]] = {
     "MovementTables": ("kernel.movement.tables", "MovementTables"),
     "UNREACHABLE": ("kernel.movement.tables", "UNREACHABLE"),
     "board_edge_hexes": ("kernel.movement.inputs", "board_edge_hexes"),
+    "concealed_movement": ("kernel.concealment", "concealed_movement"),
+    "ConcealedMovement": ("kernel.concealment", "ConcealedMovement"),
     # pictures (matplotlib is imported when a picture is drawn)
     "board_picture": ("kernel.render.board_map", "board_picture"),
     "fire_picture": ("kernel.render.fire_map", "fire_picture"),
@@ -133,6 +135,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel._jit import max_threads, set_thread_count, thread_count
+    from kernel.concealment import ConcealedMovement, concealed_movement
     from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board

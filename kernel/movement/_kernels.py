@@ -76,6 +76,9 @@ def smoke_weights(weight, smoke_code, target_smoke):
     return weight + np.where(smoke_code > 0, target_smoke << np.maximum(smoke_code - 1, 0), 0)
 
 
+#: No per-state penalty (an empty array: :func:`dijkstra` adds nothing).
+NO_PENALTY = np.zeros(0, np.int64)
+
 #: uint16 sentinel for unreachable in half-MF matrices.
 UNREACHABLE = 65535
 
@@ -98,7 +101,7 @@ def _push(pool_state, pool_next, heads, entry, state, bucket):
 
 
 @jit
-def dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_is_first, limit,
+def dijkstra(edge_bounds, edges, state_smoke, state_penalty, start_states, start_costs, start_is_first, limit,
              dist, pred, pool_state, pool_next, heads):
     """Least cost (whole half MF) from the start states over the expanded state graph.
 
@@ -120,6 +123,9 @@ def dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_i
 
     ``state_smoke[t]`` is the SMOKE cost (half MF) of the hex of state ``t``,
     added to each edge into ``t`` as its SMOKE code says (module docstring).
+    ``state_penalty`` is empty, or holds per state a cost added to every edge
+    into it (half MF; negative: the state may not be entered), e.g. for
+    entering a hex the enemy sees.
 
     All-MF edges are relaxed only out of a start marked in ``start_is_first``
     whose start cost is 0, before the search proper.  On return ``dist[s]``
@@ -129,6 +135,7 @@ def dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_i
     number of states settled.
     """
     bound = limit + 1
+    penalised = state_penalty.shape[0] > 0
     dist[:] = bound
     pred[:] = -1
     heads[:] = -1
@@ -156,6 +163,10 @@ def dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_i
                 code = np.int64(packed >> _CODE_SHIFT)
                 if code > 0:
                     c += state_smoke[t] << (code - 1)
+                if penalised:
+                    if state_penalty[t] < 0:
+                        continue
+                    c += state_penalty[t]
                 if c < dist[t]:
                     dist[t] = c
                     pred[t] = s
@@ -188,6 +199,10 @@ def dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_i
                 code = np.int64(packed >> _CODE_SHIFT)
                 if code > 0:
                     weight += state_smoke[t] << (code - 1)
+                if penalised:
+                    if state_penalty[t] < 0:
+                        continue
+                    weight += state_penalty[t]
                 c = cost + weight
                 if c < dist[t]:
                     dist[t] = c
@@ -204,7 +219,7 @@ def dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_i
 
 
 @jit
-def search(edge_bounds, edges, state_smoke, n_buckets, start_states, start_costs, start_is_first, limit):
+def search(edge_bounds, edges, state_smoke, state_penalty, n_buckets, start_states, start_costs, start_is_first, limit):
     """:func:`dijkstra` with its work arrays allocated here: returns ``(dist, pred)``."""
     n_states = (edge_bounds.shape[0] - 1) // 2
     dist = np.empty(n_states, np.int64)
@@ -213,13 +228,13 @@ def search(edge_bounds, edges, state_smoke, n_buckets, start_states, start_costs
     pool_state = np.empty(pool, np.int32)
     pool_next = np.empty(pool, np.int32)
     heads = np.empty(n_buckets, np.int32)
-    dijkstra(edge_bounds, edges, state_smoke, start_states, start_costs, start_is_first, limit,
+    dijkstra(edge_bounds, edges, state_smoke, state_penalty, start_states, start_costs, start_is_first, limit,
              dist, pred, pool_state, pool_next, heads)
     return dist, pred
 
 
 @jit
-def field_kernel(edge_bounds, edges, state_smoke, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
+def field_kernel(edge_bounds, edges, state_smoke, state_penalty, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
                  location_offset, bypass_start, deck_location, n_locations, exit_hexes, leave_cost, cot_all,
                  allowance_all):
     """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
@@ -252,7 +267,7 @@ def field_kernel(edge_bounds, edges, state_smoke, n_buckets, limit, start_hexes,
         if start_levels[k] == 0:
             first_hexes[n_first] = start_hexes[k]
             n_first += 1
-    dist, pred = search(edge_bounds, edges, state_smoke, buckets, start_states, start_costs, start_is_first, limit)
+    dist, pred = search(edge_bounds, edges, state_smoke, state_penalty, buckets, start_states, start_costs, start_is_first, limit)
     state_cost = np.empty(dist.shape[0], np.float64)
     cost = np.empty(location_offset.shape[0] - 1, np.float64)
     exit_cost, exit_hex = field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_locations,
@@ -286,7 +301,8 @@ def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, byp
     for k in numba.prange(sources.shape[0]):
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
-        dist, pred = search(edge_bounds, edges, state_smoke, n_buckets, starts, np.zeros(1, np.int64), np.ones(1, np.bool_), limit)
+        dist, pred = search(edge_bounds, edges, state_smoke, NO_PENALTY, n_buckets, starts, np.zeros(1, np.int64),
+                            np.ones(1, np.bool_), limit)
         row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, row)
         for h in range(n):

@@ -195,6 +195,16 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     ValueError
         No start and no entry hex, unknown unit class, negative allowance.
     """
+    return penalised_field(board, start, unit, allowance, counters=counters, smoke=smoke, units=units,
+                           entry_hexes=entry_hexes)
+
+
+def penalised_field(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
+                    smoke=None, units=None, entry_hexes=None, hex_penalty=None) -> MovementField:
+    """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per
+    hex, checked by the caller; -1: the hex may not be entered).  With a positive penalty the
+    costs include the penalties and are not bounded by the allowance (it still prices all-MF
+    moves); with penalties of 0 and -1 only, they are MF and bounded as usual."""
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
     starts, start_levels = start_locations(board, start)
@@ -224,10 +234,16 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
             costs.append(int(round(2 * cost)))
         entry_states, entry_half = np.array(states, np.int64), np.array(costs, np.int64)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
+    penalty, buckets = K.NO_PENALTY, tables.n_buckets
+    if hex_penalty is not None:
+        penalty = hex_penalty[tables.state_hex]
+        buckets += max(int(hex_penalty.max(initial=0)), 0)  # Dial's queue: the largest edge weight grows
+        if hex_penalty.max(initial=0) > 0:
+            limit = K.INF_HALF
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
-        tables.edge_bounds, tables.edges, extra, tables.n_buckets, limit, starts, start_levels, entry_states, entry_half,
-        location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations, tables.exit_hexes,
-        tables.leave_cost, tables.cot_all, tables.allowance_all)
+        tables.edge_bounds, tables.edges, extra, penalty, buckets, limit, starts, start_levels, entry_states,
+        entry_half, location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations,
+        tables.exit_hexes, tables.leave_cost, tables.cot_all, tables.allowance_all)
     return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
