@@ -188,22 +188,18 @@ def same_level_code_columns(board, counters, hexes, values) -> np.ndarray:
     ground2, obstacle, hindrance, hindrance_top = (tables[k][hexes] for k in (2, 3, 5, 6))
     sides = hexside_bits(board)[hexes]
     model = model_code(board)
-    out = np.empty((len(values), len(hexes)), np.int16)
-    for row, S2 in enumerate(values):
-        if model == rules.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
-            drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
-            drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
-            drm += (vehicles & (ground2 == S2)).astype(np.int64)
-            unit_blocks = np.zeros(len(hexes), np.bool_)
-        else:  # sections 3 and 4
-            drm = hindrance.astype(np.int64) if model == rules.MODEL_VV else np.zeros(len(hexes), np.int64)
-            unit_blocks = units & bool(tables[11])
+    S2 = np.asarray(values, np.int64)[:, None]  # one row per level, one column per hex (broadcast)
+    if model == rules.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
+        drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
+        drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
+        drm += vehicles & (ground2 == S2)
         code = np.minimum(drm, rules.CODE_MAX_DRM)
-        if model == rules.MODEL_ASL:
-            code = np.where((obstacle > 0) & (ground2 + obstacle > S2), rules.CODE_OBSTACLE, code)
-        else:
-            code = np.where(unit_blocks, rules.CODE_UNIT, code)
-            code = np.where(obstacle > 0, rules.CODE_OBSTACLE, code)
-        code = np.where(ground2 > S2, rules.CODE_HILL, code)
-        out[row] = (code << 6) | sides
-    return out
+        code = np.where((obstacle > 0) & (ground2 + obstacle > S2), rules.CODE_OBSTACLE, code)
+    else:  # sections 3 and 4: the same at every level but for hills
+        drm = hindrance.astype(np.int64) if model == rules.MODEL_VV else np.zeros(len(hexes), np.int64)
+        code = np.minimum(drm, rules.CODE_MAX_DRM)
+        code = np.where(units & bool(tables[11]), rules.CODE_UNIT, code)
+        code = np.where(obstacle > 0, rules.CODE_OBSTACLE, code)
+        code = np.broadcast_to(code, (len(values), len(hexes)))
+    code = np.where(ground2 > S2, rules.CODE_HILL, code)
+    return ((code << 6) | sides).astype(np.int16)

@@ -30,10 +30,11 @@ def counter_masks(board, counters, smoke, units):
                 None if units is None else checked_mask(units, len(board), "units"))
     if smoke is not None or units is not None:
         raise ValueError("counters= and smoke=/units= both given: expected one of them")
+    blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"])  # else units change no cost
     if isinstance(counters, GameState):
-        return None, counters.units
+        return None, counters.units if blocks else None
     smoke_drm, _, _, unit_mask = counter_values(board, counters)
-    return smoke_drm > 0, unit_mask
+    return smoke_drm > 0, unit_mask if blocks else None
 
 
 def state_smoke(board, tables, counters=None, smoke_mask=None) -> np.ndarray:
