@@ -29,7 +29,7 @@ from kernel import GameState, HeldLOSMatrix, can_see, fields_of_fire, los, los_m
 SEED = 14
 UNITS = 10
 ALLOWANCE = 4
-TURN = "bot loop: one turn (10 moves, counters, 100 LOS pairs, 10 fields)"
+TURN = "bot loop: one turn"
 
 
 def starting_positions(board, rng):
@@ -111,15 +111,23 @@ def time_in_kernels(board, turns: int) -> tuple[float, float]:
     return total, spent[0]
 
 
-def test_bot_loop(benchmark, default_board):
+@pytest.mark.parametrize("threads", ["1 thread", "all threads"])
+def test_bot_loop(benchmark, default_board, threads):
+    """The loop with one kernel thread (what a bot sharing the machine should use: parallel kernels
+    wait on each other's threads when a neighbour process holds a core) and with every thread."""
     turns = 20 if benchmark.disabled else 200
-    summary = play(default_board, 2)  # warm-up, and the loop does its work: units see each other
-    assert summary["state version"] > 2 * UNITS
-    seconds = measure(benchmark, f"bot loop: {turns} turns", lambda: play(default_board, turns), rounds=2)
-    TIMINGS[TURN] = seconds / turns
-    total, inside = time_in_kernels(default_board, turns)
-    FIGURES["bot loop: time outside the kernels (target <= 30 %)"] = (100 * (1 - inside / total), "%")
-    FIGURES["bot loop: per turn, target <= 3 ms"] = (1e3 * seconds / turns, "ms")
+    previous = kernel.set_thread_count(1 if threads == "1 thread" else kernel.max_threads())
+    try:
+        summary = play(default_board, 2)  # warm-up, and the loop does its work: units see each other
+        assert summary["state version"] > 2 * UNITS
+        seconds = measure(benchmark, f"bot loop: {turns} turns, {threads}", lambda: play(default_board, turns),
+                          rounds=2)
+        total, inside = time_in_kernels(default_board, turns)
+    finally:
+        kernel.set_thread_count(previous)
+    TIMINGS[f"{TURN}, {threads}"] = seconds / turns
+    FIGURES[f"bot loop, {threads}: time outside the kernels (target <= 30 %)"] = (100 * (1 - inside / total), "%")
+    FIGURES[f"bot loop, {threads}: per turn (target <= 3 ms)"] = (1e3 * seconds / turns, "ms")
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +160,6 @@ CALLS = {
     FIRE_STATE: (lambda board, state, pairs: kernel.field_of_fire(board, "71I4", counters=state), 30),
     MOVE: (lambda board, state, pairs: movement_field(board, "71I4", "infantry", ALLOWANCE), 50),
     MOVE_STATE: (lambda board, state, pairs: movement_field(board, "71I4", "infantry", ALLOWANCE, counters=state), 50),
-    FULL: (lambda board, state, pairs: los_matrix(board, counters=state), 5),
     ONE: (lambda board, state, pairs: los(board, "71I4", "71Q5"), 500),
     CAN_SEE: (lambda board, state, pairs: can_see(board, 16, 1000, counters=state), 2000),
 }
@@ -166,7 +173,20 @@ def test_game_loop_call(benchmark, game, name):
     measure(benchmark, name, lambda: call(board, state, pairs), rounds=rounds)
 
 
-def test_refresh_after_one_smoke(benchmark, game):
+@pytest.fixture(params=["1 thread", "all threads"])
+def threads(request):
+    """Run a test with one kernel thread, then with every thread."""
+    previous = kernel.set_thread_count(1 if request.param == "1 thread" else kernel.max_threads())
+    yield request.param
+    kernel.set_thread_count(previous)
+
+
+def test_full_matrix(benchmark, game, threads):
+    board, state, _ = game
+    measure(benchmark, f"{FULL}, {threads}", lambda: los_matrix(board, counters=state), rounds=5)
+
+
+def test_refresh_after_one_smoke(benchmark, game, threads):
     board, state, rng = game
     held = HeldLOSMatrix(board, state)
     spots = [int(h) for h in rng.choice(np.flatnonzero(state.smoke == 0), 64, replace=False)]
@@ -181,7 +201,7 @@ def test_refresh_after_one_smoke(benchmark, game):
         count[0] += 1
         return held.refresh()
 
-    measure(benchmark, REFRESH, place_and_refresh, rounds=20)
+    measure(benchmark, f"{REFRESH}, {threads}", place_and_refresh, rounds=20)
     assert np.array_equal(held.matrix, los_matrix(board, counters=state))
 
 
@@ -191,5 +211,7 @@ def test_game_loop_ratios(game):
     RATIOS.append((PAIRS_STATE, PAIRS, "los_pairs prepared counters / none (target <= 1.2)", None))
     RATIOS.append((FIRE_STATE, FIRE, "field_of_fire prepared counters / none (target <= 1.2)", None))
     RATIOS.append((MOVE_STATE, MOVE, "movement_field with SMOKE / without (target <= 1.5)", None))
-    RATIOS.append((REFRESH, FULL, "one SMOKE + refresh / full los_matrix (target <= 0.10)", None))
+    for threads in ("1 thread", "all threads"):
+        RATIOS.append((f"{REFRESH}, {threads}", f"{FULL}, {threads}",
+                       f"one SMOKE + refresh / full los_matrix, {threads} (target <= 0.10)", None))
     RATIOS.append((CAN_SEE, ONE, "can_see / los, one pair", None))

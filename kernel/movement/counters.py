@@ -52,7 +52,8 @@ def state_smoke(board, tables, counters=None, smoke_mask=None) -> np.ndarray:
 
 
 def _prepared_state_smoke(board, tables, state: GameState) -> np.ndarray:
-    counter_values(board, state)  # checks the state belongs to the board
+    if state.board is not board:
+        counter_values(board, state)  # raises: the state belongs to another board
     key = ("movement", id(tables))
     prepared = state.prepared.get(key)
     if prepared is None or prepared[0] is not tables:
@@ -62,7 +63,7 @@ def _prepared_state_smoke(board, tables, state: GameState) -> np.ndarray:
     _, version, values = prepared
     if version != state.version:
         smoke = state.smoke
-        for h in state.changed_since(version):
+        for h in state.changed_since(version).tolist():
             cost = tables.smoke_half if smoke[h] > 0 else 0
             values[tables.state_start[h]:tables.state_start[h + 1]] = cost
             values[2 * tables.n_locations + tables.bypass_start[h]:
