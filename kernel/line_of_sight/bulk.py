@@ -123,6 +123,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
         raise ValueError(f"los_pairs: a has {hex_a.shape[0]} hexes and b {hex_b.shape[0]}: expected equal lengths")
     levels = []
     for name, value, hexes in (("level_a", level_a, hex_a), ("level_b", level_b, hex_b)):
+        if type(value) is int and value == 0:  # the common case: ground level, always valid
+            levels.append(np.zeros(hex_a.shape, np.int64))
+            continue
         array = np.broadcast_to(np.asarray(value, dtype=np.int64), hex_a.shape).copy()
         bad = (array < 0) | (array > board.top_level[hexes])
         if bad.any():

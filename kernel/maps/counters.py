@@ -155,13 +155,13 @@ class GameState:
     >>> import kernel
     >>> board = kernel.load("default")
     >>> state = kernel.GameState(board)
-    >>> state.place_smoke("71J5", 3)
-    >>> state.place_vehicle("71K5")
-    >>> state.move_vehicle("71K5", "71K6")
-    >>> int(state.smoke[board.index("71J5")]), bool(state.vehicles[board.index("71K6")]), state.version
+    >>> state.place_smoke("71K5", 3)
+    >>> state.place_vehicle("71K6")
+    >>> state.move_vehicle("71K6", "71K7")
+    >>> int(state.smoke[board.index("71K5")]), bool(state.vehicles[board.index("71K7")]), state.version
     (3, True, 4)
-    >>> kernel.los(board, "71I4", "71L5", counters=state).hindrance >= 3
-    True
+    >>> kernel.los(board, "71I4", "71L5", counters=state).hindrance  # 71K5 lies on this LOS
+    3
     """
 
     def __init__(self, board, counters: Counters | None = None):
