@@ -84,6 +84,15 @@ def concealed_movement(board, start, enemies, unit: str | None = None, allowance
     Returns
     -------
     ConcealedMovement
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> avoid = concealed_movement(board, "71I4", ["72M6"], "infantry", 4)
+    >>> priced = concealed_movement(board, "71I4", ["72M6"], "infantry", 4, exposure_penalty=2)
+    >>> bool((priced.field.cost <= avoid.field.cost).all())  # a price is never worse than a ban
+    True
     """
     if exposure_penalty is not None:
         try:

@@ -179,3 +179,22 @@ def test_smoke_does_not_rebuild_the_movement_graph(board):
         state.place_smoke(name, 2)
         movement_field(board, "71I4", "infantry", 4, counters=state)
     assert cache.keys() == before.keys() and all(cache[k] is before[k] for k in before)  # no new graph
+
+
+def test_a_change_rewrites_the_prepared_tables_in_place(board):
+    """Prepared once: after a change the same arrays are updated, and only the changed hex's entries move."""
+    from kernel.line_of_sight.counters import counter_tables, hex_cells
+
+    state = GameState(board)
+    tables = counter_tables(board, state)
+    before = [array.copy() for array in tables[:3]]
+    state.place_smoke("71J5", 3)
+    after = counter_tables(board, state)
+    assert all(new is old for new, old in zip(after, tables))  # not rebuilt
+    h = board.index("71J5")
+    changed_rows = np.flatnonzero((after[0] != before[0]).any(axis=1))
+    changed_cells = np.flatnonzero(after[1] != before[1])
+    changed_columns = np.flatnonzero((after[2] != before[2]).any(axis=0))
+    assert changed_rows.tolist() == [h]
+    assert set(changed_cells) | set(changed_columns) <= {int(hex_cells(board)[h])}
+    assert changed_cells.size == 1  # the hex is no longer inert for the fast path

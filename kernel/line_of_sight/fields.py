@@ -45,6 +45,8 @@ def source_locations(board, sources, levels, what: str = "sources"):
             raise ValueError(f"{what}: give levels either in the Location names or as levels=, not both")
         return hexes, named
     hexes = board.indices(items).astype(HEX_INDEX)
+    if type(levels) is int and levels == 0:  # the common case: ground level, always valid
+        return hexes, np.zeros(hexes.shape, np.int64)
     source_levels = np.broadcast_to(np.asarray(levels, dtype=np.int64), hexes.shape).copy()
     bad = (source_levels < 0) | (source_levels > board.top_level[hexes])
     if bad.any():
@@ -54,9 +56,24 @@ def source_locations(board, sources, levels, what: str = "sources"):
     return hexes, source_levels
 
 
+def every_hex(board) -> np.ndarray:
+    """``arange(N)`` as hex indices (cached on the board; the kernels only read it)."""
+    cached = board.__dict__.get("_every_hex")
+    if cached is None:
+        cached = np.arange(len(board), dtype=HEX_INDEX)
+        board.__dict__["_every_hex"] = cached
+    return cached
+
+
 def target_levels_of(board, target_level) -> np.ndarray:
     if isinstance(target_level, bool) or not isinstance(target_level, (int, np.integer)) or target_level < 0:
         raise ValueError(f"target_level is {target_level!r}: expected an integer level, 0 or more")
+    if target_level == 0:
+        cached = board.__dict__.get("_ground_levels")
+        if cached is None:
+            cached = np.zeros(len(board), np.int64)
+            board.__dict__["_ground_levels"] = cached
+        return cached
     return np.minimum(target_level, board.top_level).astype(np.int64)
 
 
@@ -90,7 +107,7 @@ def fields_of_fire(board, sources, *, levels=0, target_level: int = 0, counters=
     (True, 0)
     """
     hexes, source_levels = source_locations(board, sources, levels)
-    targets = np.arange(len(board), dtype=HEX_INDEX)
+    targets = every_hex(board)
     out = np.empty((len(hexes), len(board)), np.int8)
     K.fields_kernel(model_code(board), hexes, source_levels, targets, target_levels_of(board, target_level),
                     template_tuple(board), kernel_board_tables(board), counter_tables(board, counters), out)

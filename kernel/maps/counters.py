@@ -276,11 +276,11 @@ class GameState:
 
     def _count(self, counts, hex_, step, what):
         h = self.board.index(hex_)
-        if step < 0 and counts[h] == 0:
+        before = int(counts[h])
+        if step < 0 and before == 0:
             raise ValueError(f"no {what} in {self.board.names[h]} to remove")
-        before = counts[h] > 0
-        counts[h] += step
-        if (counts[h] > 0) != before:  # the tables see only whether there is one
+        counts[h] = before + step
+        if (before > 0) != (before + step > 0):  # the tables see only whether there is one
             self._changes.append(h)
 
 
