@@ -12,7 +12,9 @@ kernels, from a second run of the same turns in which every kernel call
 (numba's dispatch included) is timed; the counters ratios (a call with a
 prepared :class:`~kernel.GameState` against the same call without counters),
 a SMOKE placed plus a held matrix refreshed against a full ``los_matrix``,
-movement with SMOKE against without, and ``can_see`` against ``los``.
+movement with SMOKE against without, and ``can_see`` against ``los`` (these
+single calls with one kernel thread; the loop and the refresh with one
+thread and with every thread).
 """
 
 from __future__ import annotations
@@ -167,10 +169,16 @@ CALLS = {
 
 @pytest.mark.parametrize("name", list(CALLS))
 def test_game_loop_call(benchmark, game, name):
+    """One kernel thread, so that a neighbour process holding a core (which stalls a parallel
+    call for a time slice) does not decide the ratios between calls doing the same work."""
     board, state, rng = game
     pairs = tuple(np.random.default_rng(SEED).integers(len(board), size=(2, 100)))
     call, rounds = CALLS[name]
-    measure(benchmark, name, lambda: call(board, state, pairs), rounds=rounds)
+    previous = kernel.set_thread_count(1)
+    try:
+        measure(benchmark, name, lambda: call(board, state, pairs), rounds=rounds)
+    finally:
+        kernel.set_thread_count(previous)
 
 
 @pytest.fixture(params=["1 thread", "all threads"])

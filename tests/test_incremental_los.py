@@ -78,3 +78,18 @@ def test_held_matrix_needs_a_game_state():
     board = kernel.load("71")
     with pytest.raises(TypeError, match="state must be a kernel.GameState, not Counters"):
         HeldLOSMatrix(board, kernel.Counters())
+
+
+def test_many_changes_recompute_the_whole_matrix():
+    from kernel.line_of_sight.incremental import FULL_REFRESH_HEXES
+
+    board = random_board("asl", 16, 12, seed=3)
+    state = GameState(board)
+    held = HeldLOSMatrix(board, state)
+    for h in range(FULL_REFRESH_HEXES + 1):
+        state.place_smoke(h, 2)
+    assert held.refresh() == len(board) ** 2
+    assert np.array_equal(held.matrix, los_matrix(board, counters=state))
+    state.remove_smoke(0)
+    assert held.refresh() < len(board) ** 2  # one change: pair by pair again
+    assert np.array_equal(held.matrix, los_matrix(board, counters=state))

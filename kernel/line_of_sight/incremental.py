@@ -33,6 +33,11 @@ from kernel.line_of_sight.inputs import kernel_board_tables, locations_of, model
 from kernel.line_of_sight.tracer import templates
 
 
+#: Above this many changed hexes, :meth:`HeldLOSMatrix.refresh` recomputes the whole matrix (each
+#: changed hex alone reaches a few per cent of the pairs of a map like the default scenario).
+FULL_REFRESH_HEXES = 32
+
+
 def inverse_templates(board):
     """``(inverse_start, inverse_template, offset_min, target_offset, target_dc, target_dy, col_max,
     y_max)``: per cell offset from a LOS's first end, the templates whose trace holds it (see
@@ -105,6 +110,10 @@ class HeldLOSMatrix:
         changed = state.changed_since(self.version)
         if changed.size == 0:
             return 0
+        if changed.size > FULL_REFRESH_HEXES:  # so many changes that the whole matrix is cheaper
+            self.matrix[...] = los_matrix(board, self.locations, counters=state)  # the same array, updated
+            self.version = state.version
+            return int(self.matrix.size)
         cells = hex_cells(board)
         changed_cells = cells[changed]
         inverse = inverse_templates(board)
