@@ -80,6 +80,7 @@ def play(board, turns: int, seed: int = SEED) -> dict:
 KERNELS = [
     ("kernel.movement._kernels", "field_kernel"),
     ("kernel.line_of_sight._kernels", "los_pairs_kernel"),
+    ("kernel.line_of_sight._kernels", "evaluate_pairs"),  # los_pairs of one chunk runs it directly
     ("kernel.line_of_sight._field_kernels", "fields_kernel"),
 ]
 

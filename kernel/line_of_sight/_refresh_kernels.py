@@ -15,10 +15,9 @@ every index read is valid.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from kernel._jit import jit, jit_parallel
+from kernel._jit import jit
 from kernel.line_of_sight._kernels import evaluate_pairs
 from kernel.line_of_sight._rules import BLOCKED
 
@@ -80,7 +79,7 @@ def _evaluate_row(model, r, rows, hexes, levels, tpl, board_tables, counters, ou
             out[r, rows[k]] = total[k] if total[k] < 127 else 127
 
 
-@jit_parallel
+@jit
 def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, inverse_start, inverse_template,
                    offset_min, target_offset, target_dc, target_dy, col_max, y_max, location_start, location_rows, tpl,
                    board_tables, counters, out):
@@ -90,13 +89,18 @@ def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, invers
     With ``symmetric`` (ASL, CCN) row ``r`` evaluates its pairs ``c > r`` and
     :func:`mirror_kernel` then copies them below the diagonal; otherwise
     every ordered pair is evaluated.  Iteration ``r`` writes only row ``r``.
+
+    Serial on purpose (a plain loop over rows): a refresh is about
+    a millisecond of work, and as two parallel regions it stalled for tens
+    of milliseconds whenever a neighbour process held a core (measured in
+    ``bench/bench_game_loop.py``).
     """
     n = hexes.shape[0]
     grid = tpl[0]
     col = board_tables[0]
     yv = board_tables[1]
     evaluated = np.zeros(n, np.int64)
-    for r in numba.prange(n):
+    for r in range(n):
         seen = np.zeros(n, np.uint8)
         rows = np.empty(n, np.int64)
         count = _candidates(r, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min,
@@ -113,13 +117,13 @@ def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, invers
     return evaluated.sum()
 
 
-@jit_parallel
+@jit
 def mirror_kernel(hexes, cells, changed_cells, inverse_start, inverse_template, offset_min, target_offset, target_dc,
                   target_dy, col, yv, col_max, y_max, grid, location_start, location_rows, out):
     """After :func:`refresh_kernel` (symmetric): copy each refreshed pair ``(c, r)``, ``c < r``,
     into ``out[r, c]``; iteration ``r`` writes only row ``r``."""
     n = hexes.shape[0]
-    for r in numba.prange(n):
+    for r in range(n):
         seen = np.zeros(n, np.uint8)
         rows = np.empty(n, np.int64)
         count = _candidates(r, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min,
