@@ -59,15 +59,24 @@ def prepared_tables(board, state: GameState):
 def update_tables(board, state, tables, hexes):
     """Rewrite the entries of ``hexes`` in prepared tables from the state's current counters."""
     hex_info, fast_grid, same_code, level_row, level_min = tables
-    arrays = counter_arrays(board, state)
-    smoke, smoke_top, vehicles, units = arrays
-    hex_info[hexes, rules.H_SMOKE] = smoke[hexes]
-    hex_info[hexes, rules.H_SMOKE_TOP] = smoke_top[hexes]
-    hex_info[hexes, rules.H_VEHICLE] = vehicles[hexes]
-    hex_info[hexes, rules.H_UNITS] = units[hexes]
+    smoke = state._smoke[hexes]  # only the changed hexes' values (the state's own arrays, read here)
+    smoke_top = 2 * board.ground_level[hexes].astype(HINDRANCE) + 2 * state._height[hexes]
+    vehicles = state._vehicles[hexes] > 0
+    units = state._units[hexes] > 0
+    columns = [rules.H_SMOKE, rules.H_SMOKE_TOP, rules.H_VEHICLE, rules.H_UNITS]
+    new = np.stack([smoke, smoke_top, vehicles, units], axis=1).astype(hex_info.dtype)
+    differs = new != hex_info[hexes][:, columns]
+    hex_info[np.ix_(hexes, columns)] = new
+    if not board_arrays(board)[11]:
+        differs[:, 3] = False  # units block no LOS here: a unit moved changes only its column
+    keep = differs.any(axis=1)
+    if not keep.any():
+        return
+    hexes = hexes[keep]
+    values = (smoke[keep], smoke_top[keep], vehicles[keep], units[keep])
     cells = hex_cells(board)[hexes]
-    fast_grid[cells] = fast_keys(board, arrays, hexes)
-    same_code[:, cells] = same_level_code_columns(board, arrays, hexes, level_values(board)[0])
+    fast_grid[cells] = fast_keys(board, values, hexes)
+    same_code[:, cells] = same_level_code_columns(board, values, hexes, level_values(board)[0])
 
 
 def hex_cells(board) -> np.ndarray:
@@ -98,7 +107,8 @@ def with_inert(board, counters):
     ``fast_grid`` (int32) follows the trace templates' padded grid layout
     (``grid_flat``).  Per cell it holds ``content << 8 | sides`` where
     ``content`` is the hex's ground in half levels when nothing *in* the hex
-    can affect a LOS (no obstacle, hindrance, SMOKE, vehicle or unit) and
+    can affect a LOS (no obstacle, hindrance, SMOKE, vehicle, nor a unit where
+    units block LOS) and
     32767 when something can, and bit ``d`` of ``sides`` is set when hexside
     ``d`` of the hex holds a LOS feature.  Off the map the value is -2**30.
     A hex whose content is inert and not above the lower end of a LOS is
@@ -127,11 +137,12 @@ def hexside_bits(board) -> np.ndarray:
     return cached
 
 
-def fast_keys(board, counters, hexes) -> np.ndarray:
-    """``fast_grid`` values (see :func:`with_inert`) of ``hexes``."""
-    smoke, smoke_top, vehicles, units = counters
-    busy = (board.obstacle_height[hexes] > 0) | (board.hindrance[hexes] > 0) | (smoke[hexes] > 0) | vehicles[hexes] \
-        | units[hexes]
+def fast_keys(board, values, hexes) -> np.ndarray:
+    """``fast_grid`` values (see :func:`with_inert`) of ``hexes``, whose counters ``values``
+    (smoke, smoke_top, vehicles, units) are given one per hex of ``hexes``."""
+    smoke, smoke_top, vehicles, units = values
+    busy = (board.obstacle_height[hexes] > 0) | (board.hindrance[hexes] > 0) | (smoke > 0) | vehicles \
+        | (units & bool(board_arrays(board)[11]))  # units matter only where they block LOS (CCN)
     content = np.where(busy, 32767, 2 * board.ground_level[hexes]).astype(np.int32)
     return (content << 8) | hexside_bits(board)[hexes]
 
@@ -172,8 +183,9 @@ def level_values(board):
 
 
 def same_level_code_columns(board, counters, hexes, values) -> np.ndarray:
-    """The kernels' table for LOS between Locations at one level, ``S2`` half levels, for ``hexes``:
-    one row per level of ``values``, one column per hex (int16).
+    """The kernels' table for LOS between Locations at one level, ``S2`` half levels, for ``hexes``
+    (whose counters ``counters`` are given one per hex of ``hexes``): one row per level of
+    ``values``, one column per hex (int16).
 
     Such a LOS has no blind hexes or slopes, so the effect of a hex whose
     interior it crosses depends only on the hex and ``S2``: the kernels read it
@@ -183,7 +195,7 @@ def same_level_code_columns(board, counters, hexes, values) -> np.ndarray:
     (0-500), or one of ``CODE_HILL``, ``CODE_OBSTACLE``, ``CODE_UNIT``: the hex
     blocks.  Rows exist for every level a Location of the board can have.
     """
-    smoke, smoke_top, vehicles, units = (array[hexes] for array in counters)
+    smoke, smoke_top, vehicles, units = counters  # one value per hex of ``hexes``
     tables = board_arrays(board)
     ground2, obstacle, hindrance, hindrance_top = (tables[k][hexes] for k in (2, 3, 5, 6))
     sides = hexside_bits(board)[hexes]

@@ -210,7 +210,7 @@ class GameState:
         """Hex indices (int64, ascending, each once) changed after :attr:`version` was ``version``."""
         if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or not 0 <= version <= self.version:
             raise ValueError(f"version is {version!r}: expected 0..{self.version}, a version this state has had")
-        return np.unique(np.array(self._changes[version:], np.int64))
+        return np.array(sorted(set(self._changes[version:])), np.int64)
 
     def counters(self) -> Counters:
         """A copy of the current counters as a :class:`Counters`."""
