@@ -79,6 +79,12 @@ _API: dict[str, tuple[str, str]] = {
     "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
     "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
     "Counters": ("kernel.line_of_sight.counters", "Counters"),
+    "GameState": ("kernel.maps.counters", "GameState"),
+    "HeldLOSMatrix": ("kernel.line_of_sight.incremental", "HeldLOSMatrix"),
+    "fields_of_fire": ("kernel.line_of_sight.fields", "fields_of_fire"),
+    "threat_map": ("kernel.line_of_sight.fields", "threat_map"),
+    "ThreatMap": ("kernel.line_of_sight.fields", "ThreatMap"),
+    "can_see": ("kernel.line_of_sight.single", "can_see"),
     "LOSResult": ("kernel.line_of_sight.results", "LOSResult"),
     "LOSStep": ("kernel.line_of_sight.results", "LOSStep"),
     "PairsResult": ("kernel.line_of_sight.results", "PairsResult"),
@@ -95,6 +101,8 @@ _API: dict[str, tuple[str, str]] = {
     "MovementTables": ("kernel.movement.tables", "MovementTables"),
     "UNREACHABLE": ("kernel.movement.tables", "UNREACHABLE"),
     "board_edge_hexes": ("kernel.movement.inputs", "board_edge_hexes"),
+    "concealed_movement": ("kernel.concealment", "concealed_movement"),
+    "ConcealedMovement": ("kernel.concealment", "ConcealedMovement"),
     # pictures (matplotlib is imported when a picture is drawn)
     "board_picture": ("kernel.render.board_map", "board_picture"),
     "fire_picture": ("kernel.render.fire_map", "fire_picture"),
@@ -141,18 +149,22 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.batch.spec import read_job as read_batch_job
     from kernel.batch.storage import batch_result
     from kernel.line_of_sight.bulk import los_matrix_rows
+    from kernel.concealment import ConcealedMovement, concealed_movement
     from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_matrix_blocks, los_pairs, visibility_bits
     from kernel.line_of_sight.counters import Counters
+    from kernel.line_of_sight.fields import ThreatMap, fields_of_fire, threat_map
+    from kernel.line_of_sight.incremental import HeldLOSMatrix
     from kernel.line_of_sight.results import BLOCKED, REASONS, FieldOfFire, LOSResult, LOSStep, PairsResult
-    from kernel.line_of_sight.single import los
+    from kernel.line_of_sight.single import can_see, los
     from kernel.loading import load, read_scenario
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file
     from kernel.maps.bundled import data_dir
     from kernel.render.page import map_page, map_page_html
+    from kernel.maps.counters import GameState
     from kernel.maps.random_maps import random_board
     from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
     from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec

@@ -30,7 +30,7 @@ LAYERS = {
     "kernel.importers": 3,
     "kernel.loading": 4,
     "kernel.line_of_sight": 5, "kernel.movement": 5,
-    "kernel.render": 6, "kernel.batch": 6,
+    "kernel.render": 6, "kernel.batch": 6, "kernel.concealment": 6,
     "kernel.cli": 7,
 }
 #: The public face sits above everything and may import anything.

@@ -190,21 +190,27 @@ def test_unknown_start_hex_names_the_hex():
 
 
 def test_edge_packing_refuses_values_it_cannot_hold():
-    from kernel.movement._kernels import EDGE_WEIGHT_MASK, pack_edges
+    from kernel.movement._kernels import EDGE_CODE_MAX, EDGE_WEIGHT_MASK, pack_edges
+    codes = np.array([1, 1])
     with pytest.raises(ValueError, match=rf"edge weights span 0\.\.{EDGE_WEIGHT_MASK + 1} half MF: expected 0\.\.{EDGE_WEIGHT_MASK}"):
-        pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]))
+        pack_edges(np.array([1, 2]), np.array([0, EDGE_WEIGHT_MASK + 1]), codes)
     with pytest.raises(ValueError, match=r"edge targets span -1\.\.2: expected 0\.\."):
-        pack_edges(np.array([-1, 2]), np.array([1, 1]))
+        pack_edges(np.array([-1, 2]), np.array([1, 1]), codes)
+    with pytest.raises(ValueError, match=rf"edge SMOKE codes span 0\.\.16 \(a climb of 15 levels in one move\): "
+                                         rf"expected 0\.\.{EDGE_CODE_MAX}"):
+        pack_edges(np.array([1, 2]), np.array([1, 1]), np.array([0, EDGE_CODE_MAX + 1]))
 
 
 def test_edges_unpack_to_what_was_packed():
-    from kernel.movement._kernels import EDGE_TARGET_MASK, EDGE_WEIGHT_MASK, pack_edges, unpack_edges
+    from kernel.movement._kernels import EDGE_CODE_MAX, EDGE_TARGET_MASK, EDGE_WEIGHT_MASK, pack_edges, unpack_edges
     target = np.array([0, 5, EDGE_TARGET_MASK])
     weight = np.array([EDGE_WEIGHT_MASK, 0, 7])
-    packed = pack_edges(target, weight)
+    code = np.array([EDGE_CODE_MAX, 0, 1])
+    packed = pack_edges(target, weight, code)
     assert packed.dtype == np.uint64
-    unpacked_target, unpacked_weight = unpack_edges(packed)
+    unpacked_target, unpacked_weight, unpacked_code = unpack_edges(packed)
     assert np.array_equal(unpacked_target, target) and np.array_equal(unpacked_weight, weight)
+    assert np.array_equal(unpacked_code, code)
 
 
 @pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")

@@ -39,6 +39,10 @@ def warm_kernels() -> list[tuple[str, float]]:
         ("movement_field", lambda: kernel.movement_field(board, first, unit="infantry")),
         ("reachable", lambda: kernel.reachable(board, first, "infantry", 4)),
         ("movement_matrix", lambda: kernel.movement_matrix(board, "infantry")),
+        ("can_see", lambda: kernel.can_see(board, first, last)),
+        ("fields_of_fire and threat_map", lambda: kernel.threat_map(board, [first, last])),
+        ("concealed_movement", lambda: kernel.concealed_movement(board, first, [last], "infantry", 4)),
+        ("HeldLOSMatrix refresh", lambda: _refresh_once(kernel, board)),
     ]
     vv = kernel.random_board("valor-victory", 6, 5, seed=0)
     steps.append(("los_matrix (every ordered pair: Valor & Victory)", lambda: kernel.los_matrix(vv)))
@@ -48,6 +52,14 @@ def warm_kernels() -> list[tuple[str, float]]:
         call()
         done.append((what, time.perf_counter() - start))
     return done
+
+
+def _refresh_once(kernel, board) -> None:
+    """A held LOS matrix refreshed after one SMOKE placed (the incremental kernels)."""
+    state = kernel.GameState(board)
+    held = kernel.HeldLOSMatrix(board, state)
+    state.place_smoke(0, 2)
+    held.refresh()
 
 
 def command_warm(args) -> None:

@@ -23,7 +23,7 @@ from kernel.line_of_sight._rules import (
     BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
     MODEL_ASL, MODEL_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
     S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, asl_run_wall_blocks,
-    asl_vertex_wall_blocks, depression_bank, ranges_from_higher, record_step, simple_hex_effect, simple_run_effect,
+    asl_vertex_wall_blocks, depression_bank, end_smoke, ranges_from_higher, record_step, simple_hex_effect, simple_run_effect,
     vv_slope_hexes,
 )
 from kernel.line_of_sight.tracer import INTERIOR, VERTEX
@@ -118,13 +118,28 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         blind = False
         hard_block = False  # a step blocks outright (not a blind-hex effect)
         finished = False  # the first block ended the walk (``full`` false)
+        e = first + 1
+        # SMOKE in an end's own hex (ASL A24: fire into or out of a SMOKE hex), when the end's
+        # Location is within it; the viewer's counts first, the target's last (section 2)
+        smoke_b = 0
+        if model == MODEL_ASL:
+            smoke_b = end_smoke(b, lb2, hex_info)
+            smoke_a = end_smoke(a, la2, hex_info)
+            if smoke_a > 0:
+                total = smoke_a
+                if record:
+                    n_rec = record_step(records, n_rec, a, S_INTERIOR, NONE, R_NONE, smoke_a)
+                if cap > 0 and total >= cap:
+                    blocked, blocked_at, reason = True, a, R_HINDRANCE
+                    if not full:
+                        finished = True
+                        e = last  # no walk
         # both ends at one level, first block ends it: crossed interiors from same_code
         code_row = -1
         if not full and not record and same and 0 <= S2 - level_min < level_row.shape[0]:
             code_row = level_row[S2 - level_min]
         previous_cell = base_a  # cell of the last hex whose interior was crossed
         fast_limit = (lo2 << 8) | 255  # content inert and not above the lower end
-        e = first + 1
         while e < last:
             entry = packed[e]
             k = (entry >> 3) & 3
@@ -285,6 +300,12 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                     finished = True
                     break
             e += advance
+        if smoke_b > 0 and not finished:
+            total += smoke_b
+            if record:
+                n_rec = record_step(records, n_rec, b, S_INTERIOR, NONE, R_NONE, smoke_b)
+            if not blocked and cap > 0 and total >= cap:
+                blocked, blocked_at, reason = True, b, R_HINDRANCE
         if model == MODEL_VV and not finished:
             # V&V 10.10 (section 3): only the firer (end a) ignores its own wall or hedge; the
             # one crossed into the target's hex still adds its DRM

@@ -144,6 +144,15 @@ def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
 
 
 @jit_inline
+def end_smoke(h, level2, hex_info):
+    """SMOKE DRM of an end's own hex h (ASL A24: fire out of or into a SMOKE hex), when the end's
+    Location (``level2`` half levels) is within the SMOKE: below its top (section 2)."""
+    if hex_info[h, H_SMOKE] > 0 and level2 < hex_info[h, H_SMOKE_TOP]:
+        return hex_info[h, H_SMOKE]
+    return 0
+
+
+@jit_inline
 def ranges_from_higher(r_a, r_b, higher_is_a):
     if higher_is_a:
         return r_a, r_b

@@ -100,6 +100,10 @@ def visibility_bits(board, locations=None, *, counters: Counters | None = None, 
     return bits
 
 
+#: evaluate_pairs' record table when nothing is recorded (never written).
+NO_RECORDS = np.zeros((1, 5), np.int32)
+
+
 def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
               unit: str | None = None) -> PairsResult:
     """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
@@ -123,6 +127,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
         raise ValueError(f"los_pairs: a has {hex_a.shape[0]} hexes and b {hex_b.shape[0]}: expected equal lengths")
     levels = []
     for name, value, hexes in (("level_a", level_a, hex_a), ("level_b", level_b, hex_b)):
+        if type(value) is int and value == 0:  # the common case: ground level, always valid
+            levels.append(np.zeros(hex_a.shape, np.int64))
+            continue
         array = np.broadcast_to(np.asarray(value, dtype=np.int64), hex_a.shape).copy()
         bad = (array < 0) | (array > board.top_level[hexes])
         if bad.any():
@@ -136,9 +143,13 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
                          board.distance(hex_a, hex_b),
                          cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
     blocked = np.empty(n, np.bool_)
-    K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], template_tuple(board),
-                       kernel_board_tables(board), counter_tables(board, counters), blocked, result.hindrance,
-                       result.blocked_at, result.reason, result.blind, result.continuous_slope)
+    outputs = (blocked, result.hindrance, result.blocked_at, result.reason, result.blind, result.continuous_slope)
+    tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
+    if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
+        K.evaluate_pairs(model_code(board), True, False, hex_a, levels[0], 1, hex_b, levels[1], 1, *tables,
+                         NO_RECORDS, *outputs)
+    else:
+        K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], *tables, *outputs)
     result.visible = ~blocked
     return result
 

@@ -1,8 +1,8 @@
-"""Counters on the map (SMOKE, vehicles, units) and the per-call hex tables built from them for the kernels."""
+"""The kernels' tables of the counters on the map (SMOKE, vehicles, units): built per call from a
+:class:`~kernel.maps.counters.Counters`, prepared once and updated in place from a
+:class:`~kernel.maps.counters.GameState`."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -10,70 +10,18 @@ from kernel._dtypes import HINDRANCE, LEVEL
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.inputs import board_arrays, model_code
 from kernel.line_of_sight.tracer import templates
+from kernel.maps.counters import Counters, GameState, counter_values
 
-
-@dataclass
-class Counters:
-    """Dynamic counters on the map, as per-hex arrays (no recompilation needed).
-
-    Parameters
-    ----------
-    smoke : array of int, optional
-        SMOKE hindrance DRM per hex (0 = none; ASL SMOKE is +2 or +3).
-    smoke_height : array of int, optional
-        Height of the SMOKE in levels above the hex's ground (default 2).
-    vehicles : array of bool, optional
-        A vehicle or wreck in the hex (ASL: +1 hindrance at the same level).
-    units : array of bool, optional
-        A unit or leader in the hex (CCN: blocks LOS and movement).
-
-    Use :meth:`on` to build one from hex names.
-    """
-
-    smoke: np.ndarray | None = None
-    smoke_height: np.ndarray | None = None
-    vehicles: np.ndarray | None = None
-    units: np.ndarray | None = None
-
-    @classmethod
-    def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=2):
-        """Counters from hex names: ``smoke={"2I9": 3}``, ``vehicles=["2J9"]``.
-
-        >>> import kernel
-        >>> board = kernel.load("71")
-        >>> int(Counters.on(board, smoke={"71I9": 3}).smoke.sum())
-        3
-        """
-        n = len(board)
-        smoke_array = np.zeros(n, HINDRANCE)
-        for name, drm in (smoke or {}).items():
-            smoke_array[board.index(name)] = drm
-        vehicle_array = np.zeros(n, np.bool_)
-        vehicle_array[board.indices(list(vehicles))] = True
-        unit_array = np.zeros(n, np.bool_)
-        unit_array[board.indices(list(units))] = True
-        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array)
-
-
-def checked_array(value, n, dtype, name, default):
-    if value is None:
-        return np.full(n, default, dtype=dtype)
-    array = np.asarray(value)
-    if array.shape != (n,):
-        raise ValueError(f"counters.{name} has shape {array.shape}: expected ({n},), one value per hex")
-    if dtype is not np.bool_ and array.dtype.kind not in "iub":
-        raise ValueError(f"counters.{name} has dtype {array.dtype}: expected integers")
-    if dtype is not np.bool_ and array.size and array.min() < 0:
-        raise ValueError(f"counters.{name} has a negative value {array.min()}: expected values >= 0")
-    return np.ascontiguousarray(array, dtype=dtype)
+__all__ = ["Counters", "GameState", "counter_tables", "prepared_tables"]
 
 
 def counter_tables(board, counters, *, bulk: bool = True):
-    """The kernels' per-call tables for ``counters`` (cached when there are none).
+    """The kernels' tables for ``counters`` (cached when there are none, kept up to date on a
+    :class:`GameState`).
 
     ``bulk=False`` is for one recorded LOS (``los``), which reads neither
-    fast-path table: they are left as one-element stand-ins instead of being
-    built over the whole grid.
+    fast-path table: for a plain :class:`Counters` they are left as
+    one-element stand-ins instead of being built over the whole grid.
     """
     if counters is None:
         key = "_los_no_counters"
@@ -82,6 +30,8 @@ def counter_tables(board, counters, *, bulk: bool = True):
             cached = with_inert(board, counter_arrays(board, Counters()))
             board.__dict__[key] = cached
         return cached
+    if isinstance(counters, GameState):
+        return prepared_tables(board, counters)
     arrays = counter_arrays(board, counters)
     if not bulk:
         return (hex_info_table(board, arrays), np.zeros(1, np.int32), np.zeros((1, 1), np.int16),
@@ -89,17 +39,65 @@ def counter_tables(board, counters, *, bulk: bool = True):
     return with_inert(board, arrays)
 
 
+def prepared_tables(board, state: GameState):
+    """The kernel tables of a :class:`GameState`, built on first use and then brought up to date
+    by rewriting the entries of the hexes changed since (cost: a few small numpy operations per
+    changed hex, none over the whole map)."""
+    prepared = state.prepared.get("los")
+    if prepared is None or prepared[0] is not board:
+        counter_values(board, state)  # checks the state belongs to the board
+        tables = with_inert(board, counter_arrays(board, state))
+        state.prepared["los"] = [board, state.version, tables]
+        return tables
+    _, version, tables = prepared
+    if version != state.version:
+        update_tables(board, state, tables, state.changed_since(version))
+        prepared[1] = state.version
+    return tables
+
+
+def update_tables(board, state, tables, hexes):
+    """Rewrite the entries of ``hexes`` in prepared tables from the state's current counters."""
+    hex_info, fast_grid, same_code, level_row, level_min = tables
+    smoke = state._smoke[hexes]  # only the changed hexes' values (the state's own arrays, read here)
+    smoke_top = 2 * board.ground_level[hexes].astype(HINDRANCE) + 2 * state._height[hexes]
+    vehicles = state._vehicles[hexes] > 0
+    units = state._units[hexes] > 0
+    columns = [rules.H_SMOKE, rules.H_SMOKE_TOP, rules.H_VEHICLE, rules.H_UNITS]
+    new = np.stack([smoke, smoke_top, vehicles, units], axis=1).astype(hex_info.dtype)
+    differs = new != hex_info[hexes][:, columns]
+    hex_info[np.ix_(hexes, columns)] = new
+    if not board_arrays(board)[11]:
+        differs[:, 3] = False  # units block no LOS here: a unit moved changes only its column
+    keep = differs.any(axis=1)
+    if not keep.any():
+        return
+    hexes = hexes[keep]
+    values = (smoke[keep], smoke_top[keep], vehicles[keep], units[keep])
+    cells = hex_cells(board)[hexes]
+    fast_grid[cells] = fast_keys(board, values, hexes)
+    same_code[:, cells] = same_level_code_columns(board, values, hexes, level_values(board)[0])
+
+
+def hex_cells(board) -> np.ndarray:
+    """Cell of each hex in the trace templates' padded grid (``grid_flat``), cached on the board."""
+    cached = board.__dict__.get("_los_hex_cells")
+    if cached is None:
+        grid = templates(board).grid_flat
+        cells = np.flatnonzero(grid >= 0)
+        cached = np.full(len(board), -1, np.int64)
+        cached[grid[cells]] = cells
+        if (cached < 0).any():
+            raise RuntimeError("a hex has no cell in the trace templates' grid")
+        board.__dict__["_los_hex_cells"] = cached
+    return cached
+
+
 def counter_arrays(board, counters):
-    """Validated per-hex counter arrays: (smoke, smoke_top in half levels, vehicles, units)."""
-    if not isinstance(counters, Counters):
-        raise TypeError(f"counters must be a kernel.Counters, not {type(counters).__name__}")
-    n = len(board)
-    smoke = checked_array(counters.smoke, n, HINDRANCE, "smoke", 0)
-    height = checked_array(counters.smoke_height, n, HINDRANCE, "smoke_height", 2)
+    """Validated per-hex counter arrays for the kernels: (smoke, smoke_top in half levels, vehicles, units)."""
+    smoke, height, vehicles, units = counter_values(board, counters)
     ground2 = 2 * board.ground_level.astype(HINDRANCE)
     smoke_top = (ground2 + 2 * height).astype(HINDRANCE)
-    vehicles = checked_array(counters.vehicles, n, np.bool_, "vehicles", False)
-    units = checked_array(counters.units, n, np.bool_, "units", False)
     return smoke, smoke_top, vehicles, units
 
 
@@ -109,7 +107,8 @@ def with_inert(board, counters):
     ``fast_grid`` (int32) follows the trace templates' padded grid layout
     (``grid_flat``).  Per cell it holds ``content << 8 | sides`` where
     ``content`` is the hex's ground in half levels when nothing *in* the hex
-    can affect a LOS (no obstacle, hindrance, SMOKE, vehicle or unit) and
+    can affect a LOS (no obstacle, hindrance, SMOKE, vehicle, nor a unit where
+    units block LOS) and
     32767 when something can, and bit ``d`` of ``sides`` is set when hexside
     ``d`` of the hex holds a LOS feature.  Off the map the value is -2**30.
     A hex whose content is inert and not above the lower end of a LOS is
@@ -117,17 +116,35 @@ def with_inert(board, counters):
     it through a featured hexside.  (A hexside's features are held by both of
     its hexes, so the crossing is seen from the hex entered.)
     """
-    smoke, smoke_top, vehicles, units = counters
-    hexside_any = board_arrays(board)[12]
-    busy = (board.obstacle_height > 0) | (board.hindrance > 0) | (smoke > 0) | vehicles | units
-    content = np.where(busy, 32767, 2 * board.ground_level).astype(np.int32)
-    sides = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
-    key = (content << 8) | sides
     grid = templates(board).grid_flat
-    on_map = grid >= 0
-    fast_grid = np.where(on_map, key[np.maximum(grid, 0)], np.int32(-(1 << 30))).astype(np.int32)
-    same_code, level_row, level_min = same_level_codes(board, counters, sides, grid)
+    everything = np.arange(len(board))
+    fast_grid = np.full(len(grid), -(1 << 30), np.int32)
+    cells = hex_cells(board)
+    fast_grid[cells] = fast_keys(board, counters, everything)
+    values, level_row, level_min = level_values(board)
+    same_code = np.zeros((len(values), len(grid)), np.int16)
+    same_code[:, cells] = same_level_code_columns(board, counters, everything, values)
     return (hex_info_table(board, counters), fast_grid, same_code, level_row, level_min)
+
+
+def hexside_bits(board) -> np.ndarray:
+    """Per hex, bit ``d`` set when its hexside ``d`` holds a LOS feature (int32, cached)."""
+    cached = board.__dict__.get("_los_hexside_bits")
+    if cached is None:
+        hexside_any = board_arrays(board)[12]
+        cached = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
+        board.__dict__["_los_hexside_bits"] = cached
+    return cached
+
+
+def fast_keys(board, values, hexes) -> np.ndarray:
+    """``fast_grid`` values (see :func:`with_inert`) of ``hexes``, whose counters ``values``
+    (smoke, smoke_top, vehicles, units) are given one per hex of ``hexes``."""
+    smoke, smoke_top, vehicles, units = values
+    busy = (board.obstacle_height[hexes] > 0) | (board.hindrance[hexes] > 0) | (smoke > 0) | vehicles \
+        | (units & bool(board_arrays(board)[11]))  # units matter only where they block LOS (CCN)
+    content = np.where(busy, 32767, 2 * board.ground_level[hexes]).astype(np.int32)
+    return (content << 8) | hexside_bits(board)[hexes]
 
 
 def hex_info_table(board, counters):
@@ -149,8 +166,26 @@ def hex_info_table(board, counters):
     return info
 
 
-def same_level_codes(board, counters, sides, grid):
-    """The kernels' table for LOS between Locations at one level, ``S2`` half levels.
+def level_values(board):
+    """The levels (half levels) a Location of the board can have, and the row of each in
+    ``same_code``: ``(values, level_row, level_min)`` (cached)."""
+    cached = board.__dict__.get("_los_level_values")
+    if cached is None:
+        ground2 = board_arrays(board)[2]
+        location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
+        values = np.unique(location_levels)
+        level_min = int(values[0])
+        level_row = np.full(int(values[-1]) - level_min + 1, -1, np.int32)
+        level_row[values - level_min] = np.arange(len(values), dtype=np.int32)
+        cached = (values, level_row, level_min)
+        board.__dict__["_los_level_values"] = cached
+    return cached
+
+
+def same_level_code_columns(board, counters, hexes, values) -> np.ndarray:
+    """The kernels' table for LOS between Locations at one level, ``S2`` half levels, for ``hexes``
+    (whose counters ``counters`` are given one per hex of ``hexes``): one row per level of
+    ``values``, one column per hex (int16).
 
     Such a LOS has no blind hexes or slopes, so the effect of a hex whose
     interior it crosses depends only on the hex and ``S2``: the kernels read it
@@ -160,32 +195,23 @@ def same_level_codes(board, counters, sides, grid):
     (0-500), or one of ``CODE_HILL``, ``CODE_OBSTACLE``, ``CODE_UNIT``: the hex
     blocks.  Rows exist for every level a Location of the board can have.
     """
-    smoke, smoke_top, vehicles, units = counters
+    smoke, smoke_top, vehicles, units = counters  # one value per hex of ``hexes``
     tables = board_arrays(board)
-    ground2, obstacle, hindrance, hindrance_top = tables[2], tables[3], tables[5], tables[6]
-    location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
-    values = np.unique(location_levels)
-    level_min = int(values[0])
-    level_row = np.full(int(values[-1]) - level_min + 1, -1, np.int32)
-    level_row[values - level_min] = np.arange(len(values), dtype=np.int32)
+    ground2, obstacle, hindrance, hindrance_top = (tables[k][hexes] for k in (2, 3, 5, 6))
+    sides = hexside_bits(board)[hexes]
     model = model_code(board)
-    same_code = np.empty((len(values), len(grid)), np.int16)
-    for row, S2 in enumerate(values):
-        if model == rules.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
-            drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
-            drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
-            drm += (vehicles & (ground2 == S2)).astype(np.int64)
-            unit_blocks = np.zeros(len(board), np.bool_)
-        else:  # sections 3 and 4
-            drm = hindrance.astype(np.int64) if model == rules.MODEL_VV else np.zeros(len(board), np.int64)
-            unit_blocks = units & bool(tables[11])
+    S2 = np.asarray(values, np.int64)[:, None]  # one row per level, one column per hex (broadcast)
+    if model == rules.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
+        drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
+        drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
+        drm += vehicles & (ground2 == S2)
         code = np.minimum(drm, rules.CODE_MAX_DRM)
-        if model == rules.MODEL_ASL:
-            code = np.where((obstacle > 0) & (ground2 + obstacle > S2), rules.CODE_OBSTACLE, code)
-        else:
-            code = np.where(unit_blocks, rules.CODE_UNIT, code)
-            code = np.where(obstacle > 0, rules.CODE_OBSTACLE, code)
-        code = np.where(ground2 > S2, rules.CODE_HILL, code)
-        per_hex = (code << 6) | sides
-        same_code[row] = np.where(grid >= 0, per_hex[np.maximum(grid, 0)], 0)
-    return same_code, level_row, level_min
+        code = np.where((obstacle > 0) & (ground2 + obstacle > S2), rules.CODE_OBSTACLE, code)
+    else:  # sections 3 and 4: the same at every level but for hills
+        drm = hindrance.astype(np.int64) if model == rules.MODEL_VV else np.zeros(len(hexes), np.int64)
+        code = np.minimum(drm, rules.CODE_MAX_DRM)
+        code = np.where(units & bool(tables[11]), rules.CODE_UNIT, code)
+        code = np.where(obstacle > 0, rules.CODE_OBSTACLE, code)
+        code = np.broadcast_to(code, (len(values), len(hexes)))
+    code = np.where(ground2 > S2, rules.CODE_HILL, code)
+    return ((code << 6) | sides).astype(np.int16)

@@ -12,6 +12,9 @@ from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
 
 MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.MODEL_CCN}
 
+#: Bit of each hexside direction in a template's ``entry_sides``.
+SIDE_BITS = (1 << np.arange(6)).astype(np.uint8)
+
 
 def board_arrays(board):
     cached = board.__dict__.get("_los_tables")
@@ -40,10 +43,14 @@ def board_arrays(board):
 
 
 def kernel_board_tables(board):
-    """The part of :func:`board_arrays` the kernels take as separate arguments."""
-    col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
-    return (col, y, hs_obst, hs_hind, cap, units_block, np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX),
-            depression_groups(board))
+    """The part of :func:`board_arrays` the kernels take as separate arguments (cached on the board)."""
+    cached = board.__dict__.get("_los_kernel_board_tables")
+    if cached is None:
+        col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
+        cached = (col, y, hs_obst, hs_hind, cap, units_block,
+                  np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX), depression_groups(board))
+        board.__dict__["_los_kernel_board_tables"] = cached
+    return cached
 
 
 def depression_groups(board) -> np.ndarray:
@@ -76,8 +83,13 @@ def depression_groups(board) -> np.ndarray:
 
 
 def template_tuple(board):
-    tpl = templates(board)
-    return (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
+    """The trace templates as the kernels take them (cached on the board)."""
+    cached = board.__dict__.get("_los_template_tuple")
+    if cached is None:
+        tpl = templates(board)
+        cached = (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
+        board.__dict__["_los_template_tuple"] = cached
+    return cached
 
 
 def model_code(board) -> int:
@@ -128,10 +140,9 @@ def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
         tpl = templates(board)
         t = (board.col[targets].astype(np.int64) - board.col[sources] + tpl.max_dc) * tpl.width + (
             board.y[targets].astype(np.int64) - board.y[sources] + tpl.max_dy)
-        entry = tpl.entry_sides[t]
-        for d in range(6):
-            bit = ((entry >> d) & 1).astype(bool) & (sources != targets)
-            cover = np.where(bit, np.maximum(cover, side_cover[targets, d]), cover)
+        entered = (tpl.entry_sides[t][:, None] & SIDE_BITS) != 0  # (pairs, 6): the hexsides the LOS enters by
+        entered &= (np.asarray(sources) != targets)[:, None]
+        cover = np.maximum(cover, np.where(entered, side_cover[targets], 0).max(axis=1, initial=0))
     elif model == "ccn":
         viewer = board.ground_level[sources].astype(np.int64) + source_levels
         target = board.ground_level[targets].astype(np.int64) + target_levels

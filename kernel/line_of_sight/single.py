@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import HEX_INDEX
+from kernel.line_of_sight import _field_kernels as K_fields
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
@@ -64,8 +65,8 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     tpl = template_tuple(board)
     tpl_cache = templates(board)
     t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))
-    # at most one step record and one crossing record per template entry of this pair
-    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 1
+    # at most one step record and one crossing record per template entry of this pair,
+    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 3  # and SMOKE in either end's hex
     records = np.zeros((size, 5), np.int32)  # hex, step kind, effect, reason, DRM
     out = (np.empty(1, np.bool_), np.empty(1, np.int32), np.empty(1, np.int32), np.empty(1, np.int8),
            np.empty(1, np.bool_), np.empty(1, np.bool_))
@@ -74,17 +75,19 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
         np.array([ib], HEX_INDEX), np.array([level_b], np.int64), 0, tpl, kernel_board_tables(board),
         per_call, records, *out)
     blocked, total, at, reason, blind, slope = (value[0] for value in out)
-    rec_hex, rec_kind, rec_effect, rec_reason, rec_drm = records.T
     cover = cover_one(board, ia, level_a, ib, level_b, unit_index)
     model = board.ruleset.los_model
+    references = RULE_REFERENCE[model]
+    names = board.names
     steps = []
-    for i in range(n_rec):
-        reason_name = REASONS[rec_reason[i]]
+    # one conversion to Python ints: indexing numpy arrays element by element cost more than the walk
+    for rec_hex, rec_kind, rec_effect, rec_reason, rec_drm in records[:n_rec].tolist():
+        reason_name = REASONS[rec_reason]
         steps.append(LOSStep(
-            hex=board.names[rec_hex[i]], kind=STEP_KINDS[rec_kind[i]], effect=EFFECT_NAMES[rec_effect[i]],
-            hindrance=int(rec_drm[i]), reason=reason_name,
-            rule=RULE_REFERENCE[model].get(reason_name, "-") if reason_name else
-            (RULE_REFERENCE[model]["hindrance"] if rec_drm[i] else "-"),
+            hex=names[rec_hex], kind=STEP_KINDS[rec_kind], effect=EFFECT_NAMES[rec_effect],
+            hindrance=rec_drm, reason=reason_name,
+            rule=references.get(reason_name, "-") if reason_name else
+            (references["hindrance"] if rec_drm else "-"),
         ))
     return LOSResult(
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
@@ -92,3 +95,29 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
         reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
         cover=cover, ruleset=board.ruleset.name, steps=steps,
     )
+
+
+def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -> bool:
+    """Whether ``b`` is visible from ``a``: the fast boolean form of :func:`los` for one pair.
+
+    Takes what :func:`los` takes (hex names, Locations such as ``"71P5h1"``
+    or global indices; a :class:`~kernel.maps.counters.GameState` is the
+    cheapest ``counters``) and answers ``los(...).visible`` without
+    recording the steps, the hindrance or the cover; the walk stops at the
+    first block.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> can_see(board, "71I4", "71I6") == kernel.los(board, "71I4", "71I6").visible
+    True
+    """
+    if type(a) is int and type(b) is int and level_a == 0 and level_b == 0 and 0 <= a < len(board) \
+            and 0 <= b < len(board):
+        ia, ib = a, b  # the common case of an engine's loop, checked here without the name lookups
+    else:
+        ia, level_a = location_of(board, a, level_a, "level_a")
+        ib, level_b = location_of(board, b, level_b, "level_b")
+    return K_fields.visible_kernel(model_code(board), ia, level_a, ib, level_b, template_tuple(board),
+                                   kernel_board_tables(board), counter_tables(board, counters))

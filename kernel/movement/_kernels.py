@@ -8,8 +8,12 @@ only walk it.  States (``docs/movement-semantics.md``):
   id ``2 * loc``, stopped ``2 * loc + 1``;
 * Bypass position ``(h, d)`` has state id ``2 * n_locations + bypass_id[h, d]``.
 
-Edges (:func:`pack_edges`): each a uint64, the target state in the low 32 bits
-and the weight in whole half MF above them.  ``edge_bounds`` has ``2 * S + 1``
+Edges (:func:`pack_edges`): each a uint64, the target state in the low 32 bits,
+the weight in whole half MF without SMOKE in the next 28 and the edge's SMOKE
+code in the top 4 (see :func:`kernel.movement.state_graph.build_state_graph`):
+SMOKE enters the search as per-state data, ``state_smoke[t]`` half MF (the
+SMOKE cost of the hex of state ``t``, 0 where there is none) shifted left by
+``code - 1`` and added to an edge into ``t`` whose code is not 0.  ``edge_bounds`` has ``2 * S + 1``
 entries for ``S`` states: state ``s``'s ordinary edges are
 ``edges[edge_bounds[2 * s]:edge_bounds[2 * s + 1]]`` and its all-MF edges
 (legal only as a unit's first move) follow, up to ``edge_bounds[2 * s + 2]``.
@@ -39,24 +43,41 @@ INF_HALF = 1 << 40
 #: Packing of one edge into a uint64 (see :func:`pack_edges`).
 EDGE_TARGET_MASK = (1 << 32) - 1
 EDGE_WEIGHT_SHIFT = 32
-EDGE_WEIGHT_MASK = (1 << 30) - 1
+EDGE_WEIGHT_MASK = (1 << 28) - 1
+EDGE_CODE_SHIFT = 60
+EDGE_CODE_MAX = 15
 _TARGET_MASK = np.uint64(EDGE_TARGET_MASK)
 _WEIGHT_SHIFT = np.uint64(EDGE_WEIGHT_SHIFT)
+_WEIGHT_MASK = np.uint64(EDGE_WEIGHT_MASK)
+_CODE_SHIFT = np.uint64(EDGE_CODE_SHIFT)
 
 
-def pack_edges(target, weight):
-    """Pack edge targets and weights (whole half MF) into the uint64 form :func:`dijkstra` reads."""
+def pack_edges(target, weight, smoke_code):
+    """Pack edge targets, weights (whole half MF) and SMOKE codes into the uint64 form :func:`dijkstra` reads."""
     if weight.size and (weight.min() < 0 or weight.max() > EDGE_WEIGHT_MASK):
         raise ValueError(f"edge weights span {weight.min()}..{weight.max()} half MF: expected 0..{EDGE_WEIGHT_MASK}")
     if target.size and (target.min() < 0 or target.max() > EDGE_TARGET_MASK):
         raise ValueError(f"edge targets span {target.min()}..{target.max()}: expected 0..{EDGE_TARGET_MASK}")
-    return target.astype(np.uint64) | (weight.astype(np.uint64) << _WEIGHT_SHIFT)
+    if smoke_code.size and (smoke_code.min() < 0 or smoke_code.max() > EDGE_CODE_MAX):
+        raise ValueError(f"edge SMOKE codes span {smoke_code.min()}..{smoke_code.max()} (a climb of "
+                         f"{smoke_code.max() - 1} levels in one move): expected 0..{EDGE_CODE_MAX}")
+    return (target.astype(np.uint64) | (weight.astype(np.uint64) << _WEIGHT_SHIFT)
+            | (smoke_code.astype(np.uint64) << _CODE_SHIFT))
 
 
 def unpack_edges(edges):
-    """``(target, weight)`` int64 arrays of packed edges (the inverse of :func:`pack_edges`)."""
-    return (edges & _TARGET_MASK).astype(np.int64), (edges >> _WEIGHT_SHIFT).astype(np.int64)
+    """``(target, weight, smoke_code)`` int64 arrays of packed edges (the inverse of :func:`pack_edges`)."""
+    return ((edges & _TARGET_MASK).astype(np.int64), ((edges >> _WEIGHT_SHIFT) & _WEIGHT_MASK).astype(np.int64),
+            (edges >> _CODE_SHIFT).astype(np.int64))
 
+
+def smoke_weights(weight, smoke_code, target_smoke):
+    """Edge weights with SMOKE: ``target_smoke`` is each edge's target state's SMOKE cost in half MF."""
+    return weight + np.where(smoke_code > 0, target_smoke << np.maximum(smoke_code - 1, 0), 0)
+
+
+#: No per-state penalty (an empty array: :func:`dijkstra` adds nothing).
+NO_PENALTY = np.zeros(0, np.int64)
 
 #: uint16 sentinel for unreachable in half-MF matrices.
 UNREACHABLE = 65535
@@ -80,7 +101,7 @@ def _push(pool_state, pool_next, heads, entry, state, bucket):
 
 
 @jit
-def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limit,
+def dijkstra(edge_bounds, edges, state_smoke, state_penalty, start_states, start_costs, start_is_first, limit,
              dist, pred, pool_state, pool_next, heads):
     """Least cost (whole half MF) from the start states over the expanded state graph.
 
@@ -100,6 +121,12 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
     (entries pushed into it meanwhile, by a zero-weight edge, are taken on the
     next turn).
 
+    ``state_smoke[t]`` is the SMOKE cost (half MF) of the hex of state ``t``,
+    added to each edge into ``t`` as its SMOKE code says (module docstring).
+    ``state_penalty`` is empty, or holds per state a cost added to every edge
+    into it (half MF; negative: the state may not be entered), e.g. for
+    entering a hex the enemy sees.
+
     All-MF edges are relaxed only out of a start marked in ``start_is_first``
     whose start cost is 0, before the search proper.  On return ``dist[s]``
     is the cost of state ``s``, or ``limit + 1`` when it is not reached
@@ -108,6 +135,7 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
     number of states settled.
     """
     bound = limit + 1
+    penalised = state_penalty.shape[0] > 0
     dist[:] = bound
     pred[:] = -1
     heads[:] = -1
@@ -131,7 +159,14 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
             for e in range(edge_bounds[2 * s + 1], edge_bounds[2 * s + 2]):
                 packed = edges[e]
                 t = np.intp(packed & _TARGET_MASK)
-                c = np.int64(packed >> _WEIGHT_SHIFT)
+                c = np.int64((packed >> _WEIGHT_SHIFT) & _WEIGHT_MASK)
+                code = np.int64(packed >> _CODE_SHIFT)
+                if code > 0:
+                    c += state_smoke[t] << (code - 1)
+                if penalised:
+                    if state_penalty[t] < 0:
+                        continue
+                    c += state_penalty[t]
                 if c < dist[t]:
                     dist[t] = c
                     pred[t] = s
@@ -160,7 +195,14 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
             for e in range(edge_bounds[2 * state], edge_bounds[2 * state + 1]):
                 packed = edges[e]
                 t = np.intp(packed & _TARGET_MASK)
-                weight = np.int64(packed >> _WEIGHT_SHIFT)
+                weight = np.int64((packed >> _WEIGHT_SHIFT) & _WEIGHT_MASK)
+                code = np.int64(packed >> _CODE_SHIFT)
+                if code > 0:
+                    weight += state_smoke[t] << (code - 1)
+                if penalised:
+                    if state_penalty[t] < 0:
+                        continue
+                    weight += state_penalty[t]
                 c = cost + weight
                 if c < dist[t]:
                     dist[t] = c
@@ -177,7 +219,7 @@ def dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limi
 
 
 @jit
-def search(edge_bounds, edges, n_buckets, start_states, start_costs, start_is_first, limit):
+def search(edge_bounds, edges, state_smoke, state_penalty, n_buckets, start_states, start_costs, start_is_first, limit):
     """:func:`dijkstra` with its work arrays allocated here: returns ``(dist, pred)``."""
     n_states = (edge_bounds.shape[0] - 1) // 2
     dist = np.empty(n_states, np.int64)
@@ -186,13 +228,13 @@ def search(edge_bounds, edges, n_buckets, start_states, start_costs, start_is_fi
     pool_state = np.empty(pool, np.int32)
     pool_next = np.empty(pool, np.int32)
     heads = np.empty(n_buckets, np.int32)
-    dijkstra(edge_bounds, edges, start_states, start_costs, start_is_first, limit,
+    dijkstra(edge_bounds, edges, state_smoke, state_penalty, start_states, start_costs, start_is_first, limit,
              dist, pred, pool_state, pool_next, heads)
     return dist, pred
 
 
 @jit
-def field_kernel(edge_bounds, edges, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
+def field_kernel(edge_bounds, edges, state_smoke, state_penalty, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
                  location_offset, bypass_start, deck_location, n_locations, exit_hexes, leave_cost, cot_all,
                  allowance_all):
     """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
@@ -225,11 +267,11 @@ def field_kernel(edge_bounds, edges, n_buckets, limit, start_hexes, start_levels
         if start_levels[k] == 0:
             first_hexes[n_first] = start_hexes[k]
             n_first += 1
-    dist, pred = search(edge_bounds, edges, buckets, start_states, start_costs, start_is_first, limit)
+    dist, pred = search(edge_bounds, edges, state_smoke, state_penalty, buckets, start_states, start_costs, start_is_first, limit)
     state_cost = np.empty(dist.shape[0], np.float64)
     cost = np.empty(location_offset.shape[0] - 1, np.float64)
     exit_cost, exit_hex = field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_locations,
-                                        exit_hexes, leave_cost, cot_all, first_hexes, allowance_all,
+                                        exit_hexes, leave_cost, state_smoke, cot_all, first_hexes, allowance_all,
                                         state_cost, cost)
     return state_cost, cost, pred, exit_cost, exit_hex
 
@@ -252,14 +294,15 @@ def hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, o
 
 
 @jit_parallel
-def movement_matrix_kernel(edge_bounds, edges, location_offset, bypass_start, deck_location, n_locations, n_buckets,
+def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, bypass_start, deck_location, n_locations, n_buckets,
                            limit, sources, out):
     """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
     n = out.shape[1]
     for k in numba.prange(sources.shape[0]):
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
-        dist, pred = search(edge_bounds, edges, n_buckets, starts, np.zeros(1, np.int64), np.ones(1, np.bool_), limit)
+        dist, pred = search(edge_bounds, edges, state_smoke, NO_PENALTY, n_buckets, starts, np.zeros(1, np.int64),
+                            np.ones(1, np.bool_), limit)
         row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, row)
         for h in range(n):
@@ -269,11 +312,12 @@ def movement_matrix_kernel(edge_bounds, edges, location_offset, bypass_start, de
 
 @jit
 def field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_locations, exit_hexes,
-                  leave_cost, cot_all, first_hexes, allowance_all, state_cost, cost):
+                  leave_cost, state_smoke, cot_all, first_hexes, allowance_all, state_cost, cost):
     """Float outputs of one field: MF per state and per hex, and the cheapest exit.
 
     ``leave_cost[h]`` is the MF cost of leaving the map from hex ``h`` (inf
-    where no hexside allows it); ``exit_hexes`` lists the hexes where it is
+    where no hexside allows it) without SMOKE, to which the SMOKE in ``h``
+    adds (``state_smoke`` of its ground Location, half MF); ``exit_hexes`` lists the hexes where it is
     finite.
     From an all-MF hex leaving is an all-MF move, allowed only from the
     ``first_hexes`` (start hexes at ground level, cost 0), where it costs
@@ -287,7 +331,8 @@ def field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_l
     for k in range(exit_hexes.shape[0]):
         h = exit_hexes[k]
         if not cot_all[h]:
-            leave = state_cost[2 * location_offset[h]] + leave_cost[h]
+            ground = 2 * location_offset[h]
+            leave = state_cost[ground] + leave_cost[h] + 0.5 * state_smoke[ground]
             if leave < best:
                 best = leave
                 best_hex = h

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernel.movement import _kernels as K
+from kernel.movement.counters import counter_masks, state_smoke
 from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, checked_mask, start_locations
 from kernel.movement.tables import MovementTables, movement_tables
 
@@ -160,7 +161,7 @@ class MovementField:
 
 
 def movement_field(board, start, unit: str | None = None, allowance: float | None = None, *,
-                   smoke=None, units=None, entry_hexes=None) -> MovementField:
+                   counters=None, smoke=None, units=None, entry_hexes=None) -> MovementField:
     """Least movement cost from one or several start hexes to every hex and state.
 
     Parameters
@@ -178,9 +179,13 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
         states costlier than it are not expanded, and all-MF moves cost it
         (default: the class's ``default_allowance`` for all-MF moves and no
         limit).
+    counters : GameState or Counters, optional
+        The counters on the map, as LOS takes them: SMOKE adds to the COT
+        (B.2; per-hex data for the search, nothing is rebuilt), units block
+        where the ruleset says occupied hexes cannot be entered (CCN).
     smoke, units : bool arrays (N,), optional
-        SMOKE per hex (adds to the COT, B.2); units per hex (CCN: occupied
-        hexes cannot be entered).
+        The same as plain masks (not together with ``counters``): SMOKE per
+        hex, units per hex.
     entry_hexes : hex or sequence, optional
         Hexes entered from off the map (A2.5): each starts at its own entry
         cost.  ``board_edge_hexes(board, side)`` lists a side's hexes.
@@ -190,12 +195,24 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     ValueError
         No start and no entry hex, unknown unit class, negative allowance.
     """
+    return penalised_field(board, start, unit, allowance, counters=counters, smoke=smoke, units=units,
+                           entry_hexes=entry_hexes)
+
+
+def penalised_field(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
+                    smoke=None, units=None, entry_hexes=None, hex_penalty=None) -> MovementField:
+    """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per
+    hex, checked by the caller; -1: the hex may not be entered).  With a positive penalty the
+    costs include the penalties and are not bounded by the allowance (it still prices all-MF
+    moves); with penalties of 0 and -1 only, they are MF and bounded as usual."""
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
     starts, start_levels = start_locations(board, start)
     if starts.size == 0 and entry_hexes is None:
         raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
-    tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
+    smoke, units = counter_masks(board, counters, smoke, units)
+    tables = movement_tables(board, unit, units=units, allowance=allowance)
+    extra = state_smoke(board, tables, counters, smoke)
     location_offset = tables.tables.location_offset
     entry_states = entry_half = NO_ENTRIES
     if entry_hexes is not None:
@@ -208,7 +225,8 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
         for e in entries:
             if occupied is not None and occupied[e]:
                 continue  # entering from off the map is an entry: not into an occupied hex
-            cost = tables.allowance_all if tables.cot_all[e] else float(tables.cot[e])
+            cost = tables.allowance_all if tables.cot_all[e] else float(tables.cot[e]) + 0.5 * float(
+                extra[2 * location_offset[e]])
             if not np.isfinite(cost):
                 continue
             stopped = bool(tables.cot_stop[e] or tables.cot_all[e])
@@ -216,10 +234,16 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
             costs.append(int(round(2 * cost)))
         entry_states, entry_half = np.array(states, np.int64), np.array(costs, np.int64)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
+    penalty, buckets = K.NO_PENALTY, tables.n_buckets
+    if hex_penalty is not None:
+        penalty = hex_penalty[tables.state_hex]
+        buckets += max(int(hex_penalty.max(initial=0)), 0)  # Dial's queue: the largest edge weight grows
+        if hex_penalty.max(initial=0) > 0:
+            limit = K.INF_HALF
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
-        tables.edge_bounds, tables.edges, tables.n_buckets, limit, starts, start_levels, entry_states, entry_half,
-        location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations, tables.exit_hexes,
-        tables.leave_cost, tables.cot_all, tables.allowance_all)
+        tables.edge_bounds, tables.edges, extra, penalty, buckets, limit, starts, start_levels, entry_states,
+        entry_half, location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations,
+        tables.exit_hexes, tables.leave_cost, tables.cot_all, tables.allowance_all)
     return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
@@ -241,8 +265,10 @@ def reachable(board, start, unit: str | None = None, allowance: float = 4, **opt
 
 
 def movement_matrix(board, unit: str | None = None, allowance: float | None = None, *, sources=None,
-                    smoke=None, units=None) -> np.ndarray:
+                    counters=None, smoke=None, units=None) -> np.ndarray:
     """Movement cost from every source hex (default: all) to every hex, in parallel.
+
+    ``counters``, ``smoke`` and ``units`` as for :func:`movement_field`.
 
     Returns
     -------
@@ -253,16 +279,19 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
     source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else hex_list(board, sources, "sources").astype(np.int64)
-    tables = movement_tables(board, unit, smoke=smoke, units=units, allowance=allowance)
+    smoke, units = counter_masks(board, counters, smoke, units)
+    tables = movement_tables(board, unit, units=units, allowance=allowance)
+    extra = state_smoke(board, tables, counters, smoke)
     out = np.empty((len(source_hexes), len(board)), np.uint16)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF
-    K.movement_matrix_kernel(tables.edge_bounds, tables.edges, tables.tables.location_offset, tables.bypass_start,
+    K.movement_matrix_kernel(tables.edge_bounds, tables.edges, extra, tables.tables.location_offset, tables.bypass_start,
                              tables.tables.deck_location, tables.n_locations, tables.n_buckets, limit, source_hexes,
                              out)
     return out
 
 
-def movement_graph(board, start, unit: str | None = None, allowance: float | None = None, **options):
+def movement_graph(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
+                   smoke=None, units=None):
     """The expanded state graph the kernel walks, as a ``scipy.sparse.csr_matrix`` in MF.
 
     For peers such as scipy: all-MF moves are kept only out of the start
@@ -273,13 +302,16 @@ def movement_graph(board, start, unit: str | None = None, allowance: float | Non
     from scipy.sparse import csr_matrix
 
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
-    tables = movement_tables(board, unit, allowance=allowance, **options)
+    smoke, units = counter_masks(board, counters, smoke, units)
+    tables = movement_tables(board, unit, units=units, allowance=allowance)
+    extra = state_smoke(board, tables, counters, smoke)
     hexes, levels = start_locations(board, start)
     starts = sorted({2 * (int(board.location_offset[h]) + int(level)) for h, level in zip(hexes, levels)})
     counts = np.diff(tables.edge_bounds)  # ordinary then all-MF edges, state by state
     source = np.repeat(np.repeat(np.arange(tables.n_states), 2), counts)
     first_only = np.repeat(np.tile([False, True], tables.n_states), counts)
-    target, weight = K.unpack_edges(tables.edges)
+    target, weight, smoke_code = K.unpack_edges(tables.edges)
+    weight = K.smoke_weights(weight, smoke_code, extra[target])
     keep = ~first_only | np.isin(source, starts)
     weights = weight[keep] / 2.0
     weights = np.where(weights == 0, 1e-12, weights)  # scipy drops explicit zero weights

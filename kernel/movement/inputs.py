@@ -39,7 +39,8 @@ NO_ENTRIES = np.zeros(0, np.int64)
 
 def start_locations(board, start):
     """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level)."""
-    if isinstance(start, str) and not board.names_a_location(start):  # the common case, kept short
+    if isinstance(start, (str, int, np.integer)) and not isinstance(start, bool) and not (
+            isinstance(start, str) and board.names_a_location(start)):  # one hex: the common case, kept short
         return np.array([board.index(start)], np.int64), np.zeros(1, np.int64)
     items = [start] if isinstance(start, (str, int, np.integer)) else start
     if items is not None and not isinstance(items, np.ndarray) and any(board.names_a_location(i) for i in items):

@@ -1,4 +1,8 @@
-"""Per unit class and counters, every movement cost of the map precomputed once (numpy, vectorised): :class:`MovementTables`."""
+"""Per unit class (and, in CCN, units), every movement cost of the map precomputed once (numpy, vectorised): :class:`MovementTables`.
+
+SMOKE is not part of the tables: it enters the search as per-hex data
+(:mod:`kernel.movement.counters`), so placing SMOKE rebuilds nothing.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +28,12 @@ FLAG_ALL = K.FLAG_ALL
 
 @dataclass
 class MovementTables:
-    """Precomputed edge costs of one unit class on one board (with counters)."""
+    """Precomputed edge costs of one unit class on one board (with the units, where they block movement).
+
+    ``cot`` and ``leave_cost`` are without SMOKE; ``smoke_half`` is what SMOKE
+    adds to a COT (half MF) and ``state_hex`` the hex of each state, from
+    which the kernels' per-state SMOKE costs are made.
+    """
 
     unit: str
     tables: tuple
@@ -41,13 +50,16 @@ class MovementTables:
     edges: np.ndarray  # uint64: packed target and weight (kernel.movement._kernels.pack_edges)
     bypass_start: np.ndarray  # Bypass ids of hex h: bypass_start[h]:bypass_start[h + 1]
     exit_hexes: np.ndarray  # hexes the map can be left from (finite leave_cost, A2.6), ascending
+    smoke_half: int  # SMOKE's addition to a COT, half MF (B.2)
+    state_hex: np.ndarray  # int64 hex of each state
+    state_start: np.ndarray  # states of hex h, other than Bypass: 2 * location_offset[h] .. 2 * location_offset[h + 1]
 
     @property
     def n_states(self) -> int:
         return 2 * self.n_locations + self.n_bypass
 
 
-def _combine(board, unit_index, mask_terrain, smoke):
+def _combine(board, unit_index, mask_terrain):
     """COT per hex over the terrain features selected by ``mask_terrain`` (bit set)."""
     rs = board.ruleset
     combine = rs.rules["cost_combine"]
@@ -72,15 +84,16 @@ def _combine(board, unit_index, mask_terrain, smoke):
         any_feature |= has
         stop |= has & bool(rs.terrain_stop_on_entry[t])
     cost = np.where(any_feature, cost, float(rs.rules["open_cost"]))
-    cost = cost + np.where(smoke, float(rs.rules["smoke_cost"]), 0.0)
     return cost, all_mf, stop
 
 
-def movement_tables(board, unit: str, *, smoke=None, units=None, allowance=None) -> MovementTables:
+def movement_tables(board, unit: str, *, units=None, allowance=None) -> MovementTables:
     """Edge costs for ``unit`` on ``board`` (see ``docs/movement-semantics.md``).
 
-    Tables depend on the unit class, the counters and the allowance but not on
-    the start, so they are kept on the board (a few per board) and reused.
+    Tables depend on the unit class, the allowance and, where occupied hexes
+    block movement (CCN), the units, but not on the start nor on SMOKE, so
+    they are kept on the board (a few per board) and reused.  ``units`` is a
+    bool array, one per hex.
 
     Raises
     ------
@@ -90,31 +103,30 @@ def movement_tables(board, unit: str, *, smoke=None, units=None, allowance=None)
     rs = board.ruleset
     rs.unit_index(unit)
     n = len(board)
-    if smoke is None and units is None:
-        key = (unit, allowance, b"", b"")
+    if units is None:
+        key = (unit, allowance, b"")
     else:
-        smoke = checked_mask(smoke, n, "smoke")
         units = checked_mask(units, n, "units")
-        key = (unit, allowance, smoke.tobytes() if smoke.any() else b"", units.tobytes() if units.any() else b"")
+        blocks = bool(rs.rules["occupied_hexes_block_movement"])
+        key = (unit, allowance, units.tobytes() if blocks and units.any() else b"")
     cache = board.__dict__.setdefault("_movement_tables", {})
     if key not in cache:
-        smoke = checked_mask(smoke, n, "smoke")
         units = checked_mask(units, n, "units")
         if len(cache) >= 8:
             cache.pop(next(iter(cache)))
-        cache[key] = _build_movement_tables(board, unit, smoke, units, allowance)
+        cache[key] = _build_movement_tables(board, unit, units, allowance)
     return cache[key]
 
 
-def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTables:
+def _build_movement_tables(board, unit, units, allowance) -> MovementTables:
     rs = board.ruleset
     unit_index = rs.unit_index(unit)
     n = len(board)
     deck_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_deck[t])
     all_terrain = ((1 << len(rs.terrain_names)) - 1) & ~deck_terrain  # a deck is not a feature beneath it
     bypass_terrain = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_bypass[t])
-    cot, cot_all, cot_stop = _combine(board, unit_index, all_terrain, smoke)
-    other, other_all, _ = _combine(board, unit_index, all_terrain & ~bypass_terrain, smoke)
+    cot, cot_all, cot_stop = _combine(board, unit_index, all_terrain)
+    other, other_all, _ = _combine(board, unit_index, all_terrain & ~bypass_terrain)
     rules = rs.rules
     allowance_all = float(allowance) if allowance is not None else float(rules["default_allowance"][unit])
     ground = board.ground_level.astype(np.int64)
@@ -154,7 +166,7 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
         """``enter(P -> Q)`` per (P, direction) for a climb of ``up`` levels: (cost, flags)."""
         # a road replaces the COT value and the hexside cost, but never lifts a
         # prohibition (of the hex or of a hexside feature) nor an all-MF feature
-        road_base = float(rules["road_cost"]) + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
+        road_base = float(rules["road_cost"])
         base = np.where(road & np.isfinite(cot[q]), road_base, cot[q])
         side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
         base, steep = climb(base, up)
@@ -178,8 +190,8 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
 
     # bridge decks (item 6 of the edges): only across a road hexside, at the
     # road (or Open Ground) cost, never all-MF, never stopped
-    deck_base = (float(rules["road_cost"]) if unit in rules["road_classes"] else float(rules["open_cost"])) \
-        + np.where(smoke[q], float(rules["smoke_cost"]), 0.0)
+    deck_base = np.full(q.shape, float(rules["road_cost"]) if unit in rules["road_classes"] else
+                        float(rules["open_cost"]))
     deck_side = np.where(road & np.isfinite(hexside_cost), 0.0, hexside_cost)
     onto = valid & road_feature & deck[q]
     if rules["occupied_hexes_block_movement"]:
@@ -243,15 +255,19 @@ def _build_movement_tables(board, unit, smoke, units, allowance) -> MovementTabl
         bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
         deck_location, deck_in_half, deck_across_half, deck_out_half, deck_out_flags,
     )
-    edge_bounds, target, weight = build_state_graph(tables, allowance_half)
-    # Dial's queue needs more buckets than the largest edge weight
-    largest = max(largest, int(weight.max(initial=0)))
+    edge_bounds, target, weight, smoke_code = build_state_graph(tables, allowance_half, ground, mode == "double")
+    # Dial's queue needs more buckets than the largest edge weight, SMOKE included
+    smoke_half = int(_half(np.array([float(rules["smoke_cost"])]))[0])
+    largest = max(largest, int(K.smoke_weights(weight, smoke_code, np.full(weight.shape, smoke_half)).max(initial=0)))
     bypass_start = np.zeros(n + 1, np.int64)
     np.cumsum((bypass_id >= 0).sum(axis=1), out=bypass_start[1:])  # ids run hex by hex (assigned above)
     exit_hexes = np.flatnonzero(np.isfinite(leave_cost)).astype(np.int64)
-    return MovementTables(unit, tables, int(board.location_offset[-1]), n_bypass, cot, cot_all, cot_stop,
+    n_locations = int(board.location_offset[-1])
+    state_hex = np.concatenate([np.repeat(board.location_hex.astype(np.int64), 2), bypass_hex.astype(np.int64)])
+    return MovementTables(unit, tables, n_locations, n_bypass, cot, cot_all, cot_stop,
                           leave_cost, allowance_all, allowance_half, largest + 1, edge_bounds,
-                          K.pack_edges(target, weight), bypass_start, exit_hexes)
+                          K.pack_edges(target, weight, smoke_code), bypass_start, exit_hexes, smoke_half, state_hex,
+                          2 * board.location_offset.astype(np.int64))
 
 
 def _half(costs: np.ndarray) -> np.ndarray:

@@ -835,6 +835,12 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
             extra.append(Step("vertex-crossing", (beyond,), t, 0, index))
     rank = {"crossing": 1, "vertex-crossing": 2}
     walk = sorted(steps + extra, key=lambda s: (s.position, rank.get(s.kind, 0), s.order))
+    # A24 (SMOKE "into, out of or through"): SMOKE in the viewer's or the
+    # target's own hex hinders too.  SPEC: it counts when that end's Location
+    # lies inside the SMOKE, i.e. its absolute level 2 x (ground + level) is
+    # below the SMOKE's top 2 x ground + 2 x height; the viewer's is the first
+    # step of the walk, the target's the last (both "end-smoke" steps).
+    walk = [Step("end-smoke", (a,), Fraction(-1), 0, -1)] + walk + [Step("end-smoke", (b,), Fraction(2), 0, -1)]
 
     rules = board.ruleset.rules
     cap = int(rules.get("hindrance_cap", 0))
@@ -893,6 +899,14 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
             drm = _asl_run_drm([sources(h) for h in sides])
         elif step.kind == "vertex-crossing":
             effect, why, where = BLOCK, "hexside", step.hexes[0]
+        elif step.kind == "end-smoke":
+            h = step.hexes[0]
+            where = h
+            own = abs_a if h == a and step.position < 0 else abs_b
+            smoke = int(_counter(counters, "smoke", h, 0))
+            height = int(_counter(counters, "smoke_height", h, 2)) or 2
+            if smoke > 0 and own < 2 * _ground(board, h) + 2 * height:
+                drm = smoke
         else:
             # crossing P|Q of a hexside with an obstacle feature.
             p, q = step.hexes

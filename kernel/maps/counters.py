@@ -1,0 +1,290 @@
+"""Counters on the map: :class:`Counters` (per-hex arrays) and :class:`GameState` (a mutable game state).
+
+Both LOS (:mod:`kernel.line_of_sight`) and movement (:mod:`kernel.movement`)
+take either.  A :class:`Counters` is a plain value: every call that gets one
+builds its kernel tables from it.  A :class:`GameState` belongs to one board
+and is changed only through its methods (place, move, remove one counter);
+each change is logged, and the kernel tables prepared from it (by LOS and by
+movement, kept on the state) catch up with the log on their next use by
+rewriting only the changed hexes' entries.
+
+Allowed values (checked here, at the boundary, with the offending hex named):
+a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
+``0 .. MAX_SMOKE_HEIGHT`` levels above the hex's ground.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernel._dtypes import HINDRANCE, LEVEL
+
+#: Largest SMOKE hindrance DRM accepted (ASL SMOKE is +2 or +3; anything at or above the
+#: hindrance cap of +6 already blocks, so larger values would only risk overflowing the tables).
+MAX_SMOKE_DRM = 100
+
+#: Largest SMOKE height accepted, in levels above the hex's ground (ASL: 2).
+MAX_SMOKE_HEIGHT = 100
+
+#: Default SMOKE height in levels (ASL A24: two levels above its base).
+DEFAULT_SMOKE_HEIGHT = 2
+
+
+@dataclass
+class Counters:
+    """Dynamic counters on the map, as per-hex arrays (no recompilation needed).
+
+    Parameters
+    ----------
+    smoke : array of int, optional
+        SMOKE hindrance DRM per hex (0 = none; ASL SMOKE is +2 or +3), at most
+        :data:`MAX_SMOKE_DRM`.
+    smoke_height : array of int, optional
+        Height of the SMOKE in levels above the hex's ground (default 2), at
+        most :data:`MAX_SMOKE_HEIGHT`.
+    vehicles : array of bool, optional
+        A vehicle or wreck in the hex (ASL: +1 hindrance at the same level).
+    units : array of bool, optional
+        A unit or leader in the hex (CCN: blocks LOS and movement).
+
+    Use :meth:`on` to build one from hex names, and :class:`GameState` for a
+    state that changes during a game and is prepared once for the kernels.
+    """
+
+    smoke: np.ndarray | None = None
+    smoke_height: np.ndarray | None = None
+    vehicles: np.ndarray | None = None
+    units: np.ndarray | None = None
+
+    @classmethod
+    def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
+        """Counters from hex names: ``smoke={"2I9": 3}``, ``vehicles=["2J9"]``.
+
+        >>> import kernel
+        >>> board = kernel.load("71")
+        >>> int(Counters.on(board, smoke={"71I9": 3}).smoke.sum())
+        3
+        """
+        n = len(board)
+        smoke_height = checked_smoke_height(smoke_height, "smoke_height")
+        smoke_array = np.zeros(n, HINDRANCE)
+        for name, drm in (smoke or {}).items():
+            smoke_array[board.index(name)] = checked_smoke_drm(drm, f"smoke[{name!r}]")
+        vehicle_array = np.zeros(n, np.bool_)
+        vehicle_array[board.indices(list(vehicles))] = True
+        unit_array = np.zeros(n, np.bool_)
+        unit_array[board.indices(list(units))] = True
+        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array)
+
+
+def _checked_int(value, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} is {value!r}: expected an integer {low}..{high}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{what} is {int(value)}: expected {low}..{high}")
+    return int(value)
+
+
+def checked_smoke_drm(value, what: str = "smoke") -> int:
+    """A SMOKE DRM, checked to be an integer 0..MAX_SMOKE_DRM."""
+    return _checked_int(value, what, 0, MAX_SMOKE_DRM)
+
+
+def checked_smoke_height(value, what: str = "smoke_height") -> int:
+    """A SMOKE height in levels, checked to be an integer 0..MAX_SMOKE_HEIGHT."""
+    return _checked_int(value, what, 0, MAX_SMOKE_HEIGHT)
+
+
+def checked_counter_array(board, value, name: str, dtype, default, high: int | None = None) -> np.ndarray:
+    """One of a :class:`Counters`' arrays, checked (shape, integers, range) and converted to ``dtype``."""
+    n = len(board)
+    if value is None:
+        return np.full(n, default, dtype=dtype)
+    array = np.asarray(value)
+    if array.shape != (n,):
+        raise ValueError(f"counters.{name} has shape {array.shape}: expected ({n},), one value per hex")
+    if dtype is np.bool_:
+        return np.ascontiguousarray(array, dtype=np.bool_)
+    if array.dtype.kind not in "iub":
+        raise ValueError(f"counters.{name} has dtype {array.dtype}: expected integers")
+    if array.size:
+        low, top = int(array.min()), int(array.max())
+        if low < 0 or (high is not None and top > high):
+            i = int(np.flatnonzero((array < 0) | (array > (high if high is not None else top)))[0])
+            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: "
+                             f"expected 0..{high if high is not None else 'any'}")
+    return np.ascontiguousarray(array, dtype=dtype)
+
+
+def counter_values(board, counters):
+    """Validated per-hex arrays of a :class:`Counters` or :class:`GameState`:
+    ``(smoke DRM, smoke height in levels, vehicles, units)``."""
+    if isinstance(counters, GameState):
+        if counters.board is not board:
+            raise ValueError("counters is a GameState of another board: expected one made for this board")
+        return counters._smoke, counters._height, counters._vehicles > 0, counters._units > 0
+    if not isinstance(counters, Counters):
+        raise TypeError(f"counters must be a kernel.Counters or kernel.GameState, not {type(counters).__name__}")
+    smoke = checked_counter_array(board, counters.smoke, "smoke", HINDRANCE, 0, MAX_SMOKE_DRM)
+    height = checked_counter_array(board, counters.smoke_height, "smoke_height", HINDRANCE, DEFAULT_SMOKE_HEIGHT,
+                                   MAX_SMOKE_HEIGHT)
+    vehicles = checked_counter_array(board, counters.vehicles, "vehicles", np.bool_, False)
+    units = checked_counter_array(board, counters.units, "units", np.bool_, False)
+    return smoke, height, vehicles, units
+
+
+class GameState:
+    """The counters of a game in progress on one board, prepared once for the kernels.
+
+    Every LOS and movement function takes it as ``counters=``.  Change it only
+    through its methods; each change is logged (:attr:`version`,
+    :meth:`changed_since`) and the kernels' tables built from the state are
+    brought up to date on their next use by rewriting the changed hexes only,
+    so a turn that moves one counter pays for one hex, not for the map.
+
+    Parameters
+    ----------
+    board : Board
+    counters : Counters, optional
+        Initial counters.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> state = kernel.GameState(board)
+    >>> state.place_smoke("71K5", 3)
+    >>> state.place_vehicle("71K6")
+    >>> state.move_vehicle("71K6", "71K7")
+    >>> int(state.smoke[board.index("71K5")]), bool(state.vehicles[board.index("71K7")]), state.version
+    (3, True, 4)
+    >>> kernel.los(board, "71I4", "71L5", counters=state).hindrance  # 71K5 lies on this LOS
+    3
+    """
+
+    def __init__(self, board, counters: Counters | None = None):
+        self.board = board
+        n = len(board)
+        if counters is None:
+            smoke, height = np.zeros(n, HINDRANCE), np.full(n, DEFAULT_SMOKE_HEIGHT, HINDRANCE)
+            vehicles, units = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+        else:
+            smoke, height, vehicles, units = counter_values(board, counters)
+        self._smoke = smoke.copy()
+        self._height = height.copy()
+        self._vehicles = vehicles.astype(np.int32)
+        self._units = units.astype(np.int32)
+        self._changes: list[int] = []
+        #: Kernel tables prepared from this state, by the module that owns them (each with the version it reflects).
+        self.prepared: dict = {}
+
+    # --- read-only views -------------------------------------------------------------------------
+    @property
+    def smoke(self) -> np.ndarray:
+        """SMOKE DRM per hex (int16, 0 = none; read-only)."""
+        return _read_only(self._smoke)
+
+    @property
+    def smoke_height(self) -> np.ndarray:
+        """SMOKE height per hex in levels (int16; read-only)."""
+        return _read_only(self._height)
+
+    @property
+    def vehicles(self) -> np.ndarray:
+        """Whether a vehicle or wreck is in each hex (bool)."""
+        return self._vehicles > 0
+
+    @property
+    def units(self) -> np.ndarray:
+        """Whether a unit is in each hex (bool)."""
+        return self._units > 0
+
+    @property
+    def version(self) -> int:
+        """Number of changes made so far."""
+        return len(self._changes)
+
+    def changed_since(self, version: int) -> np.ndarray:
+        """Hex indices (int64, ascending, each once) changed after :attr:`version` was ``version``."""
+        if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or not 0 <= version <= self.version:
+            raise ValueError(f"version is {version!r}: expected 0..{self.version}, a version this state has had")
+        return np.array(sorted(set(self._changes[version:])), np.int64)
+
+    def counters(self) -> Counters:
+        """A copy of the current counters as a :class:`Counters`."""
+        return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units)
+
+    # --- changes -----------------------------------------------------------------------------------
+    def place_smoke(self, hex_, drm: int, height: int = DEFAULT_SMOKE_HEIGHT) -> None:
+        """Put SMOKE of hindrance ``drm`` (1..MAX_SMOKE_DRM) and ``height`` levels in a hex (replacing any)."""
+        h = self.board.index(hex_)
+        name = self.board.names[h]
+        drm = checked_smoke_drm(drm, f"SMOKE DRM in {name}")
+        if drm == 0:
+            raise ValueError(f"SMOKE DRM in {name} is 0: expected 1..{MAX_SMOKE_DRM} (use remove_smoke to clear it)")
+        self._smoke[h] = drm
+        self._height[h] = checked_smoke_height(height, f"SMOKE height in {name}")
+        self._changes.append(h)
+
+    def remove_smoke(self, hex_) -> None:
+        """Take the SMOKE out of a hex (an error if there is none)."""
+        h = self.board.index(hex_)
+        if self._smoke[h] == 0:
+            raise ValueError(f"no SMOKE in {self.board.names[h]} to remove")
+        self._smoke[h] = 0
+        self._changes.append(h)
+
+    def move_smoke(self, source, target) -> None:
+        """Move the SMOKE of one hex (with its DRM and height) to another."""
+        h = self.board.index(source)
+        if self._smoke[h] == 0:
+            raise ValueError(f"no SMOKE in {self.board.names[h]} to move")
+        drm, height = int(self._smoke[h]), int(self._height[h])
+        self.board.index(target)  # checked before anything changes
+        self.remove_smoke(h)
+        self.place_smoke(target, drm, height)
+
+    def place_vehicle(self, hex_) -> None:
+        """Put a vehicle or wreck in a hex (several may share one)."""
+        self._count(self._vehicles, hex_, +1, "vehicle")
+
+    def remove_vehicle(self, hex_) -> None:
+        """Take one vehicle or wreck out of a hex."""
+        self._count(self._vehicles, hex_, -1, "vehicle")
+
+    def move_vehicle(self, source, target) -> None:
+        """Move one vehicle or wreck between hexes."""
+        self.board.index(target)
+        self.remove_vehicle(source)
+        self.place_vehicle(target)
+
+    def place_unit(self, hex_) -> None:
+        """Put a unit in a hex (several may share one)."""
+        self._count(self._units, hex_, +1, "unit")
+
+    def remove_unit(self, hex_) -> None:
+        """Take one unit out of a hex."""
+        self._count(self._units, hex_, -1, "unit")
+
+    def move_unit(self, source, target) -> None:
+        """Move one unit between hexes."""
+        self.board.index(target)
+        self.remove_unit(source)
+        self.place_unit(target)
+
+    def _count(self, counts, hex_, step, what):
+        h = self.board.index(hex_)
+        before = int(counts[h])
+        if step < 0 and before == 0:
+            raise ValueError(f"no {what} in {self.board.names[h]} to remove")
+        counts[h] = before + step
+        if (before > 0) != (before + step > 0):  # the tables see only whether there is one
+            self._changes.append(h)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view

@@ -1,0 +1,158 @@
+"""Game-loop queries (issue #14): per-source fields, threat maps, concealed movement, can_see;
+checked against brute force from ``los`` and from a plain shortest-path search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import dijkstra
+
+import kernel
+from kernel import (BLOCKED, GameState, can_see, concealed_movement, fields_of_fire, los, movement_field,
+                    movement_graph, random_board, threat_map)
+from tests.test_game_state import random_changes
+
+RULESETS = ["asl", "valor-victory", "ccn"]
+
+
+def game(ruleset, seed):
+    board = random_board(ruleset, 12, 9, seed=seed)
+    rng = np.random.default_rng(seed)
+    state = GameState(board)
+    random_changes(board, state, rng, 8)
+    if board.ruleset.rules["units_block_los"]:
+        for h in np.flatnonzero(state.units):
+            state.remove_unit(int(h))  # CCN units block LOS: keep the map readable for the brute force
+    enemies = rng.choice(len(board), 3, replace=False)
+    return board, rng, state, enemies
+
+
+def brute_force_threat(board, enemies, state, level=0):
+    count = np.zeros(len(board), np.int64)
+    best = np.full(len(board), 127, np.int64)
+    for e in enemies:
+        for h in range(len(board)):
+            result = los(board, int(e), h, level_b=min(level, int(board.top_level[h])), counters=state)
+            if result.visible:
+                count[h] += 1
+                best[h] = min(best[h], min(result.hindrance, 127))
+    return count, np.where(count > 0, best, BLOCKED)
+
+
+@pytest.mark.parametrize("seed", range(2), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_fields_of_fire_and_threat_map_against_los(ruleset, seed):
+    board, rng, state, enemies = game(ruleset, seed)
+    rows = fields_of_fire(board, enemies, counters=state)
+    for k, e in enumerate(enemies):
+        for h in rng.choice(len(board), 25, replace=False):
+            result = los(board, int(e), int(h), counters=state)
+            assert rows[k, h] == (min(result.hindrance, 127) if result.visible else BLOCKED), (e, h)
+    threat = threat_map(board, enemies, counters=state)
+    count, best = brute_force_threat(board, enemies, state)
+    assert np.array_equal(threat.count, count) and np.array_equal(threat.hindrance, best)
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_can_see_is_los_visible(ruleset, seed):
+    board, rng, state, _ = game(ruleset, seed)
+    upper = np.flatnonzero(board.top_level > 0)
+    for a, b in rng.integers(len(board), size=(60, 2)):
+        a, b = int(a), int(b)
+        assert can_see(board, a, b, counters=state) == los(board, a, b, counters=state).visible
+        assert can_see(board, a, b) == los(board, a, b).visible
+        assert can_see(board, board.names[a], board.names[b], counters=state) == los(board, a, b, counters=state).visible
+    for h in upper[:10]:
+        name = board.location_name(int(h), 1)
+        assert can_see(board, name, 0, counters=state) == los(board, name, 0, counters=state).visible
+
+
+def scipy_costs(board, start, unit, allowance, state, blocked_states, penalty_states=None, penalty=0.0):
+    """Shortest-path costs on the peer graph, with edges into ``blocked_states`` removed or penalised."""
+    graph, starts = movement_graph(board, start, unit, allowance, counters=state)
+    graph = graph.tocsc(copy=True)
+    for s in blocked_states:
+        graph.data[graph.indptr[s]:graph.indptr[s + 1]] = np.inf if penalty_states is None else \
+            graph.data[graph.indptr[s]:graph.indptr[s + 1]] + penalty
+    graph = graph.tocsr()
+    graph.data[~np.isfinite(graph.data)] = 0
+    graph.eliminate_zeros()
+    return dijkstra(graph, indices=starts, min_only=True)
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_concealed_movement_against_brute_force(ruleset, seed):
+    board, rng, state, enemies = game(ruleset, seed)
+    unit = board.ruleset.unit_classes[0]
+    start = int(rng.integers(len(board)))
+    allowance = 6
+    hidden = concealed_movement(board, start, enemies, unit, allowance, counters=state)
+    count, _ = brute_force_threat(board, enemies, state)
+    assert np.array_equal(hidden.exposed, count > 0)
+    plain = movement_field(board, start, unit, allowance, counters=state)
+    assert np.array_equal(hidden.hidden, (plain.cost <= allowance) & (count == 0))
+    tables = hidden.field.tables
+    exposed_states = np.flatnonzero(hidden.exposed[tables.state_hex])
+    expected = scipy_costs(board, start, unit, allowance, state, exposed_states)
+    got = hidden.field.state_cost
+    within = expected <= allowance + 1e-9
+    assert np.array_equal(np.isfinite(got), within)
+    assert np.allclose(got[within], expected[within], atol=1e-6)
+    for h in np.flatnonzero(np.isfinite(hidden.field.cost))[:10]:
+        path = hidden.field.path_array(int(h))
+        assert not hidden.exposed[path[1:, 0]].any()  # (the start may be exposed: the unit is there)
+    priced = concealed_movement(board, start, enemies, unit, allowance, counters=state, exposure_penalty=1.5)
+    expected = scipy_costs(board, start, unit, allowance, state, exposed_states, exposed_states, 1.5)
+    finite = np.isfinite(expected)
+    assert np.array_equal(np.isfinite(priced.field.state_cost), finite)
+    assert np.allclose(priced.field.state_cost[finite], expected[finite], atol=1e-6)
+
+
+def test_every_parameter_changes_the_answer():
+    board = kernel.load("default")
+    base = concealed_movement(board, "71I4", ["72M6", "71Q5"], "infantry", 4)
+    assert not np.array_equal(concealed_movement(board, "71I4", ["72M6", "71Q5"], "infantry", 4,
+                                                 exposure_penalty=1).field.cost, base.field.cost)
+    assert not np.array_equal(concealed_movement(board, "71I4", ["72M6"], "infantry", 4).exposed, base.exposed)
+    assert not np.array_equal(concealed_movement(board, "71I4", ["72M6", "71Q5"], "infantry", 2).reachable,
+                              base.reachable)
+    state = GameState(board)
+    state.place_smoke("72M6", 3)
+    assert not np.array_equal(threat_map(board, ["72M6", "71Q5"], counters=state).hindrance,
+                              threat_map(board, ["72M6", "71Q5"]).hindrance)
+    building = "71P5"
+    assert not np.array_equal(fields_of_fire(board, [building], levels=2), fields_of_fire(board, [building]))
+    assert not np.array_equal(fields_of_fire(board, ["71I4"], target_level=1), fields_of_fire(board, ["71I4"]))
+    assert not np.array_equal(concealed_movement(board, "71I4", [building], "infantry", 4, enemy_levels=2).exposed,
+                              concealed_movement(board, "71I4", [building], "infantry", 4).exposed)
+    assert not np.array_equal(concealed_movement(board, "71J5", ["71I4"], "infantry", 4, target_level=1).exposed,
+                              concealed_movement(board, "71J5", ["71I4"], "infantry", 4).exposed)
+
+
+def test_fields_of_fire_parallel_equals_serial():
+    board = kernel.load("default")
+    sources = ["71I4", "72M6", "71Q5", "71P5h1"]
+    previous = kernel.set_thread_count(1)
+    try:
+        serial = fields_of_fire(board, sources)
+    finally:
+        kernel.set_thread_count(previous)
+    assert np.array_equal(serial, fields_of_fire(board, sources))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda b: fields_of_fire(b, []), ValueError, "sources: none given: expected at least one hex or Location"),
+    (lambda b: fields_of_fire(b, ["71I4"], levels=3), ValueError, r"sources level 3 in 71I4: expected 0\.\.0"),
+    (lambda b: fields_of_fire(b, ["71P5h1"], levels=1), ValueError,
+     "sources: give levels either in the Location names or as levels=, not both"),
+    (lambda b: fields_of_fire(b, ["71I4"], target_level=-1), ValueError,
+     r"target_level is -1: expected an integer level, 0 or more"),
+    (lambda b: concealed_movement(b, "71I4", ["72M6"], exposure_penalty=0.3), ValueError,
+     r"exposure_penalty is 0\.3: expected a multiple of 1/2 MF from 0 to 1000, or None"),
+    (lambda b: can_see(b, "71I4", "71Z99"), KeyError, "71Z99"),
+])
+def test_bad_input_gets_a_clear_error(call, error, match):
+    with pytest.raises(error, match=match):
+        call(kernel.load("default"))

@@ -1,0 +1,200 @@
+"""One counters model for LOS and movement (issue #14): GameState, its checks, its prepared tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel import Counters, GameState, field_of_fire, los, los_matrix, los_pairs, movement_field, random_board
+from kernel.maps.counters import MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+
+
+@pytest.fixture(scope="module")
+def board():
+    return kernel.load("default")
+
+
+def random_changes(board, state, rng, count):
+    """``count`` random counter changes of every kind."""
+    n = len(board)
+    for _ in range(count):
+        h = int(rng.integers(n))
+        kind = int(rng.integers(4))
+        if kind == 0:
+            if state.smoke[h]:
+                state.remove_smoke(h)
+            else:
+                state.place_smoke(h, int(rng.integers(1, 4)), int(rng.integers(1, 3)))
+        elif kind == 1:
+            state.place_vehicle(h)
+        elif kind == 2:
+            movers = np.flatnonzero(state.vehicles)
+            if movers.size:
+                state.move_vehicle(int(rng.choice(movers)), h)
+        else:
+            if state.units[h]:
+                state.remove_unit(h)
+            else:
+                state.place_unit(h)
+
+
+# --- the state itself -----------------------------------------------------------------------------
+
+def test_changes_show_in_the_arrays_and_the_log(board):
+    state = GameState(board)
+    j5, k5, k6 = board.index("71J5"), board.index("71K5"), board.index("71K6")
+    state.place_smoke("71J5", 3, height=1)
+    state.place_vehicle("71K5")
+    state.place_vehicle("71K5")  # two in one hex: one removal leaves one
+    state.remove_vehicle("71K5")
+    assert state.vehicles[k5] and state.version == 2  # the second vehicle changed nothing the kernels see
+    state.move_vehicle("71K5", "71K6")
+    assert not state.vehicles[k5] and state.vehicles[k6]
+    assert int(state.smoke[j5]) == 3 and int(state.smoke_height[j5]) == 1
+    assert state.changed_since(0).tolist() == sorted([j5, k5, k6])
+    assert state.changed_since(state.version).size == 0
+    state.move_smoke("71J5", "71K6")
+    assert int(state.smoke[j5]) == 0 and int(state.smoke[k6]) == 3 and int(state.smoke_height[k6]) == 1
+    state.place_unit("71I4")
+    state.move_unit("71I4", "71I5")
+    assert state.units[board.index("71I5")] and not state.units[board.index("71I4")]
+    state.remove_unit("71I5")
+    assert not state.units.any()
+    copy = state.counters()
+    assert np.array_equal(copy.smoke, state.smoke) and copy.smoke is not state.smoke
+
+
+def test_arrays_cannot_be_written_past_the_log(board):
+    state = GameState(board)
+    with pytest.raises(ValueError, match="read-only"):
+        state.smoke[0] = 3
+
+
+@pytest.mark.parametrize("drm", [40000, 65539, -1, MAX_SMOKE_DRM + 1])
+def test_smoke_drm_outside_its_range_is_refused_not_wrapped(board, drm):
+    state = GameState(board)
+    with pytest.raises(ValueError, match=rf"SMOKE DRM in 71J5 is {drm}: expected 0\.\.{MAX_SMOKE_DRM}"):
+        state.place_smoke("71J5", drm)
+    assert state.version == 0 and not state.smoke.any()  # nothing changed
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda s: s.place_smoke("71J5", 0), ValueError, r"SMOKE DRM in 71J5 is 0: expected 1\.\.100 \(use remove_smoke"),
+    (lambda s: s.place_smoke("71J5", 2.5), TypeError, r"SMOKE DRM in 71J5 is 2\.5: expected an integer 0\.\.100"),
+    (lambda s: s.place_smoke("71J5", 2, height=MAX_SMOKE_HEIGHT + 1), ValueError,
+     rf"SMOKE height in 71J5 is {MAX_SMOKE_HEIGHT + 1}: expected 0\.\.{MAX_SMOKE_HEIGHT}"),
+    (lambda s: s.remove_smoke("71J5"), ValueError, "no SMOKE in 71J5 to remove"),
+    (lambda s: s.move_smoke("71J5", "71J6"), ValueError, "no SMOKE in 71J5 to move"),
+    (lambda s: s.remove_vehicle("71K5"), ValueError, "no vehicle in 71K5 to remove"),
+    (lambda s: s.move_unit("71K5", "71K6"), ValueError, "no unit in 71K5 to remove"),
+    (lambda s: s.changed_since(5), ValueError, r"version is 5: expected 0\.\.0, a version this state has had"),
+    (lambda s: s.place_vehicle("71Z99"), KeyError, "71Z99"),
+])
+def test_bad_changes_get_a_clear_error(board, call, error, match):
+    with pytest.raises(error, match=match):
+        call(GameState(board))
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("smoke", 40000, r"counters\.smoke is 40000 in 71J5: expected 0\.\.100"),
+    ("smoke", 65539, r"counters\.smoke is 65539 in 71J5: expected 0\.\.100"),
+    ("smoke_height", 1000, r"counters\.smoke_height is 1000 in 71J5: expected 0\.\.100"),
+])
+def test_counters_arrays_outside_their_range_are_refused(board, field, value, match):
+    array = np.zeros(len(board), np.int64)
+    array[board.index("71J5")] = value
+    with pytest.raises(ValueError, match=match):
+        los_matrix(board, counters=Counters(**{field: array}))
+    with pytest.raises(ValueError, match=match):
+        GameState(board, Counters(**{field: array}))
+
+
+def test_counters_on_checks_its_values(board):
+    with pytest.raises(ValueError, match=r"smoke\['71J5'\] is 40000: expected 0\.\.100"):
+        Counters.on(board, smoke={"71J5": 40000})
+    with pytest.raises(ValueError, match=r"smoke_height is 200: expected 0\.\.100"):
+        Counters.on(board, smoke={"71J5": 3}, smoke_height=200)
+
+
+def test_a_state_of_another_board_or_another_type_is_refused(board):
+    other = kernel.load("71")
+    with pytest.raises(ValueError, match="counters is a GameState of another board: expected one made for this board"):
+        los(board, "71I4", "71L5", counters=GameState(other))
+    with pytest.raises(TypeError, match="counters must be a kernel.Counters or kernel.GameState, not dict"):
+        los(board, "71I4", "71L5", counters={"smoke": {}})
+
+
+# --- the same answers as from scratch --------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_prepared_state_gives_what_fresh_counters_give(ruleset, seed):
+    board = random_board(ruleset, 14, 10, seed=seed)
+    rng = np.random.default_rng(seed)
+    state = GameState(board)
+    los_matrix(board, counters=state)  # prepared now: the changes below are applied in place
+    unit = board.ruleset.unit_classes[0]
+    movement_field(board, 0, unit, counters=state)
+    n = len(board)
+    for _ in range(4):
+        random_changes(board, state, rng, 6)
+        fresh = state.counters()
+        assert np.array_equal(los_matrix(board, counters=state), los_matrix(board, counters=fresh))
+        a, b = rng.integers(n, size=50), rng.integers(n, size=50)
+        prepared, plain = los_pairs(board, a, b, counters=state), los_pairs(board, a, b, counters=fresh)
+        assert np.array_equal(prepared.hindrance, plain.hindrance) and np.array_equal(prepared.visible, plain.visible)
+        sources = rng.integers(n, size=3)
+        assert np.array_equal(field_of_fire(board, sources, counters=state).hindrance,
+                              field_of_fire(board, sources, counters=fresh).hindrance)
+        assert los(board, int(a[0]), int(b[0]), counters=state) == los(board, int(a[0]), int(b[0]), counters=fresh)
+        start = int(rng.integers(n))
+        with_state = movement_field(board, start, unit, counters=state)
+        with_masks = movement_field(board, start, unit, smoke=fresh.smoke > 0, units=fresh.units)
+        assert np.array_equal(with_state.state_cost, with_masks.state_cost)
+
+
+def test_movement_takes_counters_and_refuses_them_as_a_mask(board):
+    state = GameState(board)
+    state.place_smoke("71J4", 2)
+    field = movement_field(board, "71I4", "infantry", 4, counters=state)
+    plain = movement_field(board, "71I4", "infantry", 4, counters=state.counters())
+    assert np.array_equal(field.cost, plain.cost)
+    assert field.cost_at("71J4") == movement_field(board, "71I4", "infantry", 4).cost_at("71J4") + 1  # B.2
+    assert np.array_equal(kernel.reachable(board, "71I4", "infantry", 4, counters=state), field.cost <= 4)
+    assert np.array_equal(kernel.movement_matrix(board, "infantry", 4, sources=["71I4"], counters=state)[0],
+                          np.where(np.isfinite(field.cost), 2 * field.cost, kernel.UNREACHABLE))
+    with pytest.raises(TypeError, match="smoke is a GameState: pass it as counters=, or give smoke as a bool array"):
+        movement_field(board, "71I4", "infantry", smoke=state)
+    with pytest.raises(ValueError, match="counters= and smoke=/units= both given: expected one of them"):
+        movement_field(board, "71I4", "infantry", counters=state, smoke=np.zeros(len(board), bool))
+
+
+def test_smoke_does_not_rebuild_the_movement_graph(board):
+    cache = board.__dict__.setdefault("_movement_tables", {})
+    movement_field(board, "71I4", "infantry", 4)
+    before = dict(cache)
+    state = GameState(board)
+    for name in ("71J4", "71J5", "71K5"):
+        state.place_smoke(name, 2)
+        movement_field(board, "71I4", "infantry", 4, counters=state)
+    assert cache.keys() == before.keys() and all(cache[k] is before[k] for k in before)  # no new graph
+
+
+def test_a_change_rewrites_the_prepared_tables_in_place(board):
+    """Prepared once: after a change the same arrays are updated, and only the changed hex's entries move."""
+    from kernel.line_of_sight.counters import counter_tables, hex_cells
+
+    state = GameState(board)
+    tables = counter_tables(board, state)
+    before = [array.copy() for array in tables[:3]]
+    state.place_smoke("71J5", 3)
+    after = counter_tables(board, state)
+    assert all(new is old for new, old in zip(after, tables))  # not rebuilt
+    h = board.index("71J5")
+    changed_rows = np.flatnonzero((after[0] != before[0]).any(axis=1))
+    changed_cells = np.flatnonzero(after[1] != before[1])
+    changed_columns = np.flatnonzero((after[2] != before[2]).any(axis=0))
+    assert changed_rows.tolist() == [h]
+    assert set(changed_cells) | set(changed_columns) <= {int(hex_cells(board)[h])}
+    assert changed_cells.size == 1  # the hex is no longer inert for the fast path
