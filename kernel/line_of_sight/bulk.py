@@ -32,11 +32,12 @@ from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.line_of_sight.depiction import check_counters, checked_model, depiction_matrix
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 
 
-def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np.ndarray:
+def los_matrix(board, locations=None, *, counters: Counters | None = None, model: str = "hex") -> np.ndarray:
     """The full N x N LOS matrix between Locations, using symmetry and all threads.
 
     Parameters
@@ -45,6 +46,9 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
     locations : sequence of hexes, or (hexes, levels), optional
         The Locations (default: the ground level of every hex, in index order).
     counters : Counters, optional
+    model : {"hex", "depiction"}
+        ``"depiction"`` reads the LOS off the map's drawn art
+        (:mod:`kernel.line_of_sight.depiction`; ASL, no counters).
 
     Returns
     -------
@@ -58,6 +62,9 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
     """
     hexes, levels = locations_of(board, locations)
+    if checked_model(model) == "depiction":
+        check_counters(counters)
+        return depiction_matrix(board, hexes, levels)
     out = np.empty((len(hexes), len(hexes)), np.int8)
     model = model_code(board)
     if model == rules.MODEL_VV:

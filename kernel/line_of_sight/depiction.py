@@ -1,0 +1,148 @@
+"""The depiction LOS model: LOS read off a map's drawn art (ASL B.1), the thin wrappers over :mod:`._depiction`.
+
+``model="depiction"`` in :func:`kernel.los_matrix` (and the other entry
+points that take it) traces each LOS over the pixels of the map's art
+(:func:`kernel.maps.art.board_art`: a VASL board's own ``LOSData``, or the hex
+model rasterised where a board has no art) instead of over whole hexes.  The
+rules are the hex model's (``docs/los-semantics.md`` section 2), applied to
+each pixel as if it were a hex at its own ground level, with ranges counted in
+hexes from the pixel's hex:
+
+* obstacles, their heights, blind hexes and height advantage
+  (``asl_hex_effect``); hindrances and the +6 cap, counted once per hex
+  (``asl_hex_hindrance``); continuous slopes over the pixels' levels;
+* walls and hedges are pixels too: half a level above their ground, no blind
+  hexes, ignored near the ends' hexes (B9.2);
+* depressions need no rule of their own: their banks are higher pixels;
+* the ends are the centre dots of their hexes, at the hex's ground level
+  (read under the centre dot) plus their Location level.
+
+Only ASL boards, and (for now) no counters.
+
+Examples
+--------
+>>> import kernel
+>>> board = kernel.load("default")
+>>> matrix = kernel.los_matrix(board, ["71I4", "71I6", "72M6"], model="depiction")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from kernel._dtypes import HEX_INDEX, LEVEL
+from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
+from kernel.line_of_sight.inputs import model_code
+
+#: The LOS models (the ``model`` keyword).
+MODELS = ("hex", "depiction")
+
+
+class DepictionWarning(UserWarning):
+    """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model)."""
+
+
+def checked_model(model) -> str:
+    """``model`` if it names a LOS model, else a ValueError naming it."""
+    if model not in MODELS:
+        raise ValueError(f"model is {model!r}: expected one of {', '.join(repr(m) for m in MODELS)}")
+    return model
+
+
+def depiction_tables(board):
+    """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art."""
+    cached = board.__dict__.get("_depiction_tables")
+    if cached is not None:
+        return cached
+    from kernel.maps.art import board_art
+    from kernel.maps.board import terrain_los_values
+
+    if model_code(board) != rules.MODEL_ASL:
+        raise ValueError(f"{board.source}: model='depiction' needs ASL LOS rules: this map's ruleset "
+                         f"{board.ruleset.name!r} uses the {board.ruleset.los_model!r} LOS model")
+    cap = int(board.ruleset.rules["hindrance_cap"])
+    if not 0 <= cap < MAX_HINDRANCE_HEXES:
+        raise ValueError(f"{board.source}: hindrance cap {cap}: expected 0..{MAX_HINDRANCE_HEXES - 1} "
+                         "for model='depiction'")
+    art = board_art(board)
+    if not art.drawn:
+        warnings.warn(f"{board.source}: model='depiction' on a map with no drawn art: "
+                      "its hexes are rasterised, so it follows the hex model (see kernel.maps.art)",
+                      DepictionWarning, stacklevel=4)
+    obstacle, inherent, hindrance, hindrance_height, hindrance_inherent, above, _ = terrain_los_values(
+        board.ruleset, art.class_terrain, art.class_levels)
+    rs = board.ruleset
+    class_wall = np.zeros(len(art.class_terrain), np.int64)
+    for k in range(len(rs.hexside_names)):
+        if rs.hexside_los_role[k] == 2:   # LOS obstacle (wall, hedge, bocage, cliff)
+            has = (art.class_hexside & np.uint16(1 << k)) != 0
+            class_wall = np.where(has, np.maximum(class_wall, int(rs.hexside_height[k])), class_wall)
+    level_min = int(min(art.elevation.min(), 0))
+    n_levels = int(max(art.elevation.max(), 0)) - level_min + 1
+    classes = len(art.class_terrain)
+    info = np.zeros((classes * n_levels, rules.H_COLUMNS), LEVEL)
+    for c in range(classes):
+        for g in range(level_min, level_min + n_levels):
+            row = info[c * n_levels + g - level_min]
+            row[rules.H_GROUND2] = 2 * g
+            row[rules.H_OBSTACLE] = obstacle[c]
+            row[rules.H_OBSTACLE_INHERENT] = inherent[c]
+            row[rules.H_HINDRANCE] = hindrance[c]
+            row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
+            row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
+            row[rules.H_OBSTACLE_ABOVE] = above[c]
+    tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+              art.terrain, art.elevation, info, n_levels, level_min, class_wall, cap)
+    board.__dict__["_depiction_tables"] = tables
+    return tables
+
+
+def location_levels2(board, hexes, levels) -> np.ndarray:
+    """The Locations' heights in half levels: twice (ground level + Location level)."""
+    return (2 * (board.ground_level[hexes].astype(np.int64) + np.asarray(levels, np.int64))).astype(np.int64)
+
+
+def check_counters(counters) -> None:
+    if counters is not None:
+        raise ValueError("counters are not supported by model='depiction' yet: expected counters=None")
+
+
+def depiction_matrix(board, hexes, levels) -> np.ndarray:
+    """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
+    from kernel.line_of_sight import _depiction as D
+
+    tables = depiction_tables(board)
+    out = np.empty((len(hexes), len(hexes)), np.int8)
+    D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
+    from kernel.line_of_sight._kernels import mirror_lower
+
+    mirror_lower(out)
+    return out
+
+
+def depiction_rows(board, hexes, levels, first: int, count: int) -> np.ndarray:
+    """Rows ``first .. first + count`` of the depiction matrix."""
+    from kernel.line_of_sight import _depiction as D
+
+    out = np.empty((count, len(hexes)), np.int8)
+    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first,
+                            depiction_tables(board), out)
+    return out
+
+
+def depiction_pairs(board, hex_a, level_a, hex_b, level_b):
+    """(blocked, hindrance, blocked_at, reason) of pairs a[k] -> b[k] in the depiction model."""
+    from kernel.line_of_sight import _depiction as D
+
+    n = len(hex_a)
+    blocked = np.empty(n, np.bool_)
+    hindrance = np.empty(n, np.int32)
+    at = np.empty(n, np.int32)
+    reason = np.empty(n, np.int8)
+    D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
+                             np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
+                             depiction_tables(board), blocked, hindrance, at, reason)
+    return blocked, hindrance, at, reason
