@@ -15,7 +15,9 @@ elevation), ranges counted in hexes from the pixel's hex.  A wall or hedge
 pixel (``class_wall`` > 0) is an obstacle half a level above its ground that
 makes no blind hexes and is ignored within ``END_MARGIN`` pixels of either
 end's hex (B9.2).  Hindrance counts once per hex holding an applicable
-hindrance pixel (its first such pixel's DRM); ``cap`` blocks.
+hindrance pixel (its first such pixel's DRM); ``cap`` blocks.  With
+``per_range`` (VASL's reading, for comparisons only) it counts once per range
+from the higher end instead.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ def near_hexagon(px, py, h, lat_x, lat_y, margin):
 
 @jit
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels,
-                   level_min, class_wall, cap, counted):
+                   level_min, class_wall, cap, per_range, counted):
     """(blocked, hindrance, reason, hex where blocked) of the LOS between a at la2 and b at lb2 half levels."""
     if a == b:
         return False, 0, R_NONE, -1
@@ -170,13 +172,14 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
             return True, total, reason, h
         terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
         if terrain > 0:
+            key = r_s if per_range else h
             seen = False
             for k in range(n_counted):
-                if counted[k] == h:
+                if counted[k] == key:
                     seen = True
                     break
             if not seen:
-                counted[n_counted] = h
+                counted[n_counted] = key
                 n_counted += 1
                 total += terrain
                 if cap > 0 and total >= cap:
@@ -186,12 +189,12 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels, level_min, class_wall, cap = tables
+    lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at = depiction_pair(a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index,
                                                     art_class, art_level, pixel_info, n_levels, level_min,
-                                                    class_wall, cap, counted)
+                                                    class_wall, cap, per_range, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -229,14 +232,14 @@ CHUNK = 256
 def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
                            out_reason):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels, level_min, class_wall, cap = tables
+    lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(MAX_HINDRANCE_HEXES, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, art_class, art_level,
-                pixel_info, n_levels, level_min, class_wall, cap, counted)
+                pixel_info, n_levels, level_min, class_wall, cap, per_range, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at

@@ -32,7 +32,7 @@ from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
-from kernel.line_of_sight.depiction import check_counters, checked_model, depiction_matrix
+from kernel.line_of_sight.depiction import check_counters, checked_model, depiction_matrix, depiction_pairs
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 
@@ -108,13 +108,16 @@ def visibility_bits(board, locations=None, *, counters: Counters | None = None, 
 
 
 def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
-              unit: str | None = None) -> PairsResult:
+              unit: str | None = None, model: str = "hex") -> PairsResult:
     """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
 
     ``a`` and ``b`` are equal-length arrays of hex indices (or lists of names);
     ``level_a`` / ``level_b`` scalars or arrays of Location levels; ``unit``
     the firing unit class for the targets' cover (default: the ruleset's
     first).  ``reason`` holds codes into :data:`REASONS` (0 = visible).
+    ``model="depiction"`` reads the LOS off the map's art
+    (:mod:`kernel.line_of_sight.depiction`; its ``continuous_slope`` is
+    always false).
 
     Examples
     --------
@@ -142,6 +145,14 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_),
                          board.distance(hex_a, hex_b),
                          cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
+    if checked_model(model) == "depiction":
+        check_counters(counters)
+        blocked, result.hindrance, result.blocked_at, result.reason = depiction_pairs(
+            board, hex_a, levels[0], hex_b, levels[1])
+        result.blind = result.reason == rules.R_BLIND
+        result.continuous_slope = np.zeros(n, np.bool_)
+        result.visible = ~blocked
+        return result
     blocked = np.empty(n, np.bool_)
     K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], template_tuple(board),
                        kernel_board_tables(board), counter_tables(board, counters), blocked, result.hindrance,

@@ -52,11 +52,15 @@ def checked_model(model) -> str:
     return model
 
 
-def depiction_tables(board):
-    """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art."""
+def depiction_tables(board, per_range: bool = False):
+    """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art.
+
+    ``per_range`` counts hindrance once per range from the higher end, as VASL's
+    engine does (for comparisons with it; the rules count it per hex).
+    """
     cached = board.__dict__.get("_depiction_tables")
     if cached is not None:
-        return cached
+        return cached[:-1] + (bool(per_range),)
     from kernel.maps.art import board_art
     from kernel.maps.board import terrain_los_values
 
@@ -95,9 +99,9 @@ def depiction_tables(board):
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              art.terrain, art.elevation, info, n_levels, level_min, class_wall, cap)
+              art.terrain, art.elevation, info, n_levels, level_min, class_wall, cap, False)
     board.__dict__["_depiction_tables"] = tables
-    return tables
+    return tables[:-1] + (bool(per_range),)
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:
@@ -110,11 +114,11 @@ def check_counters(counters) -> None:
         raise ValueError("counters are not supported by model='depiction' yet: expected counters=None")
 
 
-def depiction_matrix(board, hexes, levels) -> np.ndarray:
+def depiction_matrix(board, hexes, levels, per_range: bool = False) -> np.ndarray:
     """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
     from kernel.line_of_sight import _depiction as D
 
-    tables = depiction_tables(board)
+    tables = depiction_tables(board, per_range)
     out = np.empty((len(hexes), len(hexes)), np.int8)
     D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
     from kernel.line_of_sight._kernels import mirror_lower
