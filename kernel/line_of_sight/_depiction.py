@@ -35,6 +35,12 @@ UNIT_X = 18.75
 UNIT_Y = 32.25
 #: Wall and hedge pixels this close to the viewer's or target's hexagon belong to its hexsides (B9.2).
 END_MARGIN = 7.0
+#: A pixel this close to a centre dot (half the distance between neighbouring centre dots, 32.25 px,
+#: less the 0.75 px a rounded pixel may lie off the segment) is in that dot's hex.
+INNER_RADIUS = 31.5
+#: Squared: a pixel nearer than this to a hex's centre dot (32.25 px, half the least distance between
+#: two centre dots, squared) lies in that hex.
+INNER_RADIUS2 = 32.25 * 32.25
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap is below it).
 MAX_HINDRANCE_HEXES = 64
 
@@ -103,6 +109,19 @@ def near_hexagon(px, py, h, lat_x, lat_y, margin):
     return True
 
 
+@jit_inline
+def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, art_level, cell_index, lat_x, lat_y):
+    """False when the middle pixel of the walk rules out a continuous slope (a cheap first test)."""
+    i = steps // 2
+    t = i / steps
+    x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
+    y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
+    h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
+    if h < 0 or h == a or h == b:
+        return True
+    return S2 - 2 * art_level[x, y] == 2 * hex_range(high, h, lat_x, lat_y)
+
+
 @jit
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels,
                    level_min, class_wall, cap, per_range, counted):
@@ -119,6 +138,10 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
     dx = lat_x[b] * UNIT_X - ax
     dy = lat_y[b] * UNIT_Y - ay
     steps = int(np.ceil(max(abs(dx), abs(dy))))
+    # pixels nearer an end's centre dot than INNER_RADIUS (rounding included) lie in that end's hex
+    inner = int(np.floor(INNER_RADIUS * steps / np.sqrt(dx * dx + dy * dy)))
+    i_first = inner if inner > 1 else 1
+    i_last = steps - inner if steps - inner < steps - 1 else steps - 1
     higher_is_a = la2 >= lb2
     S2 = la2 if higher_is_a else lb2
     T2 = lb2 if higher_is_a else la2
@@ -127,10 +150,10 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
 
     # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high.
     slope = False
-    if not same:
+    if not same and mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, art_level, cell_index, lat_x, lat_y):
         slope = True
         crossed = 0
-        for i in range(1, steps):
+        for i in range(i_first, i_last + 1):
             t = i / steps
             x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
             y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
@@ -146,7 +169,12 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
 
     total = 0
     n_counted = 0
-    for i in range(1, steps):
+    cached_hex = -1
+    cached_x = 0.0
+    cached_y = 0.0
+    range_a = 0
+    range_b = 0
+    for i in range(i_first, i_last + 1):
         t = i / steps
         x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
         y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
@@ -154,8 +182,23 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
         g = art_level[x, y]
         if c == 0 and (slope or 2 * g <= T2):
             continue  # open ground not above the lower end: nothing here can matter
-        h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
-        if h < 0 or h == a or h == b:
+        # the hex of the last pixel looked up, while this pixel lies inside its inscribed circle
+        if cached_hex >= 0:
+            ddx = x - cached_x
+            ddy = y - cached_y
+            if ddx * ddx + ddy * ddy >= INNER_RADIUS2:
+                cached_hex = -1
+        if cached_hex < 0:
+            cached_hex = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
+            if cached_hex >= 0:
+                cached_x = lat_x[cached_hex] * UNIT_X
+                cached_y = lat_y[cached_hex] * UNIT_Y
+                range_a = hex_range(a, cached_hex, lat_x, lat_y)
+                range_b = hex_range(cached_hex, b, lat_x, lat_y)
+            else:
+                continue
+        h = cached_hex
+        if h == a or h == b:
             continue
         row = c * n_levels + g - level_min
         wall = class_wall[c]
@@ -166,7 +209,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
                     return True, total, R_HEXSIDE, h
-        r_s, r_t = ranges_from_higher(hex_range(a, h, lat_x, lat_y), hex_range(h, b, lat_x, lat_y), higher_is_a)
+        r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
         if effect != NONE:
             return True, total, reason, h
