@@ -41,6 +41,9 @@ INNER_RADIUS = 31.5
 #: Squared: a pixel nearer than this to a hex's centre dot (32.25 px, half the least distance between
 #: two centre dots, squared) lies in that hex.
 INNER_RADIUS2 = 32.25 * 32.25
+#: ``open_ground[y, x]`` (int8, row-major along x, the usual direction of a walk on a board wider than
+#: high): the ground level of an Open Ground pixel with nothing drawn on it, else OPAQUE.
+OPAQUE = 127
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap is below it).
 MAX_HINDRANCE_HEXES = 64
 
@@ -123,8 +126,8 @@ def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, art_level, c
 
 
 @jit
-def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels,
-                   level_min, class_wall, cap, per_range, counted):
+def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_level, open_ground, pixel_info,
+                   n_levels, level_min, class_wall, cap, per_range, counted):
     """(blocked, hindrance, reason, hex where blocked) of the LOS between a at la2 and b at lb2 half levels."""
     if a == b:
         return False, 0, R_NONE, -1
@@ -178,10 +181,11 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
         t = i / steps
         x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
         y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
+        open_level = open_ground[y, x]
+        if open_level != OPAQUE and (slope or 2 * open_level <= T2):
+            continue  # open ground not above the lower end: nothing here can matter
         c = art_class[x, y]
         g = art_level[x, y]
-        if c == 0 and (slope or 2 * g <= T2):
-            continue  # open ground not above the lower end: nothing here can matter
         # the hex of the last pixel looked up, while this pixel lies inside its inscribed circle
         if cached_hex >= 0:
             ddx = x - cached_x
@@ -232,12 +236,13 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
+    (lat_x, lat_y, cell_index, art_class, art_level, open_ground, pixel_info, n_levels, level_min, class_wall, cap,
+     per_range) = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at = depiction_pair(a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index,
-                                                    art_class, art_level, pixel_info, n_levels, level_min,
-                                                    class_wall, cap, per_range, counted)
+                                                    art_class, art_level, open_ground, pixel_info, n_levels,
+                                                    level_min, class_wall, cap, per_range, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -275,14 +280,15 @@ CHUNK = 256
 def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
                            out_reason):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    lat_x, lat_y, cell_index, art_class, art_level, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
+    (lat_x, lat_y, cell_index, art_class, art_level, open_ground, pixel_info, n_levels, level_min, class_wall, cap,
+     per_range) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(MAX_HINDRANCE_HEXES, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, art_class, art_level,
-                pixel_info, n_levels, level_min, class_wall, cap, per_range, counted)
+                open_ground, pixel_info, n_levels, level_min, class_wall, cap, per_range, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at

@@ -32,9 +32,9 @@ import warnings
 
 import numpy as np
 
-from kernel._dtypes import HEX_INDEX, LEVEL
+from kernel._dtypes import HEX_INDEX, LEVEL, PIXEL_LEVEL
 from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
+from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES, OPAQUE
 from kernel.line_of_sight.inputs import model_code
 
 #: The LOS models (the ``model`` keyword).
@@ -98,8 +98,9 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
+    open_ground = np.ascontiguousarray(np.where(art.terrain == 0, art.elevation, OPAQUE).astype(PIXEL_LEVEL).T)
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              art.terrain, art.elevation, info, n_levels, level_min, class_wall, cap, False)
+              art.terrain, art.elevation, open_ground, info, n_levels, level_min, class_wall, cap, False)
     board.__dict__["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
 
