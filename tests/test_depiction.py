@@ -1,0 +1,266 @@
+"""The depiction LOS model (issue #13): the map's art, the pixel-walk kernel against its slow reference,
+golden cases from ASL B.1 on real boards, and the hex model on boards without art.
+
+Tests that need ``../shared/vasl`` skip cleanly without it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel.line_of_sight.depiction import DepictionWarning, depiction_matrix
+from kernel.maps.art import UNIT_X, UNIT_Y, board_art, map_size, pixel_hexes
+from tests.reference.depiction_reference import ReferenceDepiction
+
+REPO = Path(__file__).resolve().parents[1]
+VASL = REPO.parent / "shared" / "vasl"
+needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
+
+
+def quiet(function, *args, **kwargs):
+    """Call ``function`` with the import's and the depiction model's warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def vasl_boards():
+    if not VASL.is_dir():
+        pytest.skip("VASL board data (../shared/vasl) not present")
+    return {n: quiet(kernel.load_vasl_board, VASL / f"bd0{n}") for n in (2, 4)}
+
+
+@pytest.fixture(scope="module")
+def small_board():
+    return kernel.random_board("asl", 9, 6, seed=3, max_level=2)
+
+
+def depiction(board, a, b, **kwargs):
+    return quiet(kernel.los_pairs, board, [a], [b], model="depiction", **kwargs)
+
+
+# --- the art in the compiled board -----------------------------------------------------------------
+
+def test_art_of_a_board_without_art_is_its_hex_model_rasterised():
+    board = kernel.load("default")
+    art = board_art(board)
+    assert not art.drawn and art.terrain.shape == map_size(board) == art.elevation.shape
+    assert art.bytes_per_pixel == 2
+    # the centre dot of every hex shows that hex's terrain and ground level
+    px = np.rint(board.x * UNIT_X).astype(int)
+    py = np.rint(board.y * UNIT_Y).astype(int)
+    assert (art.class_terrain[art.terrain[px, py]] == board.terrain).all()
+    assert (art.elevation[px, py] == board.ground_level).all()
+
+
+def test_pixel_hexes_is_the_nearest_centre_dot():
+    board = kernel.load("default")
+    reference = ReferenceDepiction(board, board_art(board))
+    rng = np.random.default_rng(7)
+    width, height = map_size(board)
+    px = rng.integers(0, width, 3000).astype(float)
+    py = rng.integers(0, height, 3000).astype(float)
+    px[:50] = 129.0   # a pixel row of exact ties between two centre dots of a column
+    py[:50] = 129.0
+    assert (pixel_hexes(board, px, py) == reference.hex_of(px, py)).all()
+
+
+@needs_vasl
+def test_a_vasl_board_keeps_its_pixels(vasl_boards):
+    board = vasl_boards[2]
+    art = board_art(board)
+    spec_art = board.placements[0].board.art
+    assert art.drawn and art.bytes_per_pixel == 2
+    w, h = spec_art.terrain.shape
+    assert (art.elevation[:w, :h] == spec_art.elevation).all()
+    # each local class keeps its terrain: 2I9 holds woods and a wooden building's pixels
+    names = {board.ruleset.terrain_names[t] for c in np.unique(art.terrain[400:500, 520:580])
+             for t in range(32) if int(art.class_terrain[c]) >> t & 1}
+    assert {"woods", "wooden-building"} <= names
+    print(f"board 2 art: {art.terrain.shape} pixels, {art.nbytes} bytes "
+          f"(+{art.terrain.size} bytes of the kernel's open-ground table)")
+
+
+@needs_vasl
+def test_a_rotated_vasl_board_is_placed_upside_down_beside_a_bundled_one(tmp_path):
+    scenario = tmp_path / "mixed.scenario"
+    scenario.write_text(f"[scenario]\ntitle = mixed\nruleset = asl\n\n[boards]\n0 0 {VASL / 'bd02'} rotated\n0 1 71\n")
+    board = quiet(kernel.load, scenario)
+    art = board_art(board)
+    local = board.placements[0].board.art
+    assert art.drawn and art.terrain.shape == map_size(board)
+    w, h = local.terrain.shape
+    # local pixel (x, y) of the rotated board lies at (1800 - x, 645 - y)
+    x, y = np.meshgrid(np.arange(5, w - 5, 37), np.arange(5, h - 5, 23), indexing="ij")
+    assert (art.elevation[1800 - x, 645 - y] == local.elevation[x, y]).all()
+    # board 71 (no art of its own) is rasterised from its hexes right of the seam
+    i = board.index("71I4")
+    assert art.elevation[int(board.x[i] * UNIT_X), int(board.y[i] * UNIT_Y)] == board.ground_level[i]
+
+
+# --- the kernel against its reference ----------------------------------------------------------------
+
+def _check_against_reference(board, pairs, levels=None, per_range=False):
+    reference = ReferenceDepiction(board, board_art(board))
+    a, b = pairs[:, 0], pairs[:, 1]
+    la = np.zeros(len(a), np.int64) if levels is None else levels[:, 0]
+    lb = np.zeros(len(a), np.int64) if levels is None else levels[:, 1]
+    result = quiet(kernel.los_pairs, board, a, b, level_a=la, level_b=lb, model="depiction")
+    mismatches = []
+    for k in range(len(a)):
+        blocked, hindrance = reference.walk(int(a[k]), int(b[k]), int(la[k]), int(lb[k]), per_range)
+        ours = (not result.visible[k], int(result.hindrance[k]) if result.visible[k] else None)
+        if ours != (blocked, hindrance if not blocked else None):
+            mismatches.append((board.name(int(a[k])), board.name(int(b[k])), ours, (blocked, hindrance)))
+    assert mismatches == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kernel_matches_reference_on_random_boards(seed):
+    board = kernel.random_board("asl", 12, 8, seed=seed, max_level=3)
+    rng = np.random.default_rng(seed)
+    pairs = rng.integers(0, len(board), (150, 2))
+    top = board.top_level
+    levels = np.stack([rng.integers(0, top[pairs[:, 0]] + 1), rng.integers(0, top[pairs[:, 1]] + 1)], axis=1)
+    _check_against_reference(board, pairs, levels)
+
+
+@needs_vasl
+@pytest.mark.parametrize("seed", [11, 12])
+def test_kernel_matches_reference_on_vasl_boards(vasl_boards, seed):
+    board = vasl_boards[2 if seed == 11 else 4]
+    rng = np.random.default_rng(seed)
+    _check_against_reference(board, rng.integers(0, len(board), (120, 2)))
+
+
+@needs_vasl
+def test_vasl_hindrance_reading_matches_reference_and_changes_the_output(vasl_boards):
+    board = vasl_boards[4]
+    hexes, levels = np.arange(len(board)), np.zeros(len(board), np.int64)
+    per_hex = quiet(depiction_matrix, board, hexes, levels)
+    per_range = quiet(depiction_matrix, board, hexes, levels, per_range=True)
+    assert (per_hex != per_range).any()
+    reference = ReferenceDepiction(board, board_art(board))
+    rows, cols = np.nonzero(per_hex != per_range)
+    for i, j in list(zip(rows, cols))[:20]:
+        blocked, hindrance = reference.walk(int(i), int(j), per_range=True)
+        assert (per_range[i, j] == kernel.BLOCKED) == blocked
+        if not blocked:
+            assert per_range[i, j] == hindrance
+
+
+def test_matrix_is_symmetric_and_parallel_equals_serial(small_board):
+    previous = kernel.set_thread_count(1)
+    try:
+        serial = quiet(kernel.los_matrix, small_board, model="depiction")
+    finally:
+        kernel.set_thread_count(previous)
+    parallel = quiet(kernel.los_matrix, small_board, model="depiction")
+    assert (serial == parallel).all() and (parallel == parallel.T).all() and (np.diag(parallel) == 0).all()
+
+
+def test_los_pairs_agrees_with_the_matrix(small_board):
+    matrix = quiet(kernel.los_matrix, small_board, model="depiction")
+    n = len(small_board)
+    a, b = np.divmod(np.arange(n * n), n)
+    result = quiet(kernel.los_pairs, small_board, a, b, model="depiction")
+    expected = matrix[a, b]
+    assert ((expected == kernel.BLOCKED) == ~result.visible).all()
+    assert (result.hindrance[result.visible] == expected[result.visible]).all()
+
+
+# --- a board without art: the hex model, apart from documented edge cases -----------------------------
+
+def test_on_a_board_without_art_it_follows_the_hex_model():
+    board = kernel.load("default")
+    hexes = np.arange(0, len(board), 3)
+    with pytest.warns(DepictionWarning, match="no drawn art: its hexes are rasterised"):
+        ours = kernel.los_matrix(board, hexes, model="depiction")
+    hex_model = kernel.los_matrix(board, hexes)
+    agree = ((ours == kernel.BLOCKED) == (hex_model == kernel.BLOCKED)).mean()
+    # measured 0.9945 on these hexes (0.9918 over all 1332 hexes); the rest is the documented edge cases
+    # (docs/vasl-agreement.md): a LOS along a hexside or through a vertex meets the pixels of an obstacle
+    # hex that the hex model's A6.1 lets it pass, a hindrance hex grazed by a pixel
+    assert agree >= 0.99, agree
+
+
+def test_the_warning_is_given_once_per_board():
+    board = kernel.random_board("asl", 6, 5, seed=9)
+    with pytest.warns(DepictionWarning):
+        kernel.los_matrix(board, model="depiction")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DepictionWarning)
+        kernel.los_matrix(board, model="depiction")
+
+
+# --- golden cases from ASL B.1 on board 2 and board 4 --------------------------------------------------
+
+@needs_vasl
+@pytest.mark.parametrize("viewer, target", [("4X9", "4Y8"), ("4W8", "4Y10")])
+def test_building_drawn_away_from_the_centre_dot_is_seen_past(vasl_boards, viewer, target):
+    # B.1: 4X8 is a building hex whose centre dot does not touch the building: a LOS may be traced
+    # through it as if it were Open Ground, provided the building depiction is not crossed (VASL: clear)
+    board = vasl_boards[4]
+    assert "stone-building" in board.terrain_of("4X8") or "wooden-building" in board.terrain_of("4X8")
+    hex_model = kernel.los(board, viewer, target)
+    assert not hex_model.visible and hex_model.blocked_at == "4X8"
+    assert depiction(board, viewer, target).visible[0]
+
+
+@needs_vasl
+@pytest.mark.parametrize("viewer, target", [("2H9", "2J9"), ("2I8", "2I10")])
+def test_building_woods_hex_blocks(vasl_boards, viewer, target):
+    # B.1: 2I9 is a combination building-woods hex; a LOS through its art is blocked (VASL: blocked)
+    board = vasl_boards[2]
+    result = depiction(board, viewer, target)
+    assert not result.visible[0] and board.name(int(result.blocked_at[0])) == "2I9"
+
+
+@needs_vasl
+def test_building_woods_hex_touched_but_not_crossed(vasl_boards):
+    # the hex model blocks 2I10-2J8 at 2I9; the line misses its drawn woods and building (VASL: clear)
+    board = vasl_boards[2]
+    assert not kernel.los(board, "2I10", "2J8").visible
+    assert depiction(board, "2I10", "2J8").visible[0]
+
+
+# --- every parameter changes the output, every error is raised -----------------------------------------
+
+def test_model_changes_the_output():
+    board = kernel.load("default")
+    hexes = np.arange(0, len(board), 5)
+    ours = quiet(kernel.los_matrix, board, hexes, model="depiction")
+    assert (ours != kernel.los_matrix(board, hexes)).any()
+
+
+def test_location_levels_change_the_output():
+    board = kernel.load("default")
+    tall = board.index("71P5")
+    assert board.top_level[tall] >= 2
+    others = np.array([j for j in range(0, len(board), 7) if j != tall])
+    ground = quiet(kernel.los_pairs, board, np.full(len(others), tall), others, model="depiction")
+    upper = quiet(kernel.los_pairs, board, np.full(len(others), tall), others, level_a=2, model="depiction")
+    assert upper.visible.sum() > ground.visible.sum()
+
+
+def test_unknown_model_is_an_error(small_board):
+    with pytest.raises(ValueError, match=r"model is 'pixels': expected one of 'hex', 'depiction'"):
+        kernel.los_matrix(small_board, model="pixels")
+
+
+def test_counters_are_refused(small_board):
+    smoke = kernel.Counters.on(small_board, smoke={small_board.name(0): 2})
+    with pytest.raises(ValueError, match="counters are not supported by model='depiction' yet"):
+        kernel.los_matrix(small_board, counters=smoke, model="depiction")
+
+
+def test_other_rulesets_are_refused():
+    board = kernel.load("ccn-ridge")
+    with pytest.raises(ValueError, match=r"model='depiction' needs ASL LOS rules: .*'ccn'"):
+        kernel.los_matrix(board, model="depiction")
