@@ -32,7 +32,9 @@ from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
-from kernel.line_of_sight.depiction import check_counters, checked_model, depiction_matrix, depiction_pairs
+from kernel.line_of_sight.depiction import (
+    best_of_sources, check_counters, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
+)
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 
@@ -77,14 +79,21 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
     return out
 
 
-def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024):
+def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
+                      model: str = "hex"):
     """Yield ``(first_row, rows)`` blocks of the full matrix, ``block_rows`` rows at a time.
 
-    Memory stays at ``block_rows × N`` bytes whatever the map size.
+    Memory stays at ``block_rows × N`` bytes whatever the map size.  ``model``
+    as in :func:`los_matrix`.
     """
     if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
     hexes, levels = locations_of(board, locations)
+    if checked_model(model) == "depiction":
+        check_counters(counters)
+        for first in range(0, len(hexes), block_rows):
+            yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first))
+        return
     tpl = template_tuple(board)
     tables = kernel_board_tables(board)
     per_call = counter_tables(board, counters)
@@ -94,15 +103,16 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
         yield first, rows
 
 
-def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024) -> np.ndarray:
+def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
+                    model: str = "hex") -> np.ndarray:
     """Bit-packed visibility matrix: ``np.unpackbits(bits[i])[j]`` is 1 when j is visible from i.
 
     Shape ``(N, ceil(N / 8))`` of uint8: N²/8 bytes, computed block by block
-    (a 20,000-hex map needs 50 MB).
+    (a 20,000-hex map needs 50 MB).  ``model`` as in :func:`los_matrix`.
     """
     hexes, _ = locations_of(board, locations)
     bits = np.empty((len(hexes), (len(hexes) + 7) // 8), np.uint8)
-    for first, rows in los_matrix_blocks(board, locations, counters=counters, block_rows=block_rows):
+    for first, rows in los_matrix_blocks(board, locations, counters=counters, block_rows=block_rows, model=model):
         bits[first:first + rows.shape[0]] = np.packbits(rows != BLOCKED, axis=1)
     return bits
 
@@ -162,7 +172,7 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
 
 
 def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: Counters | None = None,
-                  unit: str | None = None) -> FieldOfFire:
+                  unit: str | None = None, model: str = "hex") -> FieldOfFire:
     """What one or several sources see: visibility, best hindrance and cover per hex.
 
     Parameters
@@ -177,6 +187,8 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     counters : Counters, optional
     unit : str, optional
         Firing unit class, for the cover.
+    model : {"hex", "depiction"}
+        As in :func:`los_matrix`.
 
     Returns
     -------
@@ -214,6 +226,12 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     visible = np.empty(len(board), np.bool_)
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
+    if checked_model(model) == "depiction":
+        check_counters(counters)
+        best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best)
+        chosen = np.where(best >= 0, best, 0)
+        cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
+        return FieldOfFire(visible, hindrance, best, cover, source_hexes)
     K.field_of_fire_kernel(model_code(board), source_hexes, source_levels, targets, target_levels,
                            template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
                            visible, hindrance, best)

@@ -151,3 +151,61 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b):
                              np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
                              depiction_tables(board), blocked, hindrance, at, reason)
     return blocked, hindrance, at, reason
+
+
+def best_of_sources(board, sources, source_levels, targets, target_levels, visible, hindrance, best) -> None:
+    """Field of fire in the depiction model: per target the visible source with the least hindrance
+    (ties: the first listed), written into ``visible``, ``hindrance`` (BLOCKED where none) and ``best``."""
+    best[:] = -1
+    hindrance[:] = 0
+    for s in range(len(sources)):
+        blocked, total, _, _ = depiction_pairs(board, np.full(len(targets), sources[s], HEX_INDEX),
+                                               np.full(len(targets), source_levels[s], np.int64),
+                                               targets, target_levels)
+        better = ~blocked & ((best < 0) | (total < hindrance))
+        best[better] = s
+        hindrance[better] = total[better]
+    visible[:] = best >= 0
+    hindrance[best < 0] = rules.BLOCKED
+
+
+def art_runs(board, a: int, b: int, stop_at: int = -1):
+    """The runs of drawn pixels that the walk from a to b meets outside the ends' hexes: a list of
+    ``(hex, class, first pixel, last pixel)`` in walking order (from the end with the smaller index, as
+    the kernel walks), up to and including the hex ``stop_at`` (the pixels of that hex are listed
+    whatever is drawn there: a hill blocks on bare ground)."""
+    from kernel.maps.art import UNIT_X, UNIT_Y, board_art, pixel_hexes
+
+    art = board_art(board)
+    first, last = (a, b) if a < b else (b, a)
+    ax, ay = float(board.x[first]) * UNIT_X, float(board.y[first]) * UNIT_Y
+    dx, dy = float(board.x[last]) * UNIT_X - ax, float(board.y[last]) * UNIT_Y - ay
+    steps = int(np.ceil(max(abs(dx), abs(dy))))
+    t = np.arange(1, steps) / steps
+    px = np.clip(np.rint(ax + t * dx).astype(np.int64), 0, art.terrain.shape[0] - 1)
+    py = np.clip(np.rint(ay + t * dy).astype(np.int64), 0, art.terrain.shape[1] - 1)
+    hexes = pixel_hexes(board, px, py)
+    classes = art.terrain[px, py]
+    runs = []
+    for k in range(len(px)):
+        h, c = int(hexes[k]), int(classes[k])
+        if h in (a, b) or h < 0 or (c == 0 and h != stop_at):
+            continue
+        if runs and runs[-1][0] == h and runs[-1][1] == c and runs[-1][3] == (int(px[k - 1]), int(py[k - 1])):
+            runs[-1] = (h, c, runs[-1][2], (int(px[k]), int(py[k])))
+        else:
+            if stop_at >= 0 and runs and runs[-1][0] == stop_at and h != stop_at:
+                break
+            runs.append((h, c, (int(px[k]), int(py[k])), (int(px[k]), int(py[k]))))
+    return runs
+
+
+def class_name(board, c: int) -> str:
+    """What pixel class ``c`` of the board's art shows ("woods", "wall", "open ground")."""
+    from kernel.maps.art import board_art
+
+    art = board_art(board)
+    rs = board.ruleset
+    names = [name for t, name in enumerate(rs.terrain_names) if int(art.class_terrain[c]) >> t & 1]
+    names += [name for k, name in enumerate(rs.hexside_names) if int(art.class_hexside[c]) >> k & 1]
+    return "/".join(names) or "open ground"
