@@ -264,3 +264,36 @@ def test_other_rulesets_are_refused():
     board = kernel.load("ccn-ridge")
     with pytest.raises(ValueError, match=r"model='depiction' needs ASL LOS rules: .*'ccn'"):
         kernel.los_matrix(board, model="depiction")
+
+
+# --- the command line -------------------------------------------------------------------------------------
+
+def test_cli_depiction_switch(tmp_path, capsys):
+    from kernel.cli import main
+    import json
+
+    with pytest.warns(DepictionWarning):
+        assert main(["los", "71I4", "72M6", "--depiction", "--json"]) in (0, None)
+    ours = json.loads(capsys.readouterr().out)
+    expected = quiet(kernel.los, kernel.load("default"), "71I4", "72M6", model="depiction")
+    assert (ours["visible"], ours["hindrance"]) == (expected.visible, expected.hindrance)
+    with pytest.warns(DepictionWarning):
+        assert main(["matrix", "--map", "71", "--depiction", "--out", str(tmp_path / "m.npy"), "--quiet"]) in (0, None)
+    capsys.readouterr()
+    board = kernel.load("71")
+    assert (np.load(tmp_path / "m.npy") == quiet(kernel.los_matrix, board, model="depiction")).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["fire", "--from", "71I4", "--map", "71", "--depiction", "--json"]) in (0, None)
+    fire = json.loads(capsys.readouterr().out)
+    expected = quiet(kernel.field_of_fire, board, "71I4", model="depiction")
+    assert fire["visible"] == expected.visible.tolist()
+    assert fire["visible"] != quiet(kernel.field_of_fire, board, "71I4").visible.tolist()
+
+
+def test_cli_depiction_user_error(capsys):
+    from kernel.cli import main
+
+    assert main(["matrix", "--map", "ccn-ridge", "--depiction", "--out", "unused.npy", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "model='depiction' needs ASL LOS rules" in err[0]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options, add_counters_option
-from kernel.cli.common import (check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
+from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model
+from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
                                read_counters, unit_class)
 
 
@@ -19,6 +19,7 @@ def register(commands) -> None:
     los_parser.add_argument("--explain", action="store_true", help="list every hex that mattered and its rule")
     los_parser.add_argument("--unit", metavar="CLASS", help="firing unit class, for the target's cover")
     add_counters_option(los_parser)
+    add_depiction_option(los_parser)
     add_common_options(los_parser)
     los_parser.set_defaults(run=command_los)
 
@@ -46,7 +47,11 @@ def command_los(args) -> None:
     counters, _ = read_counters(board, args.counters)
     from kernel import los
 
-    result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
+    try:
+        result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit,
+                     model=los_model(args))
+    except ValueError as error:
+        raise UserError(str(error)) from None
     emit(args, los_payload(board, result),
          lambda: result.explain().splitlines() if args.explain else result.explain().splitlines()[:1])
 
