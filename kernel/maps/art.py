@@ -163,11 +163,12 @@ def _class_keys(terrain, levels, hexside):
     return (terrain.astype(np.int64) << 24) | (levels.astype(np.int64) << 16) | hexside.astype(np.int64)
 
 
-def rasterise(board, rows_per_chunk: int = 128):
+def rasterise(board, rows_per_chunk: int = 128, covered: np.ndarray | None = None):
     """The key of every pixel of ``board``'s map drawn from its hex model, and the elevation (levels).
 
     Returns ``(keys, elevation)``: int64 class keys (terrain mask << 24 | building levels << 16 |
-    hexside mask) and int8 ground levels, both of shape :func:`map_size`.
+    hexside mask) and int8 ground levels, both of shape :func:`map_size`.  Pixels that
+    ``covered`` (bool, same shape) marks are left at 0 (a board's own art will cover them).
     """
     width, height = map_size(board)
     keys = np.zeros((width, height), np.int64)
@@ -178,6 +179,8 @@ def rasterise(board, rows_per_chunk: int = 128):
     for x0 in range(0, width, rows_per_chunk):
         xs = np.arange(x0, min(width, x0 + rows_per_chunk), dtype=np.float64)
         px, py = np.meshgrid(xs, np.arange(height, dtype=np.float64), indexing="ij")
+        todo = np.ones(px.shape, np.bool_) if covered is None else ~covered[x0:x0 + xs.size]
+        px, py = px[todo], py[todo]
         h = pixel_hexes(board, px, py)
         safe = np.maximum(h, 0)
         key = _class_keys(board.terrain[safe], board.building_levels[safe], np.zeros(h.shape, np.int64))
@@ -185,8 +188,8 @@ def rasterise(board, rows_per_chunk: int = 128):
         side = feature_sides[safe, direction]
         on_side = (side != 0) & (gap <= HEXSIDE_BAND)
         key = np.where(on_side, side, key)
-        keys[x0:x0 + xs.size] = np.where(h >= 0, key, 0)
-        elevation[x0:x0 + xs.size] = np.where(h >= 0, board.ground_level[safe], 0)
+        keys[x0:x0 + xs.size][todo] = np.where(h >= 0, key, 0)
+        elevation[x0:x0 + xs.size][todo] = np.where(h >= 0, board.ground_level[safe], 0)
     return keys, elevation
 
 
@@ -240,12 +243,14 @@ def board_art(board) -> MapArt:
     cached = board.__dict__.get("_art")
     if cached is not None:
         return cached
-    keys, elevation = rasterise(board)
-    drawn = False
-    for placement in board.placements:
-        if placement.board.art is not None:
-            _paste(keys, elevation, placement, _local_keys(placement.board.art, board.ruleset))
-            drawn = True
+    with_art = [p for p in board.placements if p.board.art is not None]
+    covered = np.zeros(map_size(board), np.int64)
+    for placement in with_art:   # where the boards' own art will lie
+        _paste(covered, np.zeros(covered.shape, PIXEL_LEVEL), placement, np.ones(len(placement.board.art.classes), np.int64))
+    keys, elevation = rasterise(board, covered=covered.astype(bool))
+    for placement in with_art:
+        _paste(keys, elevation, placement, _local_keys(placement.board.art, board.ruleset))
+    drawn = bool(with_art)
     unique, inverse = np.unique(np.concatenate([[0], keys.ravel()]), return_inverse=True)
     if unique.size > MAX_CLASSES:
         raise ValueError(f"{board.source}: the map's art has {unique.size} distinct pixel classes: "
