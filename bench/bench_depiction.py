@@ -53,8 +53,8 @@ def four_boards(tmp_path_factory):
 
 def _per_pair(name: str, seconds: float, n: int) -> None:
     threads = kernel.thread_count()
-    FIGURES[f"{name}: us/ordered pair x {threads} thr"] = (seconds * threads / (n * (n - 1)) * 1e6, "us")
-    FIGURES[f"{name}: us/unordered pair x {threads} thr"] = (seconds * threads / (n * (n - 1) / 2) * 1e6, "us")
+    FIGURES[f"{name}: ns/ordered pair x {threads} thr"] = (seconds * threads / (n * (n - 1)) * 1e9, "ns")
+    FIGURES[f"{name}: ns/unordered pair x {threads} thr"] = (seconds * threads / (n * (n - 1) / 2) * 1e9, "ns")
 
 
 def _serial(function):
@@ -77,8 +77,8 @@ def test_depiction_matrix_one_board(benchmark, board_two):
 def test_depiction_matrix_one_board_one_thread(benchmark, board_two):
     seconds = measure(benchmark, ONE_SERIAL, _serial(lambda: kernel.los_matrix(board_two, model="depiction")), rounds=3)
     n = len(board_two)
-    FIGURES["depiction, 1 thread: us per ordered pair"] = (seconds / (n * (n - 1)) * 1e6, "us")
-    FIGURES["depiction, 1 thread: us per unordered pair"] = (seconds / (n * (n - 1) / 2) * 1e6, "us")
+    FIGURES["depiction, 1 thread: ns per ordered pair"] = (seconds / (n * (n - 1)) * 1e9, "ns")
+    FIGURES["depiction, 1 thread: ns per unordered pair"] = (seconds / (n * (n - 1) / 2) * 1e9, "ns")
 
 
 def test_hex_matrix_one_board(benchmark, board_two):

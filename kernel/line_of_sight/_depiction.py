@@ -41,9 +41,8 @@ INNER_RADIUS = 31.5
 #: Squared: a pixel nearer than this to a hex's centre dot (32.25 px, half the least distance between
 #: two centre dots, squared) lies in that hex.
 INNER_RADIUS2 = 32.25 * 32.25
-#: ``open_ground[y, x]`` (int8, row-major along x, the usual direction of a walk on a board wider than
-#: high): the ground level of an Open Ground pixel with nothing drawn on it, else OPAQUE.
-OPAQUE = 127
+#: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
+LEVEL_BIAS = 128
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap is below it).
 MAX_HINDRANCE_HEXES = 64
 
@@ -113,7 +112,7 @@ def near_hexagon(px, py, h, lat_x, lat_y, margin):
 
 
 @jit_inline
-def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, art_level, cell_index, lat_x, lat_y):
+def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, pixels, cell_index, lat_x, lat_y):
     """False when the middle pixel of the walk rules out a continuous slope (a cheap first test)."""
     i = steps // 2
     t = i / steps
@@ -122,11 +121,11 @@ def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, art_level, c
     h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
     if h < 0 or h == a or h == b:
         return True
-    return S2 - 2 * art_level[x, y] == 2 * hex_range(high, h, lat_x, lat_y)
+    return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y)
 
 
 @jit
-def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_level, open_ground, pixel_info,
+def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
                    n_levels, level_min, class_wall, cap, per_range, counted):
     """(blocked, hindrance, reason, hex where blocked) of the LOS between a at la2 and b at lb2 half levels."""
     if a == b:
@@ -134,8 +133,8 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
     if a > b:
         a, b = b, a
         la2, lb2 = lb2, la2
-    width = art_class.shape[0]
-    height = art_class.shape[1]
+    width = pixels.shape[1]
+    height = pixels.shape[0]
     ax = lat_x[a] * UNIT_X
     ay = lat_y[a] * UNIT_Y
     dx = lat_x[b] * UNIT_X - ax
@@ -153,7 +152,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
 
     # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high.
     slope = False
-    if not same and mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, art_level, cell_index, lat_x, lat_y):
+    if not same and mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, pixels, cell_index, lat_x, lat_y):
         slope = True
         crossed = 0
         for i in range(i_first, i_last + 1):
@@ -163,7 +162,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
             h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
             if h < 0 or h == a or h == b:
                 continue
-            if S2 - 2 * art_level[x, y] != 2 * hex_range(high, h, lat_x, lat_y):
+            if S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) != 2 * hex_range(high, h, lat_x, lat_y):
                 slope = False
                 break
             crossed += 1
@@ -177,15 +176,17 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
     cached_y = 0.0
     range_a = 0
     range_b = 0
+    last_hex = -1
+    last_row = -1
     for i in range(i_first, i_last + 1):
         t = i / steps
         x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
         y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
-        open_level = open_ground[y, x]
-        if open_level != OPAQUE and (slope or 2 * open_level <= T2):
+        word = pixels[y, x]
+        if word < 256 and (slope or 2 * (word - LEVEL_BIAS) <= T2):
             continue  # open ground not above the lower end: nothing here can matter
-        c = art_class[x, y]
-        g = art_level[x, y]
+        c = word >> 8
+        g = (word & 0xFF) - LEVEL_BIAS
         # the hex of the last pixel looked up, while this pixel lies inside its inscribed circle
         if cached_hex >= 0:
             ddx = x - cached_x
@@ -213,6 +214,8 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
                     return True, total, R_HEXSIDE, h
+        if h == last_hex and row == last_row:
+            continue  # the same terrain at the same level in the same hex as the pixel before: no news
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
         if effect != NONE:
@@ -231,17 +234,18 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, art_class, art_leve
                 total += terrain
                 if cap > 0 and total >= cap:
                     return True, total, R_HINDRANCE, h
+        last_hex = h
+        last_row = row
     return False, total, R_NONE, -1
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    (lat_x, lat_y, cell_index, art_class, art_level, open_ground, pixel_info, n_levels, level_min, class_wall, cap,
-     per_range) = tables
+    lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at = depiction_pair(a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index,
-                                                    art_class, art_level, open_ground, pixel_info, n_levels,
+                                                    pixels, pixel_info, n_levels,
                                                     level_min, class_wall, cap, per_range, counted)
         if blocked:
             out[out_row, j] = BLOCKED
@@ -280,15 +284,14 @@ CHUNK = 256
 def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
                            out_reason):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    (lat_x, lat_y, cell_index, art_class, art_level, open_ground, pixel_info, n_levels, level_min, class_wall, cap,
-     per_range) = tables
+    lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(MAX_HINDRANCE_HEXES, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at = depiction_pair(
-                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, art_class, art_level,
-                open_ground, pixel_info, n_levels, level_min, class_wall, cap, per_range, counted)
+                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, pixels,
+                pixel_info, n_levels, level_min, class_wall, cap, per_range, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at

@@ -32,9 +32,10 @@ import warnings
 
 import numpy as np
 
-from kernel._dtypes import HEX_INDEX, LEVEL, PIXEL_LEVEL
+from kernel._dtypes import HEX_INDEX, LEVEL
+from kernel.maps.art import LEVEL_BIAS
 from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES, OPAQUE
+from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import model_code
 
 #: The LOS models (the ``model`` keyword).
@@ -84,8 +85,9 @@ def depiction_tables(board, per_range: bool = False):
         if rs.hexside_los_role[k] == 2:   # LOS obstacle (wall, hedge, bocage, cliff)
             has = (art.class_hexside & np.uint16(1 << k)) != 0
             class_wall = np.where(has, np.maximum(class_wall, int(rs.hexside_height[k])), class_wall)
-    level_min = int(min(art.elevation.min(), 0))
-    n_levels = int(max(art.elevation.max(), 0)) - level_min + 1
+    elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
+    level_min = int(min(elevation.min(), 0))
+    n_levels = int(max(elevation.max(), 0)) - level_min + 1
     classes = len(art.class_terrain)
     info = np.zeros((classes * n_levels, rules.H_COLUMNS), LEVEL)
     for c in range(classes):
@@ -98,9 +100,8 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
-    open_ground = np.ascontiguousarray(np.where(art.terrain == 0, art.elevation, OPAQUE).astype(PIXEL_LEVEL).T)
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              art.terrain, art.elevation, open_ground, info, n_levels, level_min, class_wall, cap, False)
+              art.pixels, info, n_levels, level_min, class_wall, cap, False)
     board.__dict__["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
 
@@ -182,10 +183,10 @@ def art_runs(board, a: int, b: int, stop_at: int = -1):
     dx, dy = float(board.x[last]) * UNIT_X - ax, float(board.y[last]) * UNIT_Y - ay
     steps = int(np.ceil(max(abs(dx), abs(dy))))
     t = np.arange(1, steps) / steps
-    px = np.clip(np.rint(ax + t * dx).astype(np.int64), 0, art.terrain.shape[0] - 1)
-    py = np.clip(np.rint(ay + t * dy).astype(np.int64), 0, art.terrain.shape[1] - 1)
+    px = np.clip(np.rint(ax + t * dx).astype(np.int64), 0, art.pixels.shape[1] - 1)
+    py = np.clip(np.rint(ay + t * dy).astype(np.int64), 0, art.pixels.shape[0] - 1)
     hexes = pixel_hexes(board, px, py)
-    classes = art.terrain[px, py]
+    classes = art.pixels[py, px] >> 8
     runs = []
     for k in range(len(px)):
         h, c = int(hexes[k]), int(classes[k])

@@ -17,10 +17,12 @@ down, so the hex at lattice ``(x, y)`` has its centre dot at pixel
   degrees when the board is, so a map mixing VASL and bundled boards is one
   picture and the merged half hexes of a seam show each board's own half.
 
-Each pixel is two bytes: a *class* (``uint8``, an index into the map's
-table of distinct (terrain mask, building levels, hexside mask) triples,
-class 0 being Open Ground with nothing on it) and the ground elevation
-(``int8``, whole levels).
+Each pixel is two bytes, one ``uint16`` word of :attr:`MapArt.pixels` (row
+by row, ``pixels[y, x]``: the direction a LOS across a board wider than high
+mostly walks): its *class* in the high byte (an index into the map's table of
+distinct (terrain mask, building levels, hexside mask) triples, class 0 being
+Open Ground with nothing on it) and its ground elevation plus
+:data:`LEVEL_BIAS` in the low byte (whole levels, -128..127).
 
 Examples
 --------
@@ -47,8 +49,10 @@ UNIT_X = 18.75
 UNIT_Y = 32.25
 #: A rasterised hexside feature covers the pixels within this many pixels of the hexside, on both sides.
 HEXSIDE_BAND = 2.0
-#: Most pixel classes one map can hold (the class is a uint8).
+#: Most pixel classes one map can hold (the class is the high byte of a pixel word).
 MAX_CLASSES = 256
+#: Added to a pixel's elevation in the low byte of its word.
+LEVEL_BIAS = 128
 
 
 @dataclass(frozen=True)
@@ -78,29 +82,41 @@ class LocalArt:
 class MapArt:
     """The art of a whole map: two bytes per pixel.
 
-    ``terrain[x, y]`` (uint8) is the pixel's class, ``elevation[x, y]`` (int8)
-    its ground level; the class tables give each class's terrain mask
+    ``pixels[y, x]`` (uint16) is pixel ``(x, y)``'s word: ``class << 8 |
+    (elevation + LEVEL_BIAS)``; the views :attr:`terrain` and
+    :attr:`elevation` (computed on each use) give ``terrain[x, y]`` (uint8)
+    the pixel's class and ``elevation[x, y]`` (int8) its ground level; the
+    class tables give each class's terrain mask
     (``class_terrain``, uint32, bits as :attr:`Board.terrain`), building levels
     (``class_levels``) and hexside feature mask (``class_hexside``, bits as
     :attr:`Board.hexside`; a pixel of a wall or hedge).  ``drawn`` is true when
     at least one board brought art of its own (false: all rasterised).
     """
 
-    terrain: np.ndarray
-    elevation: np.ndarray
+    pixels: np.ndarray
     class_terrain: np.ndarray
     class_levels: np.ndarray
     class_hexside: np.ndarray
     drawn: bool
 
     @property
+    def terrain(self) -> np.ndarray:
+        """Pixel classes, ``terrain[x, y]`` (uint8; a new array on each use)."""
+        return (self.pixels >> 8).astype(PIXEL_CLASS).T
+
+    @property
+    def elevation(self) -> np.ndarray:
+        """Ground levels, ``elevation[x, y]`` (int8; a new array on each use)."""
+        return ((self.pixels & 0xFF).astype(np.int16) - LEVEL_BIAS).astype(PIXEL_LEVEL).T
+
+    @property
     def nbytes(self) -> int:
-        """Bytes of the per-pixel arrays."""
-        return self.terrain.nbytes + self.elevation.nbytes
+        """Bytes of the per-pixel array."""
+        return self.pixels.nbytes
 
     @property
     def bytes_per_pixel(self) -> int:
-        return self.nbytes // self.terrain.size
+        return self.nbytes // self.pixels.size
 
 
 def map_size(board) -> tuple[int, int]:
@@ -255,9 +271,9 @@ def board_art(board) -> MapArt:
     if unique.size > MAX_CLASSES:
         raise ValueError(f"{board.source}: the map's art has {unique.size} distinct pixel classes: "
                          f"expected at most {MAX_CLASSES}")
-    terrain = inverse[1:].reshape(keys.shape).astype(PIXEL_CLASS)
+    word = (inverse[1:].reshape(keys.shape).astype(np.uint16) << 8) | (elevation.astype(np.int16) + LEVEL_BIAS).astype(np.uint16)
     art = MapArt(
-        terrain=np.ascontiguousarray(terrain), elevation=np.ascontiguousarray(elevation),
+        pixels=np.ascontiguousarray(word.T),
         class_terrain=(unique >> 24).astype(TERRAIN_MASK),
         class_levels=((unique >> 16) & 0xFF).astype(LEVEL),
         class_hexside=(unique & 0xFFFF).astype(HEXSIDE_MASK),
