@@ -296,3 +296,33 @@ def test_cli_depiction_user_error(capsys):
     assert main(["matrix", "--map", "ccn-ridge", "--depiction", "--out", "unused.npy", "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "model='depiction' needs ASL LOS rules" in err[0]
+
+
+def test_too_many_pixel_classes_is_an_error(monkeypatch):
+    import kernel.maps.art as art_module
+
+    board = kernel.random_board("asl", 6, 5, seed=4)
+    monkeypatch.setattr(art_module, "MAX_CLASSES", 2)
+    with pytest.raises(ValueError, match=r"the map's art has \d+ distinct pixel classes: expected at most 2"):
+        art_module.board_art(board)
+
+
+def test_art_off_whole_pixels_is_an_error():
+    from dataclasses import replace
+
+    from kernel.maps.art import LocalArt, PixelClass, _paste
+    from kernel.maps.specs import BoardPlacement, BoardSpec
+
+    spec = BoardSpec("even.board", "board", "9", "asl", "geomorphic", "flat", 32, 10)
+    spec = replace(spec, art=LocalArt((PixelClass(),), np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.int8)))
+    keys = np.zeros((10, 10), np.int64)
+    with pytest.raises(ValueError, match=r"even.board: a 32x10 board lies at pixel offset \(1743.75, 0.0\): "
+                                         r"expected whole pixels"):
+        _paste(keys, np.zeros((10, 10), np.int8), BoardPlacement(spec, 0, 1, False, "9", 3), np.zeros(1, np.int64))
+
+
+def test_a_hindrance_cap_beyond_the_walk_memory_is_an_error(monkeypatch):
+    board = kernel.random_board("asl", 6, 5, seed=5)
+    monkeypatch.setitem(board.ruleset.rules, "hindrance_cap", 64)
+    with pytest.raises(ValueError, match=r"hindrance cap 64: expected 0..63 for model='depiction'"):
+        kernel.los_matrix(board, model="depiction")

@@ -21,9 +21,14 @@ Only ASL boards, and (for now) no counters.
 
 Examples
 --------
+>>> import warnings
 >>> import kernel
->>> board = kernel.load("default")
->>> matrix = kernel.los_matrix(board, ["71I4", "71I6", "72M6"], model="depiction")  # doctest: +SKIP
+>>> board = kernel.load("default")     # bundled boards have no art: rasterised, with a warning
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("ignore", kernel.DepictionWarning)
+...     matrix = kernel.los_matrix(board, ["71I4", "71I6", "72M6"], model="depiction")
+>>> matrix.shape, bool((matrix == matrix.T).all())
+((3, 3), True)
 """
 
 from __future__ import annotations
