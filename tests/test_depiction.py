@@ -326,3 +326,19 @@ def test_a_hindrance_cap_beyond_the_walk_memory_is_an_error(monkeypatch):
     monkeypatch.setitem(board.ruleset.rules, "hindrance_cap", 64)
     with pytest.raises(ValueError, match=r"hindrance cap 64: expected 0..63 for model='depiction'"):
         kernel.los_matrix(board, model="depiction")
+
+
+def test_blocks_bits_and_field_of_fire_agree_with_the_matrix(small_board):
+    matrix = quiet(kernel.los_matrix, small_board, model="depiction")
+    blocks = np.concatenate([rows for _, rows in quiet(kernel.los_matrix_blocks, small_board, block_rows=7,
+                                                       model="depiction")])
+    assert (blocks == matrix).all()
+    bits = quiet(kernel.visibility_bits, small_board, block_rows=5, model="depiction")
+    n = len(small_board)
+    assert (np.unpackbits(bits, axis=1)[:, :n].astype(bool) == (matrix != kernel.BLOCKED)).all()
+    sources = [0, 17, 40]
+    fire = quiet(kernel.field_of_fire, small_board, [small_board.name(s) for s in sources], model="depiction")
+    seen = matrix[sources] != kernel.BLOCKED
+    assert (fire.visible == seen.any(axis=0)).all()
+    least = np.where(seen, matrix[sources], 10_000).min(axis=0)
+    assert (fire.hindrance == np.where(seen.any(axis=0), least, kernel.BLOCKED)).all()
