@@ -253,10 +253,28 @@ def test_unknown_model_is_an_error(small_board):
         kernel.los_matrix(small_board, model="pixels")
 
 
-def test_counters_are_refused(small_board):
-    smoke = kernel.Counters.on(small_board, smoke={small_board.name(0): 2})
-    with pytest.raises(ValueError, match="counters are not supported by model='depiction' yet"):
-        kernel.los_matrix(small_board, counters=smoke, model="depiction")
+@pytest.mark.parametrize("seed", [21, 22])
+def test_smoke_and_vehicles_match_the_reference(seed):
+    from kernel.line_of_sight.counters import counter_arrays
+
+    board = kernel.random_board("asl", 12, 8, seed=seed, max_level=2)
+    rng = np.random.default_rng(seed)
+    smoke = {board.name(int(h)): int(rng.integers(1, 4)) for h in rng.choice(len(board), 15, replace=False)}
+    vehicles = [board.name(int(h)) for h in rng.choice(len(board), 10, replace=False)]
+    counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
+    smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
+    reference = ReferenceDepiction(board, board_art(board))
+    pairs = rng.integers(0, len(board), (150, 2))
+    result = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], counters=counters, model="depiction")
+    plain = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="depiction")
+    assert (result.hindrance[result.visible & plain.visible] > plain.hindrance[result.visible & plain.visible]).any()
+    for k, (a, b) in enumerate(pairs):
+        blocked, hindrance = reference.walk(int(a), int(b), counters=(smoke_drm, smoke_top, vehicle))
+        assert (not result.visible[k]) == blocked, (board.name(int(a)), board.name(int(b)))
+        if not blocked:
+            assert result.hindrance[k] == hindrance, (board.name(int(a)), board.name(int(b)))
+    matrix = quiet(kernel.los_matrix, board, counters=counters, model="depiction")
+    assert ((matrix[pairs[:, 0], pairs[:, 1]] == kernel.BLOCKED) == ~result.visible).all()
 
 
 def test_other_rulesets_are_refused():

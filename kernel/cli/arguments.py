@@ -95,7 +95,7 @@ def add_depiction_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--depiction``: trace LOS over the map's drawn art (``model="depiction"``)."""
     parser.add_argument("--depiction", action="store_true",
                         help="trace LOS over the map's drawn art (VASL boards; other boards rasterised), "
-                             "not hex by hex (ASL maps, no counters)")
+                             "not hex by hex (ASL maps)")
 
 
 def los_model(args) -> str:

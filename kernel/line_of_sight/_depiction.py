@@ -14,7 +14,9 @@ ground level, with the rule steps of :mod:`kernel.line_of_sight._rules`
 elevation), ranges counted in hexes from the pixel's hex.  A wall or hedge
 pixel (``class_wall`` > 0) is an obstacle half a level above its ground that
 makes no blind hexes and is ignored within ``END_MARGIN`` pixels of either
-end's hex (B9.2).  Hindrance counts once per hex holding an applicable
+end's hex (B9.2).  SMOKE and vehicles (``counter_info``, laid out like
+``hex_info``, read only when ``has_counters``) count once per hex the walk
+meets, with the hex's ground level.  Hindrance counts once per hex holding an applicable
 hindrance pixel (its first such pixel's DRM); ``cap`` blocks.  With
 ``per_range`` (VASL's reading, for comparisons only) it counts once per range
 from the higher end instead.
@@ -126,7 +128,7 @@ def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, pixels, cell
 
 @jit
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
-                   n_levels, level_min, class_wall, cap, per_range, counted):
+                   n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted):
     """(blocked, hindrance, reason, hex where blocked) of the LOS between a at la2 and b at lb2 half levels."""
     if a == b:
         return False, 0, R_NONE, -1
@@ -178,12 +180,15 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
     range_b = 0
     last_hex = -1
     last_row = -1
+    last_counter_hex = -1
+    n_counter_hexes = 0
     for i in range(i_first, i_last + 1):
         t = i / steps
         x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
         y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
         word = pixels[y, x]
-        if word < 256 and (slope or 2 * (word - LEVEL_BIAS) <= T2):
+        open_ground = word < 256 and (slope or 2 * (word - LEVEL_BIAS) <= T2)
+        if open_ground and not has_counters:
             continue  # open ground not above the lower end: nothing here can matter
         c = word >> 8
         g = (word & 0xFF) - LEVEL_BIAS
@@ -204,6 +209,24 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
                 continue
         h = cached_hex
         if h == a or h == b:
+            continue
+        if has_counters and h != last_counter_hex:
+            # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
+            last_counter_hex = h
+            ignore, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
+            if smoke + vehicle > 0:
+                seen = False
+                for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
+                    if counted[k] == h:
+                        seen = True
+                        break
+                if not seen:
+                    counted[MAX_HINDRANCE_HEXES + n_counter_hexes] = h
+                    n_counter_hexes += 1
+                    total += smoke + vehicle
+                    if cap > 0 and total >= cap:
+                        return True, total, R_HINDRANCE, h
+        if open_ground:
             continue
         row = c * n_levels + g - level_min
         wall = class_wall[c]
@@ -241,12 +264,14 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
+    (lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
+     has_counters) = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at = depiction_pair(a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index,
                                                     pixels, pixel_info, n_levels,
-                                                    level_min, class_wall, cap, per_range, counted)
+                                                    level_min, class_wall, cap, per_range, counter_info,
+                                                    has_counters, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -258,7 +283,7 @@ def depiction_matrix_kernel(hexes, levels2, tables, out):
     """Upper triangle of the depiction matrix; iteration k owns rows k and n-1-k (then mirror the lower)."""
     n = hexes.shape[0]
     for k in numba.prange((n + 1) // 2):
-        counted = np.empty(MAX_HINDRANCE_HEXES, np.int64)
+        counted = np.empty(2 * MAX_HINDRANCE_HEXES, np.int64)
         out[k, k] = 0
         _matrix_row(k, k + 1, n, hexes, levels2, tables, out, k, counted)
         other = n - 1 - k
@@ -272,7 +297,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix."""
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
-        counted = np.empty(MAX_HINDRANCE_HEXES, np.int64)
+        counted = np.empty(2 * MAX_HINDRANCE_HEXES, np.int64)
         _matrix_row(row_start + r, 0, n, hexes, levels2, tables, out, r, counted)
 
 
@@ -284,14 +309,15 @@ CHUNK = 256
 def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
                            out_reason):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range = tables
+    (lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
+     has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
-        counted = np.empty(MAX_HINDRANCE_HEXES, np.int64)
+        counted = np.empty(2 * MAX_HINDRANCE_HEXES, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, pixels,
-                pixel_info, n_levels, level_min, class_wall, cap, per_range, counted)
+                pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at

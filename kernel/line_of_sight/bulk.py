@@ -33,7 +33,7 @@ from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.depiction import (
-    best_of_sources, check_counters, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
+    best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
@@ -50,7 +50,7 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
     counters : Counters, optional
     model : {"hex", "depiction"}
         ``"depiction"`` reads the LOS off the map's drawn art
-        (:mod:`kernel.line_of_sight.depiction`; ASL, no counters).
+        (:mod:`kernel.line_of_sight.depiction`; ASL maps).
 
     Returns
     -------
@@ -65,8 +65,7 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
     """
     hexes, levels = locations_of(board, locations)
     if checked_model(model) == "depiction":
-        check_counters(counters)
-        return depiction_matrix(board, hexes, levels)
+        return depiction_matrix(board, hexes, levels, counters=counters)
     out = np.empty((len(hexes), len(hexes)), np.int8)
     model = model_code(board)
     if model == rules.MODEL_VV:
@@ -90,9 +89,8 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
     hexes, levels = locations_of(board, locations)
     if checked_model(model) == "depiction":
-        check_counters(counters)
         for first in range(0, len(hexes), block_rows):
-            yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first))
+            yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first), counters)
         return
     tpl = template_tuple(board)
     tables = kernel_board_tables(board)
@@ -156,9 +154,8 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
                          board.distance(hex_a, hex_b),
                          cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
     if checked_model(model) == "depiction":
-        check_counters(counters)
         blocked, result.hindrance, result.blocked_at, result.reason = depiction_pairs(
-            board, hex_a, levels[0], hex_b, levels[1])
+            board, hex_a, levels[0], hex_b, levels[1], counters)
         result.blind = result.reason == rules.R_BLIND
         result.continuous_slope = np.zeros(n, np.bool_)
         result.visible = ~blocked
@@ -227,8 +224,8 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
     if checked_model(model) == "depiction":
-        check_counters(counters)
-        best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best)
+        best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
+                        counters)
         chosen = np.where(best >= 0, best, 0)
         cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
         return FieldOfFire(visible, hindrance, best, cover, source_hexes)

@@ -17,7 +17,8 @@ hexes from the pixel's hex:
 * the ends are the centre dots of their hexes, at the hex's ground level
   (read under the centre dot) plus their Location level.
 
-Only ASL boards, and (for now) no counters.
+Only ASL boards.  SMOKE and vehicles (``counters``) count once per hex the
+walk meets outside the ends' hexes, as the hex model counts them per hex.
 
 Examples
 --------
@@ -116,16 +117,28 @@ def location_levels2(board, hexes, levels) -> np.ndarray:
     return (2 * (board.ground_level[hexes].astype(np.int64) + np.asarray(levels, np.int64))).astype(np.int64)
 
 
-def check_counters(counters) -> None:
+def kernel_tables(board, counters, per_range: bool = False):
+    """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of SMOKE and
+    vehicles (zeros without counters) and whether there are any."""
+    from kernel.line_of_sight.counters import counter_arrays
+
+    info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
+    has_counters = False
     if counters is not None:
-        raise ValueError("counters are not supported by model='depiction' yet: expected counters=None")
+        smoke, smoke_top, vehicles, _ = counter_arrays(board, counters)
+        info[:, rules.H_GROUND2] = 2 * board.ground_level
+        info[:, rules.H_SMOKE] = smoke
+        info[:, rules.H_SMOKE_TOP] = smoke_top
+        info[:, rules.H_VEHICLE] = vehicles
+        has_counters = bool((smoke > 0).any() or vehicles.any())
+    return depiction_tables(board, per_range) + (info, has_counters)
 
 
-def depiction_matrix(board, hexes, levels, per_range: bool = False) -> np.ndarray:
+def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=None) -> np.ndarray:
     """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
     from kernel.line_of_sight import _depiction as D
 
-    tables = depiction_tables(board, per_range)
+    tables = kernel_tables(board, counters, per_range)
     out = np.empty((len(hexes), len(hexes)), np.int8)
     D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
     from kernel.line_of_sight._kernels import mirror_lower
@@ -134,17 +147,17 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False) -> np.ndarra
     return out
 
 
-def depiction_rows(board, hexes, levels, first: int, count: int) -> np.ndarray:
+def depiction_rows(board, hexes, levels, first: int, count: int, counters=None) -> np.ndarray:
     """Rows ``first .. first + count`` of the depiction matrix."""
     from kernel.line_of_sight import _depiction as D
 
     out = np.empty((count, len(hexes)), np.int8)
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first,
-                            depiction_tables(board), out)
+                            kernel_tables(board, counters), out)
     return out
 
 
-def depiction_pairs(board, hex_a, level_a, hex_b, level_b):
+def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None):
     """(blocked, hindrance, blocked_at, reason) of pairs a[k] -> b[k] in the depiction model."""
     from kernel.line_of_sight import _depiction as D
 
@@ -155,11 +168,12 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b):
     reason = np.empty(n, np.int8)
     D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
                              np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
-                             depiction_tables(board), blocked, hindrance, at, reason)
+                             kernel_tables(board, counters), blocked, hindrance, at, reason)
     return blocked, hindrance, at, reason
 
 
-def best_of_sources(board, sources, source_levels, targets, target_levels, visible, hindrance, best) -> None:
+def best_of_sources(board, sources, source_levels, targets, target_levels, visible, hindrance, best,
+                    counters=None) -> None:
     """Field of fire in the depiction model: per target the visible source with the least hindrance
     (ties: the first listed), written into ``visible``, ``hindrance`` (BLOCKED where none) and ``best``."""
     best[:] = -1
@@ -167,7 +181,7 @@ def best_of_sources(board, sources, source_levels, targets, target_levels, visib
     for s in range(len(sources)):
         blocked, total, _, _ = depiction_pairs(board, np.full(len(targets), sources[s], HEX_INDEX),
                                                np.full(len(targets), source_levels[s], np.int64),
-                                               targets, target_levels)
+                                               targets, target_levels, counters)
         better = ~blocked & ((best < 0) | (total < hindrance))
         best[better] = s
         hindrance[better] = total[better]

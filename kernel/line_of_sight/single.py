@@ -19,7 +19,7 @@ from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
-from kernel.line_of_sight.depiction import art_runs, check_counters, checked_model, class_name, depiction_pairs
+from kernel.line_of_sight.depiction import art_runs, checked_model, class_name, depiction_pairs
 
 
 def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
@@ -67,8 +67,7 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     ib, level_b = location_of(board, b, level_b, "level_b")
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     if checked_model(model) == "depiction":
-        check_counters(counters)
-        return _depiction_los(board, ia, level_a, ib, level_b, unit_index)
+        return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters)
     per_call = counter_tables(board, counters, bulk=False)
     tpl = template_tuple(board)
     tpl_cache = templates(board)
@@ -103,10 +102,10 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     )
 
 
-def _depiction_los(board, ia, level_a, ib, level_b, unit_index) -> LOSResult:
+def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters) -> LOSResult:
     """One LOS in the depiction model, with the runs of art it met as its steps."""
     blocked, total, at, reason = depiction_pairs(board, np.array([ia], HEX_INDEX), np.array([level_a]),
-                                                 np.array([ib], HEX_INDEX), np.array([level_b]))
+                                                 np.array([ib], HEX_INDEX), np.array([level_b]), counters)
     blocked, total, at, reason = bool(blocked[0]), int(total[0]), int(at[0]), int(reason[0])
     model = board.ruleset.los_model
     steps = []

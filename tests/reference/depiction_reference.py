@@ -100,8 +100,13 @@ class ReferenceDepiction:
         return True
 
     # ------------------------------------------------------------------ the walk
-    def walk(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False):
-        """``(blocked, hindrance)`` of the LOS between Locations (a, level_a) and (b, level_b)."""
+    def walk(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
+        """``(blocked, hindrance)`` of the LOS between Locations (a, level_a) and (b, level_b).
+
+        ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels, vehicle)``; each hex the
+        walk meets (outside the ends' hexes) adds its SMOKE (when its top reaches the LOS, as a
+        hindrance's) and its vehicle (ends and hex at one level, or a continuous slope) once.
+        """
         if a == b:
             return False, 0
         if a > b:
@@ -134,9 +139,23 @@ class ReferenceDepiction:
         r_t = self.distance(a if high == b else b, hexes)
         slope = (not same) and bool(np.all(S - G == 2 * r_s))
         counted = set()
+        counter_hexes = set()
         total = 0
         for k in range(hexes.size):
             g, c, rs_, rt_ = int(G[k]), int(cls[k]), int(r_s[k]), int(r_t[k])
+            hx = int(hexes[k])
+            if counters is not None and hx not in counter_hexes:
+                counter_hexes.add(hx)
+                smoke, smoke_top, vehicle = (int(array[hx]) for array in counters)
+                hex_ground = 2 * int(ground[hx])
+                drm = 0
+                if smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
+                    drm += smoke
+                if vehicle and ((same and hex_ground == S) or slope):
+                    drm += 1
+                total += drm
+                if drm and self.cap > 0 and total >= self.cap:
+                    return True, total
             if self.wall[c] > 0 and not self.near_end(px[k], py[k], a) and not self.near_end(px[k], py[k], b):
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
