@@ -308,12 +308,14 @@ def test_cli_depiction_switch(tmp_path, capsys):
     assert fire["visible"] != quiet(kernel.field_of_fire, board, "71I4").visible.tolist()
 
 
-def test_cli_depiction_user_error(capsys):
+def test_cli_depiction_user_error(tmp_path, capsys):
     from kernel.cli import main
 
-    assert main(["matrix", "--map", "ccn-ridge", "--depiction", "--out", "unused.npy", "--quiet"]) == 2
+    out = tmp_path / "unused.npy"
+    assert main(["matrix", "--map", "ccn-ridge", "--depiction", "--out", str(out), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "model='depiction' needs ASL LOS rules" in err[0]
+    assert not out.exists()   # no partial output
 
 
 def test_too_many_pixel_classes_is_an_error(monkeypatch):

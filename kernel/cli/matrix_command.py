@@ -99,6 +99,11 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
     n = len(board)
     if progress is None:
         progress = n >= PROGRESS_MIN_HEXES
+    if model != "hex":   # a map the model cannot trace fails here, before the file exists
+        from kernel.line_of_sight.depiction import checked_model, depiction_tables
+
+        checked_model(model)
+        depiction_tables(board)
     try:
         out = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(n, n))
     except OSError as error:
