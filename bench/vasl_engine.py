@@ -234,7 +234,8 @@ def _levels(board, at: int, viewer: int, target: int) -> str:
 
 
 def compare_board(board_number: int, *, shared: str | Path | None = None, examples: int = 3,
-                  explain_limit: int = 300, seed: int = 12) -> dict:
+                  explain_limit: int = 300, seed: int = 12, model: str = "hex",
+                  per_range_hindrance: bool = False) -> dict:
     """Compare hexkernel's ground-level LOS matrix with VASL's engine on one board.
 
     Parameters
@@ -250,6 +251,14 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
         with :func:`kernel.los` (a seeded sample; 0: none).
     seed : int
         Seed of the example and explanation samples.
+    model : {"hex", "depiction"}
+        hexkernel's LOS model (``kernel.los_matrix(..., model=model)``); in
+        depiction mode the "hexkernel blocks" classes come from the depiction
+        walk's blocking hex and reason, and no pair is explained.
+    per_range_hindrance : bool
+        Depiction model only: count hindrance once per range from the higher
+        end, as VASL's engine does (the rules: once per hex), to measure how
+        much of the remaining difference that simplification makes.
 
     Returns
     -------
@@ -298,7 +307,12 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     missing_pairs = off_diagonal & ~exception & ~both_present
     compared = off_diagonal & ~exception & both_present
 
-    matrix = kernel.los_matrix(board)
+    if per_range_hindrance:
+        from kernel.line_of_sight.depiction import depiction_matrix
+
+        matrix = depiction_matrix(board, np.arange(len(board)), np.zeros(len(board), np.int64), per_range=True)
+    else:
+        matrix = kernel.los_matrix(board, model=model)
     ours_blocked = np.zeros((n, n), dtype=bool)
     where = np.flatnonzero(present)
     ours_blocked[np.ix_(where, where)] = matrix[np.ix_(ours_index[where], ours_index[where])] == kernel.BLOCKED
@@ -338,7 +352,9 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     rows, cols = np.nonzero(ours_only)
     if len(rows):
         viewers, targets = ours_index[rows], ours_index[cols]
-        pairs = kernel.los_pairs(board, viewers, targets)
+        pairs = kernel.los_pairs(board, viewers, targets, model=model)
+        if model != "hex":
+            explain_limit = 0
         labels = np.array([
             our_blocking_class(board, kernel.REASONS[int(r)], int(at), int(a), int(b))
             for r, at, a, b in zip(pairs.reason, pairs.blocked_at, viewers, targets)
@@ -367,6 +383,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     n_agree = int((compared & (vasl_blocked == ours_blocked)).sum())
     return {
         "board": int(board_number),
+        "model": model + (" (VASL's hindrance per range)" if per_range_hindrance else ""),
         "hexes": n,
         "board_hexes": len(board),
         "missing_hexes": [name for name, ok in zip(names, present) if not ok],
@@ -456,7 +473,7 @@ def format_report(results: list[dict], total: dict | None = None) -> str:
     lines = []
     for r in results:
         lines.append(f"board {r['board']}: {r['agreement']:.2f} % agree on blocked/clear "
-                     f"({r['agree']} of {r['compared']} ordered pairs; {r['seconds']:.1f} s)")
+                     f"({r['agree']} of {r['compared']} ordered pairs; {r['seconds']:.1f} s; model {r['model']})")
         lines.append(f"  hexes: VASL {r['hexes']}, imported board {r['board_hexes']}; missing from the board: "
                      f"{len(r['missing_hexes'])}{' ' + ' '.join(r['missing_hexes']) if r['missing_hexes'] else ''}; "
                      f"not in VASL's list: {len(r['extra_hexes'])}")
@@ -474,7 +491,9 @@ def format_report(results: list[dict], total: dict | None = None) -> str:
         lines.append(f"all boards {total['boards']}: {total['agreement']:.2f} % agree "
                      f"({total['agree']} of {total['compared']}; excluded {total['excluded_exception']} exception "
                      f"and {total['excluded_missing']} missing-hex pairs); VASL blocks/we see "
-                     f"{total['vasl_blocks_we_see']}, we block/VASL sees {total['we_block_vasl_sees']}")
+                     f"{total['vasl_blocks_we_see']}, we block/VASL sees {total['we_block_vasl_sees']}; "
+                     f"equal hindrance DRM on {total['hindrance_equal']} of {total['both_clear']} both-clear pairs "
+                     f"({100.0 * total['hindrance_equal'] / max(total['both_clear'], 1):.2f} %)")
         _format_classes("VASL blocks, hexkernel sees", total["classes"]["vasl_blocks"], lines)
         _format_classes("hexkernel blocks, VASL sees", total["classes"]["we_block"], lines)
     return "\n".join(lines)
@@ -489,13 +508,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--explain-limit", type=int, default=300, help="pairs explained per class")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    parser.add_argument("--model", choices=("hex", "depiction"), default="hex",
+                        help="hexkernel's LOS model (default: hex)")
+    parser.add_argument("--vasl-hindrance", action="store_true",
+                        help="depiction model: count hindrance once per range, as VASL does")
     args = parser.parse_args(argv)
     if not engine_folder(args.shared).is_dir():
         print(f"no VASL engine results in {engine_folder(args.shared)}", file=sys.stderr)
         return 2
     start = time.perf_counter()
     results = [compare_board(b, shared=args.shared, examples=args.examples, explain_limit=args.explain_limit,
-                             seed=args.seed) for b in args.boards]
+                             seed=args.seed, model=args.model, per_range_hindrance=args.vasl_hindrance)
+               for b in args.boards]
     total = overall(results)
     total["seconds"] = time.perf_counter() - start
     print(format_report(results, total))

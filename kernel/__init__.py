@@ -72,6 +72,9 @@ _API: dict[str, tuple[str, str]] = {
     "hex_distance": ("kernel.grid.lattice", "hex_distance"),
     # line of sight
     "los": ("kernel.line_of_sight.single", "los"),
+    # the depiction LOS model (issue #13): a map's drawn art
+    "DepictionWarning": ("kernel.line_of_sight.depiction", "DepictionWarning"),
+    "board_art": ("kernel.maps.art", "board_art"),
     "los_matrix": ("kernel.line_of_sight.bulk", "los_matrix"),
     "los_matrix_blocks": ("kernel.line_of_sight.bulk", "los_matrix_blocks"),
     "los_matrix_rows": ("kernel.line_of_sight.bulk", "los_matrix_rows"),
@@ -159,6 +162,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from kernel.line_of_sight.incremental import HeldLOSMatrix
     from kernel.line_of_sight.results import BLOCKED, REASONS, FieldOfFire, LOSResult, LOSStep, PairsResult
     from kernel.line_of_sight.single import can_see, los
+    from kernel.line_of_sight.single import los
+    from kernel.line_of_sight.depiction import DepictionWarning
+    from kernel.maps.art import board_art
     from kernel.loading import load, read_scenario
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file

@@ -29,3 +29,8 @@ HINDRANCE = np.int16
 
 #: Movement costs inside kernels: float64 with ``inf`` = unreachable.
 COST = np.float64
+
+#: A pixel of a map's art (kernel.maps.art): its class (index into the map's class tables)
+#: and its ground elevation in whole levels.
+PIXEL_CLASS = np.uint8
+PIXEL_LEVEL = np.int8

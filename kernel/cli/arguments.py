@@ -94,6 +94,18 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
         add_crop_options(group)
 
 
+def add_depiction_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--depiction``: trace LOS over the map's drawn art (``model="depiction"``)."""
+    parser.add_argument("--depiction", action="store_true",
+                        help="trace LOS over the map's drawn art (VASL boards; other boards rasterised), "
+                             "not hex by hex (ASL maps)")
+
+
+def los_model(args) -> str:
+    """The LOS model chosen on the command line."""
+    return "depiction" if getattr(args, "depiction", False) else "hex"
+
+
 def add_counters_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--counters FILE`` (read by :func:`read_counters`)."""
     parser.add_argument("--counters", metavar="FILE",

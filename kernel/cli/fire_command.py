@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options, add_counters_option, non_negative_int
+from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, non_negative_int
 from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, load_map, output_paths,
                                parse_location, read_counters, unit_class)
 from kernel.cli.crop import picture_view
@@ -23,6 +23,7 @@ def register(commands) -> None:
                       help="level of the targets (capped at each hex's highest Location level; default 0)")
     fire.add_argument("--unit", metavar="CLASS", help="firing unit class, for cover (default: the ruleset's first)")
     add_counters_option(fire)
+    add_depiction_option(fire)
     add_common_options(fire)
     fire.set_defaults(run=command_fire)
 
@@ -91,7 +92,7 @@ def command_fire(args) -> None:
 
     try:
         fire = field_of_fire(board, hexes, levels=levels, target_level=args.target_level, counters=counters,
-                             unit=unit)
+                             unit=unit, model=los_model(args))
     except ValueError as error:
         raise UserError(str(error)) from None
     payload = fire_payload(board, fire, levels, target_level=args.target_level, unit=unit, counters=counters_json)

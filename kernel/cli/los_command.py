@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options, add_counters_option
-from kernel.cli.common import (check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
+from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model
+from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
                                read_counters, unit_class)
 from kernel.cli.crop import picture_view
 
@@ -24,6 +24,7 @@ def register(commands) -> None:
                             help="with --explain: list every step of the trace, 'no effect' ones too")
     los_parser.add_argument("--unit", metavar="CLASS", help="firing unit class, for the target's cover")
     add_counters_option(los_parser)
+    add_depiction_option(los_parser)
     add_common_options(los_parser)
     los_parser.set_defaults(run=command_los)
 
@@ -52,7 +53,11 @@ def command_los(args) -> None:
     counters, _ = read_counters(board, args.counters)
     from kernel import los
 
-    result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
+    try:
+        result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit,
+                     model=los_model(args))
+    except ValueError as error:
+        raise UserError(str(error)) from None
     from kernel.line_of_sight.report import los_report
 
     explain = args.explain or args.all_steps

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from kernel.cli.arguments import add_common_options, add_counters_option, positive_int
+from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, positive_int
 from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
 
 #: Maps with at least this many hexes get a progress bar for ``matrix``.
@@ -28,6 +28,7 @@ def register(commands) -> None:
                         help="rows computed per block (memory: N x hexes bytes; default %(default)s)")
     matrix.add_argument("--quiet", action="store_true", help="no progress bar")
     add_counters_option(matrix)
+    add_depiction_option(matrix)
     add_common_options(matrix)
     matrix.set_defaults(run=command_matrix)
 
@@ -61,7 +62,8 @@ def progress_bar(total: int, enabled: bool):
                 **options)
 
 
-def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress: bool | None = None):
+def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress: bool | None = None,
+                 model: str = "hex"):
     """Write the full LOS matrix to a ``.npy`` file block by block; returns counts.
 
     The file holds the ``int8`` matrix of :func:`kernel.los_matrix`
@@ -81,6 +83,8 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
     progress : bool, optional
         Show a progress bar on stderr; default: on maps of at least
         :data:`PROGRESS_MIN_HEXES` hexes.
+    model : {"hex", "depiction"}
+        The LOS model (:func:`kernel.los_matrix`).
 
     Returns
     -------
@@ -95,6 +99,11 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
     n = len(board)
     if progress is None:
         progress = n >= PROGRESS_MIN_HEXES
+    if model != "hex":   # a map the model cannot trace fails here, before the file exists
+        from kernel.line_of_sight.depiction import checked_model, depiction_tables
+
+        checked_model(model)
+        depiction_tables(board)
     try:
         out = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(n, n))
     except OSError as error:
@@ -102,7 +111,7 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
     visible = hindered = 0
     sees = np.zeros(n, np.int64)
     with progress_bar(n, progress) as bar:
-        for first, rows in los_matrix_blocks(board, counters=counters, block_rows=block_rows):
+        for first, rows in los_matrix_blocks(board, counters=counters, block_rows=block_rows, model=model):
             out[first:first + rows.shape[0]] = rows
             seen = rows != BLOCKED
             sees[first:first + rows.shape[0]] = seen.sum(axis=1) - 1
@@ -128,8 +137,11 @@ def command_matrix(args) -> None:
     board = load_map(args.map)
     counters, counters_json = read_counters(board, args.counters)
     started = time.perf_counter()
-    counts = write_matrix(board, args.out, counters=counters, block_rows=args.block_rows,
-                          progress=False if args.quiet else None)
+    try:
+        counts = write_matrix(board, args.out, counters=counters, block_rows=args.block_rows,
+                              progress=False if args.quiet else None, model=los_model(args))
+    except ValueError as error:
+        raise UserError(str(error)) from None
     seconds = time.perf_counter() - started
     n = len(board)
     seen = counts.pop("hexes_seen")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 
 from kernel.cli.common import emit
 
@@ -44,6 +45,14 @@ def warm_kernels() -> list[tuple[str, float]]:
         ("concealed_movement", lambda: kernel.concealed_movement(board, first, [last], "infantry", 4)),
         ("HeldLOSMatrix refresh", lambda: _refresh_once(kernel, board)),
     ]
+    def depiction():   # the board has no art: the model's warning is expected here
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", kernel.DepictionWarning)
+            kernel.los_matrix(board, model="depiction")
+            list(kernel.los_matrix_blocks(board, block_rows=16, model="depiction"))
+            kernel.los_pairs(board, [0, 1], [len(board) - 1, 2], model="depiction")
+
+    steps.append(("depiction model: los_matrix, los_matrix_blocks, los_pairs", depiction))
     vv = kernel.random_board("valor-victory", 6, 5, seed=0)
     steps.append(("los_matrix (every ordered pair: Valor & Victory)", lambda: kernel.los_matrix(vv)))
     done = []

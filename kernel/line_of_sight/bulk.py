@@ -32,11 +32,14 @@ from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.line_of_sight.depiction import (
+    best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
+)
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 
 
-def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np.ndarray:
+def los_matrix(board, locations=None, *, counters: Counters | None = None, model: str = "hex") -> np.ndarray:
     """The full N x N LOS matrix between Locations, using symmetry and all threads.
 
     Parameters
@@ -45,6 +48,9 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
     locations : sequence of hexes, or (hexes, levels), optional
         The Locations (default: the ground level of every hex, in index order).
     counters : Counters, optional
+    model : {"hex", "depiction"}
+        ``"depiction"`` reads the LOS off the map's drawn art
+        (:mod:`kernel.line_of_sight.depiction`; ASL maps).
 
     Returns
     -------
@@ -58,6 +64,8 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
     """
     hexes, levels = locations_of(board, locations)
+    if checked_model(model) == "depiction":
+        return depiction_matrix(board, hexes, levels, counters=counters)
     out = np.empty((len(hexes), len(hexes)), np.int8)
     model = model_code(board)
     if model == rules.MODEL_VV:
@@ -70,14 +78,20 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None) -> np
     return out
 
 
-def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024):
+def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
+                      model: str = "hex"):
     """Yield ``(first_row, rows)`` blocks of the full matrix, ``block_rows`` rows at a time.
 
-    Memory stays at ``block_rows × N`` bytes whatever the map size.
+    Memory stays at ``block_rows × N`` bytes whatever the map size.  ``model``
+    as in :func:`los_matrix`.
     """
     if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
     hexes, levels = locations_of(board, locations)
+    if checked_model(model) == "depiction":
+        for first in range(0, len(hexes), block_rows):
+            yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first), counters)
+        return
     tpl = template_tuple(board)
     tables = kernel_board_tables(board)
     per_call = counter_tables(board, counters)
@@ -87,15 +101,16 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
         yield first, rows
 
 
-def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024) -> np.ndarray:
+def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
+                    model: str = "hex") -> np.ndarray:
     """Bit-packed visibility matrix: ``np.unpackbits(bits[i])[j]`` is 1 when j is visible from i.
 
     Shape ``(N, ceil(N / 8))`` of uint8: N²/8 bytes, computed block by block
-    (a 20,000-hex map needs 50 MB).
+    (a 20,000-hex map needs 50 MB).  ``model`` as in :func:`los_matrix`.
     """
     hexes, _ = locations_of(board, locations)
     bits = np.empty((len(hexes), (len(hexes) + 7) // 8), np.uint8)
-    for first, rows in los_matrix_blocks(board, locations, counters=counters, block_rows=block_rows):
+    for first, rows in los_matrix_blocks(board, locations, counters=counters, block_rows=block_rows, model=model):
         bits[first:first + rows.shape[0]] = np.packbits(rows != BLOCKED, axis=1)
     return bits
 
@@ -105,13 +120,16 @@ NO_RECORDS = np.zeros((1, 5), np.int32)
 
 
 def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
-              unit: str | None = None) -> PairsResult:
+              unit: str | None = None, model: str = "hex") -> PairsResult:
     """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
 
     ``a`` and ``b`` are equal-length arrays of hex indices (or lists of names);
     ``level_a`` / ``level_b`` scalars or arrays of Location levels; ``unit``
     the firing unit class for the targets' cover (default: the ruleset's
     first).  ``reason`` holds codes into :data:`REASONS` (0 = visible).
+    ``model="depiction"`` reads the LOS off the map's art
+    (:mod:`kernel.line_of_sight.depiction`; its ``continuous_slope`` is
+    always false).
 
     Examples
     --------
@@ -142,6 +160,13 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_),
                          board.distance(hex_a, hex_b),
                          cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
+    if checked_model(model) == "depiction":
+        blocked, result.hindrance, result.blocked_at, result.reason = depiction_pairs(
+            board, hex_a, levels[0], hex_b, levels[1], counters)
+        result.blind = result.reason == rules.R_BLIND
+        result.continuous_slope = np.zeros(n, np.bool_)
+        result.visible = ~blocked
+        return result
     blocked = np.empty(n, np.bool_)
     outputs = (blocked, result.hindrance, result.blocked_at, result.reason, result.blind, result.continuous_slope)
     tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
@@ -155,7 +180,7 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
 
 
 def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: Counters | None = None,
-                  unit: str | None = None) -> FieldOfFire:
+                  unit: str | None = None, model: str = "hex") -> FieldOfFire:
     """What one or several sources see: visibility, best hindrance and cover per hex.
 
     Parameters
@@ -170,6 +195,8 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     counters : Counters, optional
     unit : str, optional
         Firing unit class, for the cover.
+    model : {"hex", "depiction"}
+        As in :func:`los_matrix`.
 
     Returns
     -------
@@ -207,6 +234,12 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     visible = np.empty(len(board), np.bool_)
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
+    if checked_model(model) == "depiction":
+        best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
+                        counters)
+        chosen = np.where(best >= 0, best, 0)
+        cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
+        return FieldOfFire(visible, hindrance, best, cover, source_hexes)
     K.field_of_fire_kernel(model_code(board), source_hexes, source_levels, targets, target_levels,
                            template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
                            visible, hindrance, best)

@@ -20,10 +20,11 @@ from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
+from kernel.line_of_sight.depiction import art_runs, checked_model, class_name, depiction_pairs
 
 
 def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
-        unit: str | None = None) -> LOSResult:
+        unit: str | None = None, model: str = "hex") -> LOSResult:
     """Evaluate one LOS between two Locations under the board's ruleset.
 
     Parameters
@@ -40,6 +41,11 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     unit : str, optional
         Unit class of the firer, for the target's cover (default: the
         ruleset's first class).
+    model : {"hex", "depiction"}
+        ``"depiction"`` reads the LOS off the map's art
+        (:mod:`kernel.line_of_sight.depiction`); its ``explain()`` lists the
+        runs of drawn pixels met (hex, terrain, first and last pixel), walked
+        from the end with the smaller hex index, up to the blocking hex.
 
     Returns
     -------
@@ -61,6 +67,8 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     ia, level_a = location_of(board, a, level_a, "level_a")
     ib, level_b = location_of(board, b, level_b, "level_b")
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+    if checked_model(model) == "depiction":
+        return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters)
     per_call = counter_tables(board, counters, bulk=False)
     tpl = template_tuple(board)
     tpl_cache = templates(board)
@@ -121,3 +129,29 @@ def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -
         ib, level_b = location_of(board, b, level_b, "level_b")
     return K_fields.visible_kernel(model_code(board), ia, level_a, ib, level_b, template_tuple(board),
                                    kernel_board_tables(board), counter_tables(board, counters))
+
+
+def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters) -> LOSResult:
+    """One LOS in the depiction model, with the runs of art it met as its steps."""
+    blocked, total, at, reason = depiction_pairs(board, np.array([ia], HEX_INDEX), np.array([level_a]),
+                                                 np.array([ib], HEX_INDEX), np.array([level_b]), counters)
+    blocked, total, at, reason = bool(blocked[0]), int(total[0]), int(at[0]), int(reason[0])
+    model = board.ruleset.los_model
+    steps = []
+    for h, c, (x0, y0), (x1, y1) in art_runs(board, ia, ib, at if blocked else -1):
+        blocks = blocked and h == at and (c != 0 or REASONS[reason] == "hill")
+        if blocked and h == at and not blocks:
+            continue   # bare ground of the blocking hex before its drawn obstacle
+        steps.append(LOSStep(
+            hex=board.names[h], kind=f"{class_name(board, c)} art, pixels {x0},{y0}-{x1},{y1}",
+            effect="blocks" if blocks else "none", hindrance=0, reason=REASONS[reason] if blocks else None,
+            rule=RULE_REFERENCE[model].get(REASONS[reason], "-") if blocks else "-",
+        ))
+        if blocks:
+            break
+    return LOSResult(
+        viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
+        visible=not blocked, hindrance=total, blocked_at=board.names[at] if at >= 0 else None,
+        reason=REASONS[reason] if blocked else None, blind=reason == 4, continuous_slope=False,
+        cover=cover_one(board, ia, level_a, ib, level_b, unit_index), ruleset=board.ruleset.name, steps=steps,
+    )

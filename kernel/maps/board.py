@@ -87,6 +87,7 @@ class Board:
         self.title = title
         self.source = source
         self.boards = [(p.id, p.row, p.column, p.rotated) for p in (boards or [])]
+        self.placements = tuple(boards or ())  # the boards' specs as placed (their art: kernel.maps.art)
         hexes = sorted(composition.hexes.values(), key=lambda h: (h.x, h.y))
         n = len(hexes)
         self.names: tuple[str, ...] = tuple(h.name for h in hexes)
@@ -161,43 +162,10 @@ class Board:
 
     # ------------------------------------------------------------------ derived
     def _derive_los_arrays(self, explicit_touch: np.ndarray) -> None:
-        rs = self.ruleset
+        (self.obstacle_height, self.obstacle_inherent, self.hindrance, self.hindrance_height,
+         self.hindrance_inherent, self.obstacle_from_above, bypass_mask) = terrain_los_values(
+            self.ruleset, self.terrain, self.building_levels)
         n = len(self.names)
-        self.obstacle_height = np.zeros(n, dtype=LEVEL)
-        self.obstacle_inherent = np.zeros(n, dtype=np.bool_)
-        self.hindrance = np.zeros(n, dtype=HINDRANCE)
-        self.hindrance_height = np.zeros(n, dtype=LEVEL)
-        self.hindrance_inherent = np.zeros(n, dtype=np.bool_)
-        self.obstacle_from_above = np.zeros(n, dtype=LEVEL)
-        bypass_mask = 0
-        for t, name in enumerate(rs.terrain_names):
-            bit = np.uint32(1 << t)
-            has = (self.terrain & bit) != 0
-            role = rs.terrain_los_role[t]
-            if rs.terrain_bypass[t]:
-                bypass_mask |= 1 << t
-            if rs.terrain_obstacle_from_above[t]:
-                # B14.2: orchards in season block a LOS from higher ground at their height
-                height = int(rs.terrain_height[t])
-                self.obstacle_from_above = np.where(has, np.maximum(self.obstacle_from_above, height),
-                                                    self.obstacle_from_above).astype(LEVEL)
-            if role == LOS_OBSTACLE:
-                height = np.full(n, rs.terrain_height[t], LEVEL)
-                if rs.terrain_multi_level[t]:
-                    # a building with N upper levels is N + 1/2 levels high (B.1; 2N + 1 half levels)
-                    height = np.where(self.building_levels > 0, 2 * self.building_levels + 1, height)
-                self.obstacle_height = np.where(has, np.maximum(self.obstacle_height, height), self.obstacle_height).astype(LEVEL)
-                self.obstacle_inherent |= has & bool(rs.terrain_inherent[t])
-            elif role == LOS_HINDRANCE:
-                if rs.terrain_half_level[t]:
-                    height = 1
-                elif rs.terrain_height[t] > 0:
-                    height = int(rs.terrain_height[t])
-                else:
-                    height = 2
-                self.hindrance = np.where(has, np.maximum(self.hindrance, rs.terrain_hindrance[t]), self.hindrance).astype(HINDRANCE)
-                self.hindrance_height = np.where(has, np.maximum(self.hindrance_height, height), self.hindrance_height).astype(LEVEL)
-                self.hindrance_inherent |= has & bool(rs.terrain_inherent[t])
         # Obstacle touches a hexside when the hex across holds the same bypassable obstacle.
         own = self.terrain & np.uint32(bypass_mask)
         touches = np.zeros(n, dtype=np.uint8)
@@ -382,6 +350,51 @@ class Board:
             "multi_level_buildings": int((self.building_levels > 0).sum()),
             "bytes_per_hex": round(self.nbytes / len(self), 1),
         }
+
+
+def terrain_los_values(rs: Ruleset, terrain: np.ndarray, building_levels: np.ndarray):
+    """LOS values of terrain masks under ruleset ``rs`` (one per entry of ``terrain``, a uint32 mask
+    array, with its ``building_levels``): obstacle height, obstacle inherent, hindrance DRM, hindrance
+    height, hindrance inherent, obstacle height from above (B14.2) and the mask of bypassable terrain.
+    Used for hexes (:class:`Board`) and for the pixel classes of a board's art (:mod:`kernel.maps.art`)."""
+    n = len(terrain)
+    obstacle_height = np.zeros(n, dtype=LEVEL)
+    obstacle_inherent = np.zeros(n, dtype=np.bool_)
+    hindrance = np.zeros(n, dtype=HINDRANCE)
+    hindrance_height = np.zeros(n, dtype=LEVEL)
+    hindrance_inherent = np.zeros(n, dtype=np.bool_)
+    obstacle_from_above = np.zeros(n, dtype=LEVEL)
+    bypass_mask = 0
+    for t, name in enumerate(rs.terrain_names):
+        bit = np.uint32(1 << t)
+        has = (terrain & bit) != 0
+        role = rs.terrain_los_role[t]
+        if rs.terrain_bypass[t]:
+            bypass_mask |= 1 << t
+        if rs.terrain_obstacle_from_above[t]:
+            # B14.2: orchards in season block a LOS from higher ground at their height
+            height = int(rs.terrain_height[t])
+            obstacle_from_above = np.where(has, np.maximum(obstacle_from_above, height),
+                                           obstacle_from_above).astype(LEVEL)
+        if role == LOS_OBSTACLE:
+            height = np.full(n, rs.terrain_height[t], LEVEL)
+            if rs.terrain_multi_level[t]:
+                # a building with N upper levels is N + 1/2 levels high (B.1; 2N + 1 half levels)
+                height = np.where(building_levels > 0, 2 * building_levels + 1, height)
+            obstacle_height = np.where(has, np.maximum(obstacle_height, height), obstacle_height).astype(LEVEL)
+            obstacle_inherent |= has & bool(rs.terrain_inherent[t])
+        elif role == LOS_HINDRANCE:
+            if rs.terrain_half_level[t]:
+                height = 1
+            elif rs.terrain_height[t] > 0:
+                height = int(rs.terrain_height[t])
+            else:
+                height = 2
+            hindrance = np.where(has, np.maximum(hindrance, rs.terrain_hindrance[t]), hindrance).astype(HINDRANCE)
+            hindrance_height = np.where(has, np.maximum(hindrance_height, height), hindrance_height).astype(LEVEL)
+            hindrance_inherent |= has & bool(rs.terrain_inherent[t])
+    return (obstacle_height, obstacle_inherent, hindrance, hindrance_height, hindrance_inherent,
+            obstacle_from_above, bypass_mask)
 
 
 def compile_scenario(scenario: ScenarioSpec) -> Board:

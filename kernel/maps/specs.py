@@ -48,6 +48,8 @@ class BoardSpec:
     #: (local cell, hexside direction) -> feature names, each hexside stored once
     hexsides: dict[tuple[tuple[int, int], int], tuple[str, ...]] = field(default_factory=dict)
     anchors: tuple[tuple[int, int], tuple[int, int]] | None = None
+    #: The board's drawn art (a :class:`kernel.maps.art.LocalArt`), when it has one (VASL boards)
+    art: object | None = field(default=None, compare=False, repr=False)
 
     def number_range(self, column: int) -> range:
         """Valid hex numbers in local ``column`` for this layout."""

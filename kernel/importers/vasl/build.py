@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from kernel.importers.vasl.art import local_art
 from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImportWarning, read_board_files
 from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes
 from kernel.importers.vasl.hexsides import classify_hexsides
@@ -99,6 +100,9 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
             building_levels=hexes.building_levels[cell] if any(t.endswith("building") for t in terrain) else 0,
             touch=touch.get(cell), line=0,
         )
+    overrides = {parse_building_cell(name, spec, files.source): type_name
+                 for name, type_name in metadata.building_types.items()}
+    spec.art = local_art(los, lookup, ruleset, grid, overrides)
     _warn(files.source, lookup, hexes, unmapped_hits)
     return spec
 

@@ -1,0 +1,231 @@
+"""The depiction LOS model: LOS read off a map's drawn art (ASL B.1), the thin wrappers over :mod:`._depiction`.
+
+``model="depiction"`` in :func:`kernel.los_matrix` (and the other entry
+points that take it) traces each LOS over the pixels of the map's art
+(:func:`kernel.maps.art.board_art`: a VASL board's own ``LOSData``, or the hex
+model rasterised where a board has no art) instead of over whole hexes.  The
+rules are the hex model's (``docs/los-semantics.md`` section 2), applied to
+each pixel as if it were a hex at its own ground level, with ranges counted in
+hexes from the pixel's hex:
+
+* obstacles, their heights, blind hexes and height advantage
+  (``asl_hex_effect``); hindrances and the +6 cap, counted once per hex
+  (``asl_hex_hindrance``); continuous slopes over the pixels' levels;
+* walls and hedges are pixels too: half a level above their ground, no blind
+  hexes, ignored near the ends' hexes (B9.2);
+* depressions need no rule of their own: their banks are higher pixels;
+* the ends are the centre dots of their hexes, at the hex's ground level
+  (read under the centre dot) plus their Location level.
+
+Only ASL boards.  SMOKE and vehicles (``counters``) count once per hex the
+walk meets outside the ends' hexes, as the hex model counts them per hex.
+
+Examples
+--------
+>>> import warnings
+>>> import kernel
+>>> board = kernel.load("default")     # bundled boards have no art: rasterised, with a warning
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("ignore", kernel.DepictionWarning)
+...     matrix = kernel.los_matrix(board, ["71I4", "71I6", "72M6"], model="depiction")
+>>> matrix.shape, bool((matrix == matrix.T).all())
+((3, 3), True)
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from kernel._dtypes import HEX_INDEX, LEVEL
+from kernel.maps.art import LEVEL_BIAS
+from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
+from kernel.line_of_sight.inputs import model_code
+
+#: The LOS models (the ``model`` keyword).
+MODELS = ("hex", "depiction")
+
+
+class DepictionWarning(UserWarning):
+    """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model)."""
+
+
+def checked_model(model) -> str:
+    """``model`` if it names a LOS model, else a ValueError naming it."""
+    if model not in MODELS:
+        raise ValueError(f"model is {model!r}: expected one of {', '.join(repr(m) for m in MODELS)}")
+    return model
+
+
+def depiction_tables(board, per_range: bool = False):
+    """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art.
+
+    ``per_range`` counts hindrance once per range from the higher end, as VASL's
+    engine does (for comparisons with it; the rules count it per hex).
+    """
+    cached = board.__dict__.get("_depiction_tables")
+    if cached is not None:
+        return cached[:-1] + (bool(per_range),)
+    from kernel.maps.art import board_art
+    from kernel.maps.board import terrain_los_values
+
+    if model_code(board) != rules.MODEL_ASL:
+        raise ValueError(f"{board.source}: model='depiction' needs ASL LOS rules: this map's ruleset "
+                         f"{board.ruleset.name!r} uses the {board.ruleset.los_model!r} LOS model")
+    cap = int(board.ruleset.rules["hindrance_cap"])
+    if not 0 <= cap < MAX_HINDRANCE_HEXES:
+        raise ValueError(f"{board.source}: hindrance cap {cap}: expected 0..{MAX_HINDRANCE_HEXES - 1} "
+                         "for model='depiction'")
+    art = board_art(board)
+    if not art.drawn:
+        warnings.warn(f"{board.source}: model='depiction' on a map with no drawn art: "
+                      "its hexes are rasterised, so it follows the hex model (see kernel.maps.art)",
+                      DepictionWarning, stacklevel=4)
+    obstacle, inherent, hindrance, hindrance_height, hindrance_inherent, above, _ = terrain_los_values(
+        board.ruleset, art.class_terrain, art.class_levels)
+    rs = board.ruleset
+    class_wall = np.zeros(len(art.class_terrain), np.int64)
+    for k in range(len(rs.hexside_names)):
+        if rs.hexside_los_role[k] == 2:   # LOS obstacle (wall, hedge, bocage, cliff)
+            has = (art.class_hexside & np.uint16(1 << k)) != 0
+            class_wall = np.where(has, np.maximum(class_wall, int(rs.hexside_height[k])), class_wall)
+    elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
+    level_min = int(min(elevation.min(), 0))
+    n_levels = int(max(elevation.max(), 0)) - level_min + 1
+    classes = len(art.class_terrain)
+    info = np.zeros((classes * n_levels, rules.H_COLUMNS), LEVEL)
+    for c in range(classes):
+        for g in range(level_min, level_min + n_levels):
+            row = info[c * n_levels + g - level_min]
+            row[rules.H_GROUND2] = 2 * g
+            row[rules.H_OBSTACLE] = obstacle[c]
+            row[rules.H_OBSTACLE_INHERENT] = inherent[c]
+            row[rules.H_HINDRANCE] = hindrance[c]
+            row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
+            row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
+            row[rules.H_OBSTACLE_ABOVE] = above[c]
+    tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+              art.pixels, info, n_levels, level_min, class_wall, cap, False)
+    board.__dict__["_depiction_tables"] = tables
+    return tables[:-1] + (bool(per_range),)
+
+
+def location_levels2(board, hexes, levels) -> np.ndarray:
+    """The Locations' heights in half levels: twice (ground level + Location level)."""
+    return (2 * (board.ground_level[hexes].astype(np.int64) + np.asarray(levels, np.int64))).astype(np.int64)
+
+
+def kernel_tables(board, counters, per_range: bool = False):
+    """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of SMOKE and
+    vehicles (zeros without counters) and whether there are any."""
+    from kernel.line_of_sight.counters import counter_arrays
+
+    info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
+    has_counters = False
+    if counters is not None:
+        smoke, smoke_top, vehicles, _ = counter_arrays(board, counters)
+        info[:, rules.H_GROUND2] = 2 * board.ground_level
+        info[:, rules.H_SMOKE] = smoke
+        info[:, rules.H_SMOKE_TOP] = smoke_top
+        info[:, rules.H_VEHICLE] = vehicles
+        has_counters = bool((smoke > 0).any() or vehicles.any())
+    return depiction_tables(board, per_range) + (info, has_counters)
+
+
+def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=None) -> np.ndarray:
+    """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
+    from kernel.line_of_sight import _depiction as D
+
+    tables = kernel_tables(board, counters, per_range)
+    out = np.empty((len(hexes), len(hexes)), np.int8)
+    D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
+    from kernel.line_of_sight._kernels import mirror_lower
+
+    mirror_lower(out)
+    return out
+
+
+def depiction_rows(board, hexes, levels, first: int, count: int, counters=None) -> np.ndarray:
+    """Rows ``first .. first + count`` of the depiction matrix."""
+    from kernel.line_of_sight import _depiction as D
+
+    out = np.empty((count, len(hexes)), np.int8)
+    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first,
+                            kernel_tables(board, counters), out)
+    return out
+
+
+def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None):
+    """(blocked, hindrance, blocked_at, reason) of pairs a[k] -> b[k] in the depiction model."""
+    from kernel.line_of_sight import _depiction as D
+
+    n = len(hex_a)
+    blocked = np.empty(n, np.bool_)
+    hindrance = np.empty(n, np.int32)
+    at = np.empty(n, np.int32)
+    reason = np.empty(n, np.int8)
+    D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
+                             np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
+                             kernel_tables(board, counters), blocked, hindrance, at, reason)
+    return blocked, hindrance, at, reason
+
+
+def best_of_sources(board, sources, source_levels, targets, target_levels, visible, hindrance, best,
+                    counters=None) -> None:
+    """Field of fire in the depiction model: per target the visible source with the least hindrance
+    (ties: the first listed), written into ``visible``, ``hindrance`` (BLOCKED where none) and ``best``."""
+    best[:] = -1
+    hindrance[:] = 0
+    for s in range(len(sources)):
+        blocked, total, _, _ = depiction_pairs(board, np.full(len(targets), sources[s], HEX_INDEX),
+                                               np.full(len(targets), source_levels[s], np.int64),
+                                               targets, target_levels, counters)
+        better = ~blocked & ((best < 0) | (total < hindrance))
+        best[better] = s
+        hindrance[better] = total[better]
+    visible[:] = best >= 0
+    hindrance[best < 0] = rules.BLOCKED
+
+
+def art_runs(board, a: int, b: int, stop_at: int = -1):
+    """The runs of drawn pixels that the walk from a to b meets outside the ends' hexes: a list of
+    ``(hex, class, first pixel, last pixel)`` in walking order (from the end with the smaller index, as
+    the kernel walks), up to and including the hex ``stop_at`` (the pixels of that hex are listed
+    whatever is drawn there: a hill blocks on bare ground)."""
+    from kernel.maps.art import UNIT_X, UNIT_Y, board_art, pixel_hexes
+
+    art = board_art(board)
+    first, last = (a, b) if a < b else (b, a)
+    ax, ay = float(board.x[first]) * UNIT_X, float(board.y[first]) * UNIT_Y
+    dx, dy = float(board.x[last]) * UNIT_X - ax, float(board.y[last]) * UNIT_Y - ay
+    steps = int(np.ceil(max(abs(dx), abs(dy))))
+    t = np.arange(1, steps) / steps
+    px = np.clip(np.rint(ax + t * dx).astype(np.int64), 0, art.pixels.shape[1] - 1)
+    py = np.clip(np.rint(ay + t * dy).astype(np.int64), 0, art.pixels.shape[0] - 1)
+    hexes = pixel_hexes(board, px, py)
+    classes = art.pixels[py, px] >> 8
+    runs = []
+    for k in range(len(px)):
+        h, c = int(hexes[k]), int(classes[k])
+        if h in (a, b) or h < 0 or (c == 0 and h != stop_at):
+            continue
+        if runs and runs[-1][0] == h and runs[-1][1] == c and runs[-1][3] == (int(px[k - 1]), int(py[k - 1])):
+            runs[-1] = (h, c, runs[-1][2], (int(px[k]), int(py[k])))
+        else:
+            if stop_at >= 0 and runs and runs[-1][0] == stop_at and h != stop_at:
+                break
+            runs.append((h, c, (int(px[k]), int(py[k])), (int(px[k]), int(py[k]))))
+    return runs
+
+
+def class_name(board, c: int) -> str:
+    """What pixel class ``c`` of the board's art shows ("woods", "wall", "open ground")."""
+    from kernel.maps.art import board_art
+
+    art = board_art(board)
+    rs = board.ruleset
+    names = [name for t, name in enumerate(rs.terrain_names) if int(art.class_terrain[c]) >> t & 1]
+    names += [name for k, name in enumerate(rs.hexside_names) if int(art.class_hexside[c]) >> k & 1]
+    return "/".join(names) or "open ground"

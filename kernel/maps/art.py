@@ -1,0 +1,283 @@
+"""A map's drawn art: per pixel, the terrain drawn there and its ground elevation (the depiction LOS model).
+
+ASL reads LOS off the drawing (B.1): a building drawn away from its hex's
+centre dot may be seen past, brush spilling over a hexside hinders a LOS that
+crosses it.  :func:`board_art` gives a compiled :class:`~kernel.maps.board.Board`
+one picture of its whole map, in pixels of VASL's geometry (one lattice unit of
+:mod:`kernel.grid.lattice` is :data:`UNIT_X` pixels across and :data:`UNIT_Y`
+down, so the hex at lattice ``(x, y)`` has its centre dot at pixel
+``(x * UNIT_X, y * UNIT_Y)``):
+
+* first every hex is *rasterised* from the hex model: each pixel takes the
+  terrain, building levels and ground level of the hex whose centre is nearest
+  (:func:`pixel_hexes`), and pixels within :data:`HEXSIDE_BAND` pixels of a
+  hexside carrying a LOS feature (wall, hedge, ...) take that feature;
+* then every board that has art of its own (a VASL board keeps its
+  ``LOSData``, :class:`LocalArt`) is pasted over its place, rotated by 180
+  degrees when the board is, so a map mixing VASL and bundled boards is one
+  picture and the merged half hexes of a seam show each board's own half.
+
+Each pixel is two bytes, one ``uint16`` word of :attr:`MapArt.pixels` (row
+by row, ``pixels[y, x]``: the direction a LOS across a board wider than high
+mostly walks): its *class* in the high byte (an index into the map's table of
+distinct (terrain mask, building levels, hexside mask) triples, class 0 being
+Open Ground with nothing on it) and its ground elevation plus
+:data:`LEVEL_BIAS` in the low byte (whole levels, -128..127).
+
+Examples
+--------
+>>> import kernel
+>>> board = kernel.load("default")
+>>> art = board_art(board)
+>>> art.terrain.shape == art.elevation.shape, art.bytes_per_pixel, art.drawn
+(True, 2, False)
+>>> int(art.class_terrain[0]), int(art.class_hexside[0])   # class 0: open ground
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, NO_HEX, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
+
+#: Pixels per lattice unit across (VASL: 56.25 px between two columns' centres).
+UNIT_X = 18.75
+#: Pixels per lattice unit down (VASL: 64.5 px from a hex's flat side to the opposite one).
+UNIT_Y = 32.25
+#: A rasterised hexside feature covers the pixels within this many pixels of the hexside, on both sides.
+HEXSIDE_BAND = 2.0
+#: Most pixel classes one map can hold (the class is the high byte of a pixel word).
+MAX_CLASSES = 256
+#: Added to a pixel's elevation in the low byte of its word.
+LEVEL_BIAS = 128
+
+
+@dataclass(frozen=True)
+class PixelClass:
+    """What a pixel of a board's own art shows: ruleset terrain names, building levels, hexside features."""
+
+    terrain: tuple[str, ...] = ()
+    building_levels: int = 0
+    hexsides: tuple[str, ...] = ()
+
+
+@dataclass
+class LocalArt:
+    """One board's own art, in its local pixels (before placement).
+
+    ``terrain[x, y]`` (uint8) indexes ``classes``; ``elevation[x, y]`` (int8)
+    is the ground level under pixel ``(x, y)``.  Pixel ``(0, 0)`` is the centre
+    dot of the board's first column's top half hex.
+    """
+
+    classes: tuple[PixelClass, ...]
+    terrain: np.ndarray
+    elevation: np.ndarray
+
+
+@dataclass
+class MapArt:
+    """The art of a whole map: two bytes per pixel.
+
+    ``pixels[y, x]`` (uint16) is pixel ``(x, y)``'s word: ``class << 8 |
+    (elevation + LEVEL_BIAS)``; the views :attr:`terrain` and
+    :attr:`elevation` (computed on each use) give ``terrain[x, y]`` (uint8)
+    the pixel's class and ``elevation[x, y]`` (int8) its ground level; the
+    class tables give each class's terrain mask
+    (``class_terrain``, uint32, bits as :attr:`Board.terrain`), building levels
+    (``class_levels``) and hexside feature mask (``class_hexside``, bits as
+    :attr:`Board.hexside`; a pixel of a wall or hedge).  ``drawn`` is true when
+    at least one board brought art of its own (false: all rasterised).
+    """
+
+    pixels: np.ndarray
+    class_terrain: np.ndarray
+    class_levels: np.ndarray
+    class_hexside: np.ndarray
+    drawn: bool
+
+    @property
+    def terrain(self) -> np.ndarray:
+        """Pixel classes, ``terrain[x, y]`` (uint8; a new array on each use)."""
+        return (self.pixels >> 8).astype(PIXEL_CLASS).T
+
+    @property
+    def elevation(self) -> np.ndarray:
+        """Ground levels, ``elevation[x, y]`` (int8; a new array on each use)."""
+        return ((self.pixels & 0xFF).astype(np.int16) - LEVEL_BIAS).astype(PIXEL_LEVEL).T
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the per-pixel array."""
+        return self.pixels.nbytes
+
+    @property
+    def bytes_per_pixel(self) -> int:
+        return self.nbytes // self.pixels.size
+
+
+def map_size(board) -> tuple[int, int]:
+    """Width and height in pixels of the picture of ``board``'s map (the last hex centres included)."""
+    return int(np.ceil(int(board.x.max()) * UNIT_X)) + 1, int(np.ceil(int(board.y.max()) * UNIT_Y)) + 1
+
+
+def pixel_hexes(board, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """The hex of each pixel ``(px, py)``: the one whose centre dot is nearest, ties going to the smaller
+    lattice ``x``, then ``y``; ``NO_HEX`` where no hex of the map is a candidate."""
+    px = np.asarray(px, np.float64)
+    py = np.asarray(py, np.float64)
+    best = np.full(px.shape, NO_HEX, HEX_INDEX)
+    best_d = np.full(px.shape, np.inf)
+    max_col = board.cell_index.shape[0] - 3
+    max_row = board.cell_index.shape[1] - 3
+    first = np.floor(px / (3 * UNIT_X)).astype(np.int64)
+    for dc in (0, 1):
+        col = np.clip(first + dc, 0, max_col)
+        parity = (col + 1) % 2   # centre y of column col is congruent to col + 1 (mod 2)
+        low = np.floor((py / UNIT_Y - parity) / 2).astype(np.int64)
+        for dr in (0, 1):
+            yc = 2 * (low + dr) + parity
+            row = np.clip((yc - 1 + col % 2) // 2, -1, max_row + 1)
+            h = board.cell_index[col + 1, row + 1]
+            d = (px - 3 * col * UNIT_X) ** 2 + (py - yc * UNIT_Y) ** 2
+            closer = (h >= 0) & ((d < best_d) | ((d == best_d) & _before(board, h, best)))
+            best = np.where(closer, h, best)
+            best_d = np.where(closer, d, best_d)
+    return best
+
+
+def _before(board, h, other):
+    """Whether hex h comes before hex other in (x, y) order (other may be NO_HEX: then True)."""
+    safe_h = np.maximum(h, 0)
+    safe_o = np.maximum(other, 0)
+    earlier = (board.x[safe_h] < board.x[safe_o]) | ((board.x[safe_h] == board.x[safe_o]) & (board.y[safe_h] < board.y[safe_o]))
+    return (other < 0) | earlier
+
+
+def _hexside_direction(board, h, px, py):
+    """Per pixel: the hexside direction of hex h it lies nearest to, and its distance to that hexside."""
+    dx = px - board.x[h] * UNIT_X
+    dy = py - board.y[h] * UNIT_Y
+    steps = np.array([[0.0, -2.0], [3.0, -1.0], [3.0, 1.0]]) * np.array([UNIT_X, UNIT_Y])
+    half = np.hypot(steps[:, 0], steps[:, 1]) / 2
+    units = steps / (2 * half[:, None])
+    best_gap = np.full(px.shape, np.inf)
+    direction = np.zeros(px.shape, np.int64)
+    for k in range(3):
+        along = dx * units[k, 0] + dy * units[k, 1]
+        gap = half[k] - np.abs(along)
+        nearer = gap < best_gap
+        best_gap = np.where(nearer, gap, best_gap)
+        direction = np.where(nearer, np.where(along >= 0, k, k + 3), direction)
+    return direction, best_gap
+
+
+def _class_keys(terrain, levels, hexside):
+    return (terrain.astype(np.int64) << 24) | (levels.astype(np.int64) << 16) | hexside.astype(np.int64)
+
+
+def rasterise(board, rows_per_chunk: int = 128, covered: np.ndarray | None = None):
+    """The key of every pixel of ``board``'s map drawn from its hex model, and the elevation (levels).
+
+    Returns ``(keys, elevation)``: int64 class keys (terrain mask << 24 | building levels << 16 |
+    hexside mask) and int8 ground levels, both of shape :func:`map_size`.  Pixels that
+    ``covered`` (bool, same shape) marks are left at 0 (a board's own art will cover them).
+    """
+    width, height = map_size(board)
+    keys = np.zeros((width, height), np.int64)
+    elevation = np.zeros((width, height), PIXEL_LEVEL)
+    rs = board.ruleset
+    los_features = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] != 0)
+    feature_sides = board.hexside.astype(np.int64) & los_features   # roads and the like are not drawn
+    for x0 in range(0, width, rows_per_chunk):
+        xs = np.arange(x0, min(width, x0 + rows_per_chunk), dtype=np.float64)
+        px, py = np.meshgrid(xs, np.arange(height, dtype=np.float64), indexing="ij")
+        todo = np.ones(px.shape, np.bool_) if covered is None else ~covered[x0:x0 + xs.size]
+        px, py = px[todo], py[todo]
+        h = pixel_hexes(board, px, py)
+        safe = np.maximum(h, 0)
+        key = _class_keys(board.terrain[safe], board.building_levels[safe], np.zeros(h.shape, np.int64))
+        direction, gap = _hexside_direction(board, safe, px, py)
+        side = feature_sides[safe, direction]
+        on_side = (side != 0) & (gap <= HEXSIDE_BAND)
+        key = np.where(on_side, side, key)
+        keys[x0:x0 + xs.size][todo] = np.where(h >= 0, key, 0)
+        elevation[x0:x0 + xs.size][todo] = np.where(h >= 0, board.ground_level[safe], 0)
+    return keys, elevation
+
+
+def _local_keys(art: LocalArt, ruleset) -> np.ndarray:
+    """Class keys of a board's own art classes under ``ruleset``."""
+    keys = []
+    for c in art.classes:
+        terrain = 0
+        for name in c.terrain:
+            terrain |= 1 << ruleset.terrain_index(name)
+        hexside = 0
+        for name in c.hexsides:
+            hexside |= 1 << ruleset.hexside_index(name)
+        keys.append((terrain << 24) | (c.building_levels << 16) | hexside)
+    return np.array(keys, np.int64)
+
+
+def _paste(keys, elevation, placement, local_keys):
+    """Paste one placed board's own art into the map's keys and elevation."""
+    spec, art = placement.board, placement.board.art
+    width_px = (spec.columns - 1) * 3 * UNIT_X
+    height_px = spec.rows * 2 * UNIT_Y
+    ox, oy = placement.column * width_px, placement.row * height_px
+    if ox != int(ox) or oy != int(oy) or width_px != int(width_px) or height_px != int(height_px):
+        raise ValueError(f"{spec.source}: a {spec.columns}x{spec.rows} board lies at pixel offset ({ox}, {oy}): "
+                         "expected whole pixels (an odd column count and an even row count)")
+    local = local_keys[art.terrain]
+    local_elevation = art.elevation
+    w, h = local.shape
+    x0, y0 = int(ox), int(oy)
+    if placement.rotated:   # local (x, y) lies at (width_px - x, height_px - y)
+        local = local[::-1, ::-1]
+        local_elevation = local_elevation[::-1, ::-1]
+        x0, y0 = x0 + int(width_px) - (w - 1), y0 + int(height_px) - (h - 1)
+    sx, sy = max(0, -x0), max(0, -y0)
+    ex, ey = min(w, keys.shape[0] - x0), min(h, keys.shape[1] - y0)
+    if ex > sx and ey > sy:
+        keys[x0 + sx:x0 + ex, y0 + sy:y0 + ey] = local[sx:ex, sy:ey]
+        elevation[x0 + sx:x0 + ex, y0 + sy:y0 + ey] = local_elevation[sx:ex, sy:ey]
+
+
+def board_art(board) -> MapArt:
+    """The art of ``board``'s whole map (computed once, then cached on the board).
+
+    Raises
+    ------
+    ValueError
+        More than :data:`MAX_CLASSES` distinct pixel classes on the map, or a
+        board whose art would not lie at whole pixels.
+    """
+    cached = board.__dict__.get("_art")
+    if cached is not None:
+        return cached
+    with_art = [p for p in board.placements if p.board.art is not None]
+    covered = np.zeros(map_size(board), np.int64)
+    for placement in with_art:   # where the boards' own art will lie
+        _paste(covered, np.zeros(covered.shape, PIXEL_LEVEL), placement, np.ones(len(placement.board.art.classes), np.int64))
+    keys, elevation = rasterise(board, covered=covered.astype(bool))
+    for placement in with_art:
+        _paste(keys, elevation, placement, _local_keys(placement.board.art, board.ruleset))
+    drawn = bool(with_art)
+    unique, inverse = np.unique(np.concatenate([[0], keys.ravel()]), return_inverse=True)
+    if unique.size > MAX_CLASSES:
+        raise ValueError(f"{board.source}: the map's art has {unique.size} distinct pixel classes: "
+                         f"expected at most {MAX_CLASSES}")
+    word = (inverse[1:].reshape(keys.shape).astype(np.uint16) << 8) | (elevation.astype(np.int16) + LEVEL_BIAS).astype(np.uint16)
+    art = MapArt(
+        pixels=np.ascontiguousarray(word.T),
+        class_terrain=(unique >> 24).astype(TERRAIN_MASK),
+        class_levels=((unique >> 16) & 0xFF).astype(LEVEL),
+        class_hexside=(unique & 0xFFFF).astype(HEXSIDE_MASK),
+        drawn=drawn,
+    )
+    board.__dict__["_art"] = art
+    return art
