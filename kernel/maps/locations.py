@@ -95,7 +95,10 @@ def level_array(board, levels, hexes: np.ndarray, what: str, *, indexed: bool = 
         if array.dtype.kind not in "iu" and not (array.size == 0 and array.dtype.kind == "f"):
             if array.dtype.kind == "O" and all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
                                                for v in array.ravel()):
-                array = array.astype(np.int64) if all(-2**62 < int(v) < 2**62 for v in array.ravel()) else array
+                huge = [int(v) for v in array.ravel() if not -2**62 < int(v) < 2**62]
+                if huge:
+                    raise ValueError(f"{what} holds {huge[0]}: expected Location levels 0..{int(board.top_level.max())}")
+                array = array.astype(np.int64)
             if array.dtype.kind not in "iu":
                 raise TypeError(f"{what} has dtype {array.dtype}: expected integer Location levels")
         if array.ndim != 1 or array.shape != hexes.shape:
