@@ -115,3 +115,9 @@ def test_the_shared_helpers_directly(board):
     assert h.tolist() == [board.index("71P5"), board.index("71I4")] and lv.tolist() == [2, 0]
     with pytest.raises(TypeError, match="hex is 1.5: expected a hex or Location name"):
         kernel.los(board, 1.5, 2)
+
+
+def test_one_location_takes_one_level_not_an_array(board):
+    # found by the fuzz suite: los() accepted level_a=np.array([0])
+    with pytest.raises(TypeError, match=re.escape("level_a is array([0]): expected an integer Location level")):
+        los(board, 0, 1, level_a=np.array([0]))

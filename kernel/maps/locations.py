@@ -126,6 +126,8 @@ def location(board, hex_or_location, level, what: str) -> tuple[int, int]:
 
     A Location name carries its own level; ``level`` must then be 0 or that level.
     """
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, np.integer)):
+        raise TypeError(f"{what} is {level!r}: expected an integer Location level")
     if board.names_a_location(hex_or_location):
         index, parsed = board.location(hex_or_location)
         checked = int(level_array(board, level, np.array([index], HEX_INDEX), what, indexed=False)[0]) \
