@@ -281,3 +281,68 @@ def test_terrain_table_and_metadata_numbers_out_of_range(tmp_path):
         expected = "expected a whole number of hexes" if value == b"1e9" else "expected a board number 1..999"
         with pytest.raises(ValueError, match=re.escape(expected)):
             kernel.read_vasl_board(archive, VASL / "SharedBoardMetadata.xml")
+
+
+# ---------------------------------------------------------------- the remaining limits, one test each
+
+def test_more_boards_than_the_limit_are_refused(tmp_path):
+    from kernel._limits import MAX_BOARDS
+
+    path = tmp_path / "many.scenario"
+    path.write_text("[boards]\n" + "".join(f"0 {c} missing{c}\n" for c in range(MAX_BOARDS + 1)))
+    with pytest.raises(BoardFileError, match=re.escape(f"{path}:2: ")):    # the first board is already missing
+        kernel.load(path)
+    path.write_text("[boards]\n0 300 71\n")
+    with pytest.raises(BoardFileError, match=re.escape(f"{path}:2: board column is 300: expected at most "
+                                                       f"{MAX_BOARDS - 1}")):
+        kernel.load(path)
+
+
+def test_a_board_file_larger_than_the_file_limit_is_refused(tmp_path):
+    path = tmp_path / "big.board"
+    with open(path, "wb") as handle:
+        handle.truncate(kernel._limits.MAX_FILE_BYTES + 1)
+    with pytest.raises(BoardFileError, match=re.escape(f"{path}: larger than {kernel._limits.MAX_FILE_BYTES} bytes")):
+        kernel.load(path)
+
+
+def test_an_archive_with_too_many_members_is_refused(tmp_path, monkeypatch):
+    import kernel.importers.vasl.files as files
+
+    monkeypatch.setattr(files, "MAX_ARCHIVE_MEMBERS", 1)
+    path = board_archive(tmp_path)
+    with pytest.raises(ValueError, match=re.escape(f"{path}: holds 2 members: expected at most 1")):
+        read_board_files(path, VASL / "SharedBoardMetadata.xml")
+
+
+def test_board_indices_refuse_a_string_and_a_map_too_large(tmp_path, monkeypatch):
+    board = kernel.load("71")
+    with pytest.raises(TypeError, match="hexes must be a sequence of names or indices, not str"):
+        board.indices("71I9")
+    with pytest.raises(ValueError, match=re.escape("hexes have shape (1, 1): expected a one-dimensional array")):
+        board.indices(np.array([[1]]))
+    with pytest.raises(TypeError, match="hexes have dtype float64: expected integer indices or names"):
+        board.indices(np.array([1.0]))
+    monkeypatch.setattr(kernel.maps.board, "MAX_MAP_HEXES", 15)      # random maps are not read from a file
+    with pytest.raises(BoardFileError, match=re.escape("the map has 16 hexes: expected 1..15")):
+        kernel.random_board("asl", 4, 4)
+
+
+def test_a_counters_file_larger_than_the_file_limit_is_one_line(tmp_path, capsys):
+    from kernel.cli import main
+
+    path = tmp_path / "c.json"
+    with open(path, "wb") as handle:
+        handle.truncate(kernel._limits.MAX_FILE_BYTES + 1)
+    assert main(["los", "71I4", "71I6", "--counters", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (f"hexkernel los: error: counters file {path}: counters file is larger "
+                                               f"than {kernel._limits.MAX_FILE_BYTES} bytes: expected at most that")
+
+
+def test_an_unwritable_output_folder_is_refused_before_work(tmp_path, capsys, monkeypatch):
+    import kernel.cli.outputs as outputs
+    from kernel.cli import main
+
+    monkeypatch.setattr(outputs.os, "access", lambda path, mode: False)   # the tests may run as root
+    assert main(["info", "--map", "71", "--json-out", str(tmp_path / "a.json")]) == 2
+    assert f"folder {str(tmp_path)!r} is not writable" in capsys.readouterr().err
