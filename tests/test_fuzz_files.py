@@ -259,3 +259,19 @@ def test_the_reference_comparison_can_fail(default_board, monkeypatch):
     monkeypatch.setattr(kernel, "los_pairs", wrong)
     with pytest.raises(AssertionError):
         agree_with_references(default_board, 0)
+
+
+@pytest.mark.xfail(strict=True, reason="found by HEXKERNEL_FUZZ=long (issue #16), present before it: a LOS along "
+                                       "the hexside between a level-1 orchard hill hex and a level-0 hex, from "
+                                       "level 0 up to a level-1 building Location: the kernel says clear (+1), "
+                                       "the reference blocked by the hill; which reading is right is for the LOS "
+                                       "rules' owner to decide")
+def test_long_fuzz_finding_hexside_run_beside_an_orchard_hill(tmp_path):
+    text = ("[board]\nid = 1\nruleset = asl\nlayout = geomorphic\ncolumns = 2\nrows = 3\ndefault_level = 0\n"
+            "[hexes]\nA2 0 grain stone-building levels=1\nA3 0 .\nA1 1 orchard\n[hexsides]\n")
+    path = tmp_path / "finding.board"
+    path.write_text(text, encoding="utf-8")
+    board = kernel.load(path)
+    fast = kernel.los(board, "1B0", "1A2", level_b=1)
+    slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, 1, None, 0)
+    assert (fast.visible, fast.hindrance) == (slow["visible"], slow["hindrance"])
