@@ -74,7 +74,8 @@ def error_message(error: BaseException) -> str:
 def parse_counters_json(text: str, where: str):
     """A counters file's JSON, refusing what cannot be a counters file before it costs time or memory.
 
-    Refused with a UserError naming ``where`` and the line: nesting deeper
+    Refused with a UserError naming ``where`` (and the line and column of a
+    syntax error): nesting deeper
     than :data:`kernel._limits.MAX_JSON_DEPTH`, an integer of more than
     :data:`kernel._limits.MAX_JSON_DIGITS` digits, ``NaN``/``Infinity``, and
     a key given twice in one object.
