@@ -266,12 +266,16 @@ def test_the_reference_comparison_can_fail(default_board, monkeypatch):
                                        "level 0 up to a level-1 building Location: the kernel says clear (+1), "
                                        "the reference blocked by the hill; which reading is right is for the LOS "
                                        "rules' owner to decide")
-def test_long_fuzz_finding_hexside_run_beside_an_orchard_hill(tmp_path):
+@pytest.mark.parametrize("hexes, level_b", [
+    ("A2 0 grain stone-building levels=1\nA3 0 .\nA1 1 orchard\n", 1),
+    ("A1 0 .\nA2 0 .\nA3 0 .\nB0 1 .\nB1 1 orchard\n", 0),
+], ids=["to-a-building-level", "from-a-hill"])
+def test_long_fuzz_finding_hexside_run_beside_an_orchard_hill(tmp_path, hexes, level_b):
     text = ("[board]\nid = 1\nruleset = asl\nlayout = geomorphic\ncolumns = 2\nrows = 3\ndefault_level = 0\n"
-            "[hexes]\nA2 0 grain stone-building levels=1\nA3 0 .\nA1 1 orchard\n[hexsides]\n")
+            "[hexes]\n" + hexes + "[hexsides]\n")
     path = tmp_path / "finding.board"
     path.write_text(text, encoding="utf-8")
     board = kernel.load(path)
-    fast = kernel.los(board, "1B0", "1A2", level_b=1)
-    slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, 1, None, 0)
+    fast = kernel.los(board, "1B0", "1A2", level_b=level_b)
+    slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, level_b, None, 0)
     assert (fast.visible, fast.hindrance) == (slow["visible"], slow["hindrance"])
