@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/hexkernel demo --out out
+	$(VENV)/bin/hexkernel demo --out out --force
 
 test: $(STAMP) browser
 	$(PY) -m pytest -q

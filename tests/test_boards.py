@@ -283,7 +283,7 @@ LINE_ERRORS = [
      "layout is 'hex': expected one of geomorphic, rectangular, staggered"),
     ("bad-orientation", HEADER + "orientation = round  # <<<\n", "orientation is 'round': expected one of flat, pointy"),
     ("board-id-not-digits", HEADER.replace("id = 9", "id = nine  # <<<"),
-     "board id is 'nine': expected a board number (digits)"),
+     "board id is 'nine': expected a board number 1..999 without leading zeros"),
     ("columns-not-integer", HEADER.replace("columns = 5", "columns = five  # <<<"), "columns is 'five': expected an integer"),
     ("columns-zero", HEADER.replace("columns = 5", "columns = 0  # <<<"), "columns is 0: expected at least 1"),
     ("rows-zero", HEADER.replace("rows = 3", "rows = 0  # <<<"), "rows is 0: expected at least 1"),

@@ -187,7 +187,7 @@ def test_counters_change_the_matrix():
     (lambda b: field_of_fire(b, ["71I4"], levels=3), ValueError, r"levels\[0\] is 3 in 71I4: expected 0\.\.0"),
     (lambda b: los(b, "71P5h1", "71I4", level_a=2), ValueError, "level_a=2 contradicts the Location '71P5h1'"),
     (lambda b: los(b, "Bridge/71I4", "71I6"), ValueError, "'Bridge/71I4': 71I4 has no bridge"),
-    (lambda b: los_matrix(b, ([1], [1])), ValueError, r"locations: level 1 in 71A2: expected 0\.\.0"),
+    (lambda b: los_matrix(b, ([1], [1])), ValueError, r"locations: level\[0\] is 1 in 71A2: expected 0\.\.0"),
 ])
 def test_bad_input_gets_a_clear_error(call, error, match):
     board = kernel.load("default")

@@ -37,6 +37,7 @@ from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_c
                         los_command, matrix_command, move_command, page_command, vantage_command,
                         warm_command)
 from kernel.cli.common import UserError
+from kernel.cli.outputs import Outputs
 
 #: The commands' modules, in the order ``hexkernel --help`` lists them.
 COMMANDS = (info_command, los_command, fire_command, move_command, matrix_command, demo_command,
@@ -91,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        args.run(args)
+        # outputs are staged beside their final names and renamed only when the command completes
+        with Outputs(force=getattr(args, "force", False)) as outputs:
+            args.run(args)
+            outputs.commit()
     except UserError as error:
         print(f"hexkernel {args.command}: error: {error}", file=sys.stderr)
         return 2

@@ -85,6 +85,8 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
     if json_:
         group.add_argument("--json", action="store_true", help="write JSON for programs on stdout instead of text")
         group.add_argument("--json-out", metavar="FILE", help="also write the JSON to FILE")
+    if json_ or picture:
+        add_force_option(group)
     if picture:
         group.add_argument("--png", metavar="FILE", help="draw a picture (PNG, A4 page)")
         group.add_argument("--svg", metavar="FILE", help="draw a picture (SVG, A4 page)")
@@ -104,6 +106,12 @@ def add_depiction_option(parser: argparse.ArgumentParser) -> None:
 def los_model(args) -> str:
     """The LOS model chosen on the command line."""
     return "depiction" if getattr(args, "depiction", False) else "hex"
+
+
+def add_force_option(parser) -> None:
+    """Add ``--force``: replace existing output files (without it an existing file is an error)."""
+    parser.add_argument("--force", action="store_true",
+                        help="replace output files that already exist (default: refuse)")
 
 
 def add_counters_option(parser: argparse.ArgumentParser) -> None:

@@ -14,6 +14,9 @@ import math
 import sys
 from pathlib import Path
 
+from kernel._limits import MAX_JSON_DEPTH, MAX_JSON_DIGITS, read_limited
+from kernel.cli.errors import UserError
+from kernel.cli.outputs import claim, staged
 from kernel.loading import load
 from kernel.maps.rulesets import RulesetError
 from kernel.maps.specs import BoardFileError
@@ -21,22 +24,24 @@ from kernel.maps.specs import BoardFileError
 COUNTER_KEYS = ("smoke", "smoke_height", "vehicles", "units")
 
 
-class UserError(Exception):
-    """A mistake in the command line or its inputs (exit code 2)."""
-
-
 # ---------------------------------------------------------------------------
 # inputs: the map, Locations, unit classes, counters
 # ---------------------------------------------------------------------------
 
 def check_writable(*paths) -> None:
-    """Fail early (before any work) when an output's folder does not exist."""
-    for path in paths:
+    """Claim outputs before any work (:meth:`kernel.cli.outputs.Outputs.claim`).
+
+    Each item is a path (``None`` where an option was not given) or an
+    ``(option, path, suffixes)`` triple as :func:`output_paths` gives.
+    """
+    for item in paths:
+        option, path, suffixes = item if isinstance(item, tuple) else ("output", item, ())
         if not path:
             continue
-        parent = Path(path).parent
+        claim(option, path, suffixes)
         if Path(path).is_dir():
             raise UserError(f"cannot write {path}: it is a directory")
+        parent = Path(path).parent
         if not parent.is_dir():
             raise UserError(f"cannot write {path}: folder {str(parent)!r} does not exist")
 
@@ -66,6 +71,66 @@ def error_message(error: BaseException) -> str:
     return str(error)
 
 
+def parse_counters_json(text: str, where: str):
+    """A counters file's JSON, refusing what cannot be a counters file before it costs time or memory.
+
+    Refused with a UserError naming ``where`` (and the line and column of a
+    syntax error): nesting deeper
+    than :data:`kernel._limits.MAX_JSON_DEPTH`, an integer of more than
+    :data:`kernel._limits.MAX_JSON_DIGITS` digits, ``NaN``/``Infinity``, and
+    a key given twice in one object.
+    """
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+            raise _CountersJsonError(f"an integer of {len(digits.lstrip('-'))} digits: expected at most "
+                                     f"{MAX_JSON_DIGITS}")
+        return int(digits)
+
+    def constant(name: str):
+        raise _CountersJsonError(f"{name}: expected a number")
+
+    def unique(pairs):
+        seen = {}
+        for key, value in pairs:
+            if key in seen:
+                raise _CountersJsonError(f"key {key!r} given twice in one object: expected each key once")
+            seen[key] = value
+        return seen
+
+    depth = 0
+    deepest = 0
+    in_string = escaped = False
+    for char in text:  # a cheap scan: json's own recursion on deep nesting is slow and ends in RecursionError
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > MAX_JSON_DEPTH:
+                break
+        elif char in "]}":
+            depth -= 1
+    if deepest > MAX_JSON_DEPTH:
+        raise UserError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels: expected a flat counters object")
+    try:
+        return json.loads(text, parse_int=integer, parse_constant=constant, object_pairs_hook=unique)
+    except json.JSONDecodeError as error:
+        raise UserError(f"{where}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except (_CountersJsonError, ValueError, RecursionError) as error:
+        raise UserError(f"{where}: {error}") from None
+
+
+class _CountersJsonError(ValueError):
+    """A counters file's JSON holds something no counters file needs."""
+
+
 def parse_location(board, text: str, what: str) -> tuple[int, int]:
     """``(hex index, level)`` of a hex or Location name, or a UserError naming ``what``."""
     try:
@@ -90,16 +155,16 @@ def read_counters(board, path: str | None):
     if not path:
         return None, {}
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = read_limited(path, "counters file")
     except OSError as error:
         raise UserError(f"counters file {path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise UserError(f"counters file {error}") from None
+    try:
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"counters file {path}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(f"counters file {path}: not valid JSON: {error.msg} at line {error.lineno} "
-                        f"column {error.colno}") from None
+    data = parse_counters_json(text, f"counters file {path}")
     where = f"counters file {path}"
     if not isinstance(data, dict):
         raise UserError(f"{where}: expected a JSON object like {{\"smoke\": {{\"71I9\": 3}}, \"vehicles\": [], \"units\": []}}")
@@ -122,7 +187,10 @@ def read_counters(board, path: str | None):
     for name, drm in smoke.items():
         if isinstance(drm, bool) or not isinstance(drm, int) or not 0 <= drm <= 100:
             raise UserError(f"{where}: smoke DRM of {name} is {drm!r}: expected an integer 0..100")
-        smoke_out[hex_name(name, "smoke")] = drm
+        canonical = hex_name(name, "smoke")
+        if canonical in smoke_out:
+            raise UserError(f"{where}: smoke: {name!r} names {canonical} again: expected each hex once")
+        smoke_out[canonical] = drm
     lists = {}
     for key in ("vehicles", "units"):
         value = data.get(key, [])
@@ -181,7 +249,7 @@ def to_json(value, indent: int = 0) -> str:
 def write_text(path: str, text: str) -> None:
     """Write a text file, or a UserError saying why not."""
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        Path(staged(path)).write_text(text, encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
@@ -215,7 +283,7 @@ def save_picture(figure, path: str, fmt: str) -> None:
     from kernel.render.common import save
 
     try:
-        save(figure, path, format=fmt)
+        save(figure, staged(path), format=fmt)
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
@@ -232,5 +300,10 @@ def draw_pictures(args, make_figure) -> list[str]:
 
 
 def output_paths(args) -> list:
-    """The files a command will write (``--json-out``, ``--png``, ``--svg``; ``None`` where not given)."""
-    return [getattr(args, name, None) for name in ("json_out", "png", "svg")]
+    """The files a command will write: ``(option, path, suffixes)`` of ``--json-out``, ``--png``, ``--svg``.
+
+    ``path`` is ``None`` where the option was not given; a picture's name must
+    end in its format's suffix.
+    """
+    return [(option, getattr(args, name, None), suffixes) for option, name, suffixes in
+            (("--json-out", "json_out", ()), ("--png", "png", (".png",)), ("--svg", "svg", (".svg",)))]

@@ -5,15 +5,20 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kernel.cli.arguments import DEFAULT_MAP, picture_formats
+from kernel.cli.arguments import DEFAULT_MAP, add_force_option, picture_formats
 from kernel.cli.common import (UserError, check_writable, emit, format_points, format_step, load_map,
                                parse_location, save_picture, to_json, unit_class, write_text)
 from kernel.cli.fire_command import fire_payload
 from kernel.cli.los_command import los_payload
 from kernel.cli.matrix_command import write_matrix
 from kernel.cli.move_command import move_payload
+from kernel.cli.outputs import staged
 
 _DEMO_STRONG = ("71I4",)
+
+#: The files ``demo`` writes into ``--out`` besides the pictures.
+DEMO_FILES = ("info.json", "los_matrix.npy", "matrix.json", "fire.json", "move.json", "los.json", "los.txt",
+              "summary.json")
 
 
 def register(commands) -> None:
@@ -35,6 +40,7 @@ def register(commands) -> None:
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     demo.add_argument("--json", action="store_true", help="print the summary as JSON instead of text")
     demo.add_argument("--json-out", metavar="FILE", help="also write the summary JSON to FILE")
+    add_force_option(demo)
     demo.set_defaults(run=command_demo)
 
 
@@ -91,12 +97,15 @@ def command_demo(args) -> None:
     args : argparse.Namespace
         The parsed command line.
     """
-    check_writable(args.json_out)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"cannot create {out}: {error.strerror or error}") from None
+    pictures = [] if args.no_pictures else [f"{name}.{fmt}" for name in ("board", "los_matrix", "fire", "move", "los")
+                                            for fmt in args.formats]
+    check_writable(("--json-out", args.json_out, ()),
+                   *[("--out", str(out / name), ()) for name in DEMO_FILES + tuple(pictures)])
     steps: list[tuple[str, float, str]] = []
     files: list[str] = []
     total_start = time.perf_counter()
@@ -117,7 +126,7 @@ def command_demo(args) -> None:
     # 1. the full LOS matrix, block by block
     started = time.perf_counter()
     matrix_path = out / "los_matrix.npy"
-    counts = write_matrix(board, matrix_path, progress=False if args.quiet else None)
+    counts = write_matrix(board, staged(str(matrix_path)), progress=False if args.quiet else None)
     seen = counts.pop("hexes_seen")
     files.append(str(matrix_path))
     share = 100.0 * counts["visible_pairs"] / max(1, counts["pairs"])

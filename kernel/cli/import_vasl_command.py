@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kernel.cli.common import UserError, error_message
+from kernel.cli.arguments import add_force_option
+from kernel.cli.common import UserError, check_writable, error_message
+from kernel.cli.outputs import staged
 from kernel.maps.rulesets import RulesetError
 from kernel.maps.specs import BoardFileError
 
@@ -21,6 +23,7 @@ def register(commands) -> None:
     importer.add_argument("--out", required=True, metavar="FILE.board", help="board file to write")
     importer.add_argument("--metadata", metavar="FILE", help="SharedBoardMetadata.xml (default: found beside the board)")
     importer.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_force_option(importer)
     importer.set_defaults(run=command_import_vasl)
 
 
@@ -40,10 +43,12 @@ def command_import_vasl(args) -> None:
         raise UserError(f"--out is {args.out!r}: expected a file name ending in .board")
     if not out.parent.is_dir():
         raise UserError(f"--out folder {str(out.parent)!r} does not exist")
+    check_writable(("--out", args.out, (".board",)))
     try:
         spec = read_vasl_board(args.board, args.metadata)
-        write_board_file(spec, out)
-        check = read_board_file(out)
+        written = staged(args.out)
+        write_board_file(spec, written)
+        check = read_board_file(written)
     except (OSError, BoardFileError, RulesetError, ValueError) as error:
         raise UserError(error_message(error)) from None
     summary = {"board": check.id, "source": str(args.board), "out": str(out), "hexes_listed": len(check.hexes),

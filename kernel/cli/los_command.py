@@ -49,7 +49,7 @@ def command_los(args) -> None:
     view = picture_view(board, args)
     a, level_a = parse_location(board, args.viewer, "viewer")
     b, level_b = parse_location(board, args.target, "target")
-    unit = unit_class(board, args.unit) if args.unit else None
+    unit = unit_class(board, args.unit) if args.unit is not None else None
     counters, _ = read_counters(board, args.counters)
     from kernel import los
 

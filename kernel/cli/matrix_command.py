@@ -9,6 +9,7 @@ import time
 
 from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, positive_int
 from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
+from kernel.cli.outputs import staged
 
 #: Maps with at least this many hexes get a progress bar for ``matrix``.
 PROGRESS_MIN_HEXES = 1000
@@ -22,8 +23,9 @@ def register(commands) -> None:
                     "block, straight into a .npy file (numpy.load reads it): int8, the hindrance DRM of each "
                     "visible pair, -1 where blocked. A progress bar goes to stderr on large maps.",
         epilog="example: hexkernel matrix --out los.npy --png seen.png")
-    matrix.add_argument("--out", default="los_matrix.npy", metavar="FILE",
-                        help="the .npy file to write (default: %(default)s)")
+    matrix.add_argument("--out", default="los_matrix.npy", metavar="FILE.npy",
+                        help="the .npy file to write (default: %(default)s); written under a temporary name "
+                             "and renamed when complete, so an interrupted run leaves nothing")
     matrix.add_argument("--block-rows", type=positive_int, default=1024, metavar="N",
                         help="rows computed per block (memory: N x hexes bytes; default %(default)s)")
     matrix.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -133,12 +135,12 @@ def command_matrix(args) -> None:
     args : argparse.Namespace
         The parsed command line.
     """
-    check_writable(args.out, *output_paths(args))
+    check_writable(("--out", args.out, (".npy",)), *output_paths(args))
     board = load_map(args.map)
     counters, counters_json = read_counters(board, args.counters)
     started = time.perf_counter()
     try:
-        counts = write_matrix(board, args.out, counters=counters, block_rows=args.block_rows,
+        counts = write_matrix(board, staged(args.out), counters=counters, block_rows=args.block_rows,
                               progress=False if args.quiet else None, model=los_model(args))
     except ValueError as error:
         raise UserError(str(error)) from None

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import HEX_INDEX
+from kernel._limits import MAX_BUILDING_LEVELS, check_range
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
@@ -37,6 +38,7 @@ from kernel.line_of_sight.depiction import (
 )
 from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
+from kernel.maps.locations import hex_array, level_array
 
 
 def los_matrix(board, locations=None, *, counters: Counters | None = None, model: str = "hex") -> np.ndarray:
@@ -139,21 +141,11 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     >>> result.range.tolist()
     [2, 8]
     """
-    hex_a = board.indices(a if not isinstance(a, np.ndarray) else np.asarray(a))
-    hex_b = board.indices(b if not isinstance(b, np.ndarray) else np.asarray(b))
+    hex_a = hex_array(board, a, "a")
+    hex_b = hex_array(board, b, "b")
     if hex_a.shape != hex_b.shape:
         raise ValueError(f"los_pairs: a has {hex_a.shape[0]} hexes and b {hex_b.shape[0]}: expected equal lengths")
-    levels = []
-    for name, value, hexes in (("level_a", level_a, hex_a), ("level_b", level_b, hex_b)):
-        if type(value) is int and value == 0:  # the common case: ground level, always valid
-            levels.append(np.zeros(hex_a.shape, np.int64))
-            continue
-        array = np.broadcast_to(np.asarray(value, dtype=np.int64), hex_a.shape).copy()
-        bad = (array < 0) | (array > board.top_level[hexes])
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{name}[{i}] is {int(array[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}")
-        levels.append(array)
+    levels = [level_array(board, level_a, hex_a, "level_a"), level_array(board, level_b, hex_b, "level_b")]
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
@@ -215,19 +207,14 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     >>> bool(fire.visible[board.index("71I4")])
     True
     """
-    if isinstance(sources, (str, int, np.integer)):
-        sources = [sources]
-    source_hexes = board.indices(list(sources) if not isinstance(sources, np.ndarray) else sources)
+    source_hexes = hex_array(board, sources, "sources")
     if source_hexes.size == 0:
         raise ValueError("field_of_fire: no sources given: expected at least one hex")
-    source_levels = np.broadcast_to(np.asarray(levels, dtype=np.int64), source_hexes.shape).copy()
-    bad = (source_levels < 0) | (source_levels > board.top_level[source_hexes])
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"levels[{i}] is {int(source_levels[i])} in {board.names[source_hexes[i]]}: "
-                         f"expected 0..{int(board.top_level[source_hexes[i]])}")
-    if target_level < 0:
-        raise ValueError(f"target_level is {target_level}: expected 0 or more")
+    source_levels = level_array(board, levels, source_hexes, "levels")
+    if isinstance(target_level, (bool, np.bool_)) or not isinstance(target_level, (int, np.integer)):
+        raise TypeError(f"target_level is {target_level!r}: expected an integer level")
+    check_range(int(target_level), 0, MAX_BUILDING_LEVELS, "target_level", "field_of_fire")
+    target_level = int(target_level)
     targets = np.arange(len(board), dtype=HEX_INDEX)
     target_levels = np.minimum(target_level, board.top_level).astype(np.int64)
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0

@@ -7,6 +7,7 @@ import numpy as np
 from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.tracer import templates
+from kernel.maps.locations import level_array, location, locations
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
 
 
@@ -97,14 +98,8 @@ def model_code(board) -> int:
 
 
 def checked_level(board, hex_index: int, level, what: str) -> int:
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
-        raise TypeError(f"{what} must be an integer Location level, not {type(level).__name__}")
-    top = int(board.top_level[hex_index])
-    if not 0 <= int(level) <= top:
-        raise ValueError(
-            f"{what} is {int(level)} in {board.names[hex_index]}: expected a Location level 0..{top} of that hex"
-        )
-    return int(level)
+    """One Location level of hex ``hex_index``, checked (see :mod:`kernel.maps.locations`)."""
+    return int(level_array(board, level, np.array([hex_index], HEX_INDEX), what, indexed=False)[0])
 
 
 def hex_cover(board, unit_index: int) -> np.ndarray:
@@ -177,31 +172,11 @@ def cover_one(board, source: int, source_level: int, target: int, target_level: 
 
 
 def location_of(board, hex_or_location, level, what):
-    if board.names_a_location(hex_or_location):
-        index, parsed_level = board.location(hex_or_location)
-        if level not in (0, parsed_level):
-            raise ValueError(f"{what}={level} contradicts the Location {hex_or_location!r}")
-        return index, parsed_level
-    index = board.index(hex_or_location)
-    return index, checked_level(board, index, level, what)
+    """``(hex, level)`` of one Location: :func:`kernel.maps.locations.location`."""
+    return location(board, hex_or_location, level, what)
 
 
-def locations_of(board, locations):
-    """(hexes, levels) arrays for matrix queries: default every hex at ground level."""
-    if locations is None:
-        return np.arange(len(board), dtype=HEX_INDEX), np.zeros(len(board), np.int64)
-    if isinstance(locations, tuple) and len(locations) == 2:
-        hexes = board.indices(np.asarray(locations[0]) if not isinstance(locations[0], list) else locations[0])
-        levels = np.asarray(locations[1], dtype=np.int64)
-        if levels.shape != hexes.shape:
-            raise ValueError(f"locations: {hexes.shape[0]} hexes but levels of shape {levels.shape}: expected one level per hex")
-    else:
-        hexes = board.indices(locations)
-        levels = np.zeros(len(hexes), np.int64)
-    bad = (levels < 0) | (levels > board.top_level[hexes])
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"locations: level {int(levels[i])} in {board.names[hexes[i]]}: expected 0..{int(board.top_level[hexes[i]])}"
-        )
+def locations_of(board, given):
+    """(hexes int32, levels int64) arrays for matrix queries: :func:`kernel.maps.locations.locations`."""
+    hexes, levels = locations(board, given)
     return np.ascontiguousarray(hexes, dtype=HEX_INDEX), np.ascontiguousarray(levels, dtype=np.int64)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
+from kernel._limits import MAX_MAP_HEXES
 from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
 from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
 from kernel.grid.references import HexRef, LocationRef
@@ -90,6 +91,8 @@ class Board:
         self.placements = tuple(boards or ())  # the boards' specs as placed (their art: kernel.maps.art)
         hexes = sorted(composition.hexes.values(), key=lambda h: (h.x, h.y))
         n = len(hexes)
+        if not 0 < n <= MAX_MAP_HEXES:
+            raise BoardFileError(f"{source}: the map has {n} hexes: expected 1..{MAX_MAP_HEXES}")
         self.names: tuple[str, ...] = tuple(h.name for h in hexes)
         self._index = {name: i for i, name in enumerate(self.names)}
         if len(self._index) != n:
@@ -213,13 +216,21 @@ class Board:
             return found
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
-        try:
-            return self._index[canonical]
-        except KeyError:
-            raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})") from None
+        found = self._index.get(canonical)
+        if found is None:
+            raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})")
+        if ref.overlay and self.overlay[found] is None:
+            raise KeyError(f"hex {name!r}: {canonical} is not covered by an overlay: expected {canonical!r}")
+        return found
 
     def indices(self, names) -> np.ndarray:
         """Global indices of many hexes (names or indices) as an int32 array."""
+        if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+            raise TypeError(f"hexes must be a sequence of names or indices, not {type(names).__name__}")
+        if isinstance(names, np.ndarray) and names.ndim != 1:
+            raise ValueError(f"hexes have shape {names.shape}: expected a one-dimensional array")
+        if isinstance(names, np.ndarray) and names.dtype.kind not in "iuUO":
+            raise TypeError(f"hexes have dtype {names.dtype}: expected integer indices or names")
         if isinstance(names, np.ndarray) and names.dtype.kind in "iu":
             if names.size and (names.min() < 0 or names.max() >= len(self)):
                 bad = names[(names < 0) | (names >= len(self))][0]
@@ -280,6 +291,8 @@ class Board:
         ``"Bridge/2I9"`` (A2.2) is the Location beneath the bridge of a bridge
         hex (level 0); its deck is ``"2I9h1"``.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Location must be a name like '1E4h1', not {type(text).__name__}")
         if text.startswith("Bridge/"):
             hex_index = self.index(text[len("Bridge/"):])
             if not self.bridge_deck[hex_index]:

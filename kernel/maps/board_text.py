@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernel.grid.columns import column_letters
+from kernel._limits import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_BUILDING_LEVELS, MAX_LEVEL, MIN_LEVEL
+from kernel.grid.columns import board_problem, column_letters
 from kernel.grid.coordinates import parse_hex
 from kernel.grid.lattice import DIRECTION_NAMES, direction_between
 from kernel.maps.rulesets import load_ruleset
@@ -51,8 +52,8 @@ def read_board_file(path: str | Path) -> BoardSpec:
     ruleset_name = get("ruleset")
     try:
         ruleset = load_ruleset(ruleset_name)
-    except ValueError as error:
-        raise BoardFileError(f"{path}:{header['ruleset'][0]}: {error}") from None
+    except (ValueError, OSError) as error:
+        raise BoardFileError(f"{path}:{header['ruleset'][0]}: ruleset {ruleset_name!r}: {error}") from None
     layout = get("layout", "geomorphic" if ruleset_name == "asl" else "rectangular")
     if layout not in LAYOUTS:
         raise BoardFileError(f"{path}:{header['layout'][0]}: layout is {layout!r}: expected one of {', '.join(LAYOUTS)}")
@@ -62,13 +63,16 @@ def read_board_file(path: str | Path) -> BoardSpec:
             f"{path}:{header['orientation'][0]}: orientation is {orientation!r}: expected one of {', '.join(ORIENTATIONS)}"
         )
     board_id = get("id")
-    if kind == "board" and not board_id.isdigit():
-        raise BoardFileError(f"{path}:{header['id'][0]}: board id is {board_id!r}: expected a board number (digits)")
+    if kind == "board" and (not (board_id.isascii() and board_id.isdigit()) or board_problem(board_id)):
+        raise BoardFileError(f"{path}:{header['id'][0]}: board id is {board_id!r}: expected a board number "
+                             "1..999 without leading zeros, as hex names use it ('71I9')")
     columns = parse_integer(path, header["columns"][0], "columns", get("columns"), 1)
-    rows = parse_integer(path, header["rows"][0], "rows", get("rows"), 1)
-    if columns > 52:
-        raise BoardFileError(f"{path}:{header['columns'][0]}: columns is {columns}: expected at most 52 (A..ZZ)")
-    default_level = parse_integer(path, header["default_level"][0], "default_level", get("default_level")) if "default_level" in header else 0
+    rows = parse_integer(path, header["rows"][0], "rows", get("rows"), 1, MAX_BOARD_ROWS)
+    if columns > MAX_BOARD_COLUMNS:
+        raise BoardFileError(f"{path}:{header['columns'][0]}: columns is {columns}: expected at most "
+                             f"{MAX_BOARD_COLUMNS} (A..ZZ)")
+    default_level = (parse_integer(path, header["default_level"][0], "default_level", get("default_level"),
+                                   MIN_LEVEL, MAX_LEVEL) if "default_level" in header else 0)
     spec = BoardSpec(
         source=str(path), kind=kind, id=board_id, ruleset=ruleset_name, layout=layout,
         orientation=orientation, columns=columns, rows=rows, title=get("title", ""),
@@ -118,7 +122,7 @@ def read_board_file(path: str | Path) -> BoardSpec:
         if parts[1] == "-" and kind == "overlay":
             level = None
         else:
-            level = parse_integer(path, number, f"level of {parts[0]}", parts[1])
+            level = parse_integer(path, number, f"level of {parts[0]}", parts[1], MIN_LEVEL, MAX_LEVEL)
         terrain: list[str] = []
         building_levels = 0
         touch = None
@@ -126,7 +130,8 @@ def read_board_file(path: str | Path) -> BoardSpec:
             if "=" in item:
                 key, value = item.split("=", 1)
                 if key == "levels":
-                    building_levels = parse_integer(path, number, f"levels of {parts[0]}", value, 0)
+                    building_levels = parse_integer(path, number, f"levels of {parts[0]}", value, 0,
+                                                    MAX_BUILDING_LEVELS)
                 elif key == "touch":
                     touch = _parse_touch(path, number, parts[0], value)
                 else:
@@ -144,6 +149,11 @@ def read_board_file(path: str | Path) -> BoardSpec:
                 if item in terrain:
                     raise BoardFileError(f"{path}:{number}: hex {parts[0]}: terrain {item!r} listed twice")
                 terrain.append(item)
+        if building_levels and not any(ruleset.terrain_multi_level[ruleset.terrain_index(t)] for t in terrain):
+            multi = [t for t, m in zip(ruleset.terrain_names, ruleset.terrain_multi_level) if m]
+            raise BoardFileError(
+                f"{path}:{number}: hex {parts[0]}: levels={building_levels} on terrain {' '.join(terrain) or '.'}: "
+                f"expected a terrain with upper levels ({', '.join(multi) or 'none in this ruleset'})")
         spec.hexes[cell] = HexSpec(level, tuple(terrain), building_levels, touch, number)
 
     for number, line in sections.get("hexsides", []):

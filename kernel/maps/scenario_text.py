@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from kernel._limits import MAX_BOARDS, MAX_MAP_HEXES
+from kernel.grid.columns import board_problem
 from kernel.maps.board_text import read_board_file
 from kernel.maps.specs import BoardFileError, BoardPlacement, BoardSpec, OverlayPlacement, ScenarioSpec
 from kernel.maps.text_format import parse_boolean, parse_integer, key_values, read_sections, resolve_file
@@ -38,12 +40,15 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
     if "boards" not in sections or not sections["boards"]:
         raise BoardFileError(f"{path}: a scenario needs a [boards] section with at least one board")
     boards: list[BoardPlacement] = []
+    hexes = 0
     for number, line in sections["boards"]:
         parts = line.split()
         if len(parts) < 3:
             raise BoardFileError(f"{path}:{number}: {line!r}: expected 'ROW COLUMN BOARD [rotated] [as NUMBER]'")
-        row = parse_integer(path, number, "board row", parts[0], 0)
-        column = parse_integer(path, number, "board column", parts[1], 0)
+        row = parse_integer(path, number, "board row", parts[0], 0, MAX_BOARDS - 1)
+        column = parse_integer(path, number, "board column", parts[1], 0, MAX_BOARDS - 1)
+        if len(boards) >= MAX_BOARDS:
+            raise BoardFileError(f"{path}:{number}: board {len(boards) + 1}: expected at most {MAX_BOARDS} boards")
         try:
             board = read_board(parts[2], path.parent)
         except BoardFileError:
@@ -59,8 +64,11 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
             word = rest.pop(0)
             if word == "rotated":
                 rotated = True
-            elif word == "as" and rest and rest[0].isdigit():
+            elif word == "as" and rest and rest[0].isascii() and rest[0].isdigit():
                 board_id = rest.pop(0)
+                if board_problem(board_id):
+                    raise BoardFileError(f"{path}:{number}: 'as {board_id}': {board_problem(board_id)}: expected a "
+                                         "board number 1..999 without leading zeros")
             else:
                 raise BoardFileError(f"{path}:{number}: unexpected {word!r}: expected 'rotated' or 'as NUMBER'")
         for other in boards:
@@ -71,6 +79,10 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
                     f"{path}:{number}: board number {board_id} is used twice (line {other.line}): use 'as NUMBER' to renumber"
                 )
         boards.append(BoardPlacement(board, row, column, rotated, board_id, number))
+        hexes += sum(len(board.number_range(c)) for c in range(board.columns))
+        if hexes > MAX_MAP_HEXES:
+            raise BoardFileError(f"{path}:{number}: the boards up to this line hold {hexes} hexes: expected a map "
+                                 f"of at most {MAX_MAP_HEXES}")
     overlays: list[OverlayPlacement] = []
     for number, line in sections.get("overlays", []):
         parts = line.split()
@@ -92,7 +104,8 @@ def read_scenario_file(path: str | Path, read_board: BoardReader = read_text_boa
     rulesets = {placement.board.ruleset for placement in boards}
     ruleset = header["ruleset"][1] if "ruleset" in header else boards[0].board.ruleset
     if rulesets != {ruleset}:
-        raise BoardFileError(f"{path}: boards use rulesets {sorted(rulesets)}: expected all to use {ruleset!r}")
+        where = f"{path}:{header['ruleset'][0]}" if "ruleset" in header else f"{path}:{boards[-1].line}"
+        raise BoardFileError(f"{where}: boards use rulesets {sorted(rulesets)}: expected all to use {ruleset!r}")
     for placement in overlays:
         if placement.overlay.ruleset != ruleset:
             raise BoardFileError(

@@ -11,17 +11,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kernel._limits import MAX_FILE_BYTES, read_limited
 from kernel.maps.bundled import data_dir
 from kernel.maps.specs import BoardFileError
+
 
 def read_sections(path: Path, allowed: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
     """Split a file into sections of (line number, text) with comments removed."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_limited(path)
     except FileNotFoundError:
         raise FileNotFoundError(f"file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise BoardFileError(f"{path}: is a folder: expected a text file") from None
+    except ValueError:
+        raise BoardFileError(f"{path}: larger than {MAX_FILE_BYTES} bytes: expected a text file of at most that") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte order mark, as some editors write, is not part of line 1
     except UnicodeDecodeError as error:
         raise BoardFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    if "\0" in text:
+        raise BoardFileError(f"{path}:{text[:text.index(chr(0))].count(chr(10)) + 1}: holds a NUL byte: expected text")
     sections: dict[str, list[tuple[int, str]]] = {}
     current = None
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -61,13 +71,18 @@ def key_values(path: Path, lines, allowed: set[str]) -> dict[str, tuple[int, str
     return values
 
 
-def parse_integer(path: Path, number: int, what: str, text: str, minimum: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise BoardFileError(f"{path}:{number}: {what} is {text!r}: expected an integer") from None
+def parse_integer(path: Path, number: int, what: str, text: str, minimum: int | None = None,
+                  maximum: int | None = None) -> int:
+    """An integer of at most 9 ASCII digits in ``minimum..maximum``, or a BoardFileError naming file and line."""
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+        raise BoardFileError(f"{path}:{number}: {what} is {text[:40]!r}: expected an integer"
+                             + (" of at most 9 digits" if digits.isascii() and digits.isdigit() else ""))
+    value = int(text)
     if minimum is not None and value < minimum:
         raise BoardFileError(f"{path}:{number}: {what} is {value}: expected at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise BoardFileError(f"{path}:{number}: {what} is {value}: expected at most {maximum}")
     return value
 
 
@@ -84,12 +99,18 @@ def resolve_file(name_or_path: str | Path, base: Path | None, kind: str) -> Path
     """Find a board/overlay/scenario by path (relative to ``base``) or bundled name."""
     folders = {"board": "boards", "overlay": "overlays", "scenario": "scenarios"}
     candidate = Path(name_or_path)
-    if base is not None and not candidate.is_absolute():
-        relative = base / candidate
-        if relative.is_file():
-            return relative
-    if candidate.is_file():
-        return candidate
+    suffixes = (".scenario",) if kind == "scenario" else (".board", ".overlay")
+    found = None
+    if base is not None and not candidate.is_absolute() and (base / candidate).is_file():
+        found = base / candidate
+    elif candidate.is_file():
+        found = candidate
+    if found is not None:
+        if found.suffix not in suffixes:
+            # never read (nor quote) a file that does not say it is one of ours
+            raise FileNotFoundError(f"{kind} {str(name_or_path)!r} is not a {' or '.join(suffixes)} file: "
+                                    f"expected a {kind} file or a bundled {kind} name")
+        return found
     bundled = data_dir() / folders[kind] / f"{name_or_path}.{kind}"
     if bundled.is_file():
         return bundled

@@ -65,6 +65,10 @@ class MovementField:
         """Name of a state: a Location (``71I9``, ``71I9h1``, ``+stopped``) or a Bypass (``71F3-71E3``)."""
         board = self.board
         n_loc = self.tables.n_locations
+        if isinstance(state, (bool, np.bool_)) or not isinstance(state, (int, np.integer)):
+            raise TypeError(f"state is {state!r}: expected an integer state id")
+        if not 0 <= state < len(self.state_cost):
+            raise IndexError(f"state is {int(state)}: expected a state id 0..{len(self.state_cost) - 1}")
         if state < 2 * n_loc:
             loc = state >> 1
             return board.location_name(int(board.location_hex[loc]), int(board.location_level[loc]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import HEX_INDEX
+from kernel.maps.locations import hex_array, is_scalar_hex, locations
 
 
 #: Largest movement allowance accepted (MF/MP).  Dial's queue holds one bucket
@@ -42,21 +43,19 @@ def start_locations(board, start):
     if isinstance(start, (str, int, np.integer)) and not isinstance(start, bool) and not (
             isinstance(start, str) and board.names_a_location(start)):  # one hex: the common case, kept short
         return np.array([board.index(start)], np.int64), np.zeros(1, np.int64)
-    items = [start] if isinstance(start, (str, int, np.integer)) else start
-    if items is not None and not isinstance(items, np.ndarray) and any(board.names_a_location(i) for i in items):
-        pairs = [board.location(i) if isinstance(i, str) else (board.index(i), 0) for i in items]
-        return np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64)
-    hexes = hex_list(board, start, "start")
-    return hexes, np.zeros(len(hexes), np.int64)
+    if start is None:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    if is_scalar_hex(start):
+        start = [start]
+    hexes, levels = locations(board, start, "start")
+    return hexes.astype(np.int64), levels
 
 
 def hex_list(board, hexes, what):
-    """int64 indices of one hex or a sequence of hexes (names or indices)."""
+    """int64 indices of one hex or a sequence of hexes (names or indices); ``None`` is none."""
     if hexes is None:
         return np.zeros(0, np.int64)
-    if isinstance(hexes, (str, int, np.integer)):
-        return np.array([board.index(hexes)], np.int64)
-    return board.indices(list(hexes) if not isinstance(hexes, np.ndarray) else hexes).astype(np.int64)
+    return hex_array(board, hexes, what).astype(np.int64)
 
 
 def board_edge_hexes(board, side: str) -> np.ndarray:

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from kernel.movement import _kernels as K
-from kernel.movement.inputs import checked_mask
+from kernel.movement.inputs import MAX_ALLOWANCE, checked_mask
 from kernel.movement.state_graph import build_state_graph
 
 
@@ -271,8 +271,15 @@ def _build_movement_tables(board, unit, units, allowance) -> MovementTables:
 
 
 def _half(costs: np.ndarray) -> np.ndarray:
-    """MF costs (multiples of 1/2, ``inf`` impossible) as int64 half-MF steps (``INF_HALF``)."""
+    """MF costs (multiples of 1/2, ``inf`` impossible) as int64 half-MF steps (``INF_HALF``).
+
+    One step that costs more than :data:`~kernel.movement.inputs.MAX_ALLOWANCE`
+    MF (a climb of many levels at doubled cost) is more than any unit may
+    spend: it is impossible (``INF_HALF``), which also keeps Dial's queue, one
+    bucket per half MF of the largest step, small.
+    """
     costs = np.asarray(costs, dtype=np.float64)
+    costs = np.where(costs > MAX_ALLOWANCE, np.inf, costs)
     doubled = np.where(np.isfinite(costs), 2.0 * costs, 0.0)
     if not np.array_equal(doubled, np.rint(doubled)):
         raise ValueError("a movement cost is not a multiple of 1/2 MF: the ruleset tables should make this impossible")

@@ -298,8 +298,14 @@ def apply_elevation(ctx: Context, cost: float, g_from: int, g_to: int):
     return cost, all_mf
 
 
+#: "Step limit": one move whose cost exceeds this many MF is no move (no unit has more).
+STEP_LIMIT_MF = 1000
+
+
 def _finish(ctx: Context, cost: float, all_mf: bool, stopped: bool) -> Move:
     """Entry cost step 7 plus the all-MF paragraph: an all-MF move costs the allowance and stops."""
+    if cost > STEP_LIMIT_MF:
+        return None  # "Step limit", checked on the cost before an all-MF move replaces it
     if all_mf:
         return Move(ctx.allowance, True, True)
     return Move(float(cost), False, bool(stopped))
@@ -404,6 +410,8 @@ def deck_entry_cost(ctx: Context, p: int, d: int, *, from_deck: bool = False):
         return None  # a class that may not make the climb (no_climb_classes)
     cost, _ = climbed
     # SPEC: "never an all-MF move": a whole-allowance climb flag is dropped.
+    if cost + h_cost > STEP_LIMIT_MF:
+        return None  # "Step limit"
     return Move(cost + h_cost, False, False)  # "never stopped"
 
 
@@ -501,6 +509,8 @@ def bypass_entry_cost(ctx: Context, p: int, h: int):
     # SPEC: Edges 3 lists only bypass_cost, elevation and H: no road rule
     # (step 4), no occupied rule (step 1: Bypass does not enter the hex), no
     # bridge rule and no stop rules (Bypass positions are always moving).
+    if cost + side[0] > STEP_LIMIT_MF:
+        return None  # "Step limit"
     return Move(cost + side[0], False, False)
 
 
@@ -512,6 +522,8 @@ def bypass_along_cost(ctx: Context, h: int):
     cost, all_mf = base
     if all_mf:
         return None  # SPEC: as for Bypass entry: an all-MF Bypass move cannot be made.
+    if cost > STEP_LIMIT_MF:
+        return None  # "Step limit"
     return Move(cost, False, False)
 
 

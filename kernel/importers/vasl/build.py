@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from kernel.grid.columns import board_problem
 from kernel.importers.vasl.art import local_art
 from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImportWarning, read_board_files
 from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes
@@ -87,8 +88,9 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
         title=f"VASL board {metadata.board_id}" + (f" (version {metadata.version})" if metadata.version else ""),
         default_level=0,
     )
-    if not spec.id.isdigit():
-        raise ValueError(f"{files.source}: board name {metadata.name!r}: expected a board number like \"02\"")
+    if not (spec.id.isascii() and spec.id.isdigit()) or board_problem(spec.id):
+        raise ValueError(f"{files.source}: board name {metadata.name!r}: expected a board number 1..999 "
+                         "like \"02\"")
     unmapped_hits: dict[int, list[str]] = {}
     hexes = classify_hexes(los, grid, lookup, ruleset, unmapped_hits)
     _apply_building_types(metadata, spec, hexes, ruleset, files.source)

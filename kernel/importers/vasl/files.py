@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-import gzip
 import struct
 import xml.etree.ElementTree as ET
 import zipfile
@@ -12,6 +11,9 @@ import zlib
 
 import numpy as np
 
+from kernel._limits import (MAX_ARCHIVE_MEMBERS, MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL,
+                            MAX_MEMBER_BYTES, MAX_VASL_PIXELS, MIN_LEVEL, read_limited)
+from kernel.grid.columns import board_problem
 from kernel.importers.vasl.pixels import COLUMN_PITCH, HEX_HEIGHT
 
 
@@ -73,7 +75,7 @@ def read_terrain_table(path: str | Path) -> dict[int, VaslTerrain]:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"VASL terrain table {str(path)!r} does not exist")
-    return _parse_terrain_table(path.read_bytes(), str(path))
+    return _parse_terrain_table(_read_file(path, "VASL terrain table"), str(path))
 
 
 def _parse_terrain_table(raw: bytes, source: str) -> dict[int, VaslTerrain]:
@@ -88,11 +90,17 @@ def _parse_terrain_table(raw: bytes, source: str) -> dict[int, VaslTerrain]:
         try:
             code = int(element.get("typeCode"))
             split = float(element.get("split", "0") or 0)
-            height = int(float(element.get("height", "0") or 0))
-        except (TypeError, ValueError):
+            height_value = float(element.get("height", "0") or 0)
+        except (TypeError, ValueError, OverflowError):
             raise ValueError(
                 f"{source}: terrainType {name!r} has a bad typeCode/split/height: expected numbers"
             ) from None
+        if not 0 <= code <= 255 or not -MAX_LEVEL <= split <= MAX_LEVEL or not MIN_LEVEL <= height_value <= MAX_LEVEL:
+            raise ValueError(
+                f"{source}: terrainType {name!r} has typeCode={element.get('typeCode')!r} "
+                f"split={element.get('split')!r} height={element.get('height')!r}: expected a typeCode 0..255, "
+                f"a split and a height in levels {MIN_LEVEL}..{MAX_LEVEL}")
+        height = int(height_value)
         if name is None:
             raise ValueError(f"{source}: terrainType with typeCode {code} has no name")
         table[code] = VaslTerrain(
@@ -131,7 +139,7 @@ class BoardMetadata:
     def board_id(self) -> str:
         """Board number without leading zeros ("02" -> "2")."""
         digits = self.name.strip()
-        return str(int(digits)) if digits.isdigit() else digits
+        return str(int(digits)) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else digits
 
 
 def read_board_metadata(path: str | Path) -> BoardMetadata:
@@ -145,7 +153,7 @@ def read_board_metadata(path: str | Path) -> BoardMetadata:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"VASL board metadata {str(path)!r} does not exist")
-    return _parse_board_metadata(path.read_bytes(), str(path))
+    return _parse_board_metadata(_read_file(path, "VASL board metadata"), str(path))
 
 
 def _parse_board_metadata(raw: bytes, source: str) -> BoardMetadata:
@@ -160,10 +168,9 @@ def _parse_board_metadata(raw: bytes, source: str) -> BoardMetadata:
         value = root.get(key)
         if value is None:
             return None
-        try:
-            return int(value)
-        except ValueError:
-            raise ValueError(f"{source}: <boardMetadata {key}={value!r}>: expected an integer") from None
+        if not (value.strip().isascii() and value.strip().isdigit()) or len(value.strip()) > 6:
+            raise ValueError(f"{source}: <boardMetadata {key}={value[:40]!r}>: expected a whole number of hexes")
+        return int(value)
 
     buildings: dict[str, str] = {}
     for element in root.iter("buildingType"):
@@ -212,16 +219,12 @@ def read_los_data(path: str | Path) -> LOSData:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"VASL LOSData file {str(path)!r} does not exist")
-    return parse_los_data(path.read_bytes(), str(path))
+    return parse_los_data(_read_file(path, "VASL LOSData file"), str(path))
 
 
 def parse_los_data(raw: bytes, source: str = "LOSData") -> LOSData:
     """Parse the bytes of a ``LOSData`` file; ``source`` names it in errors."""
-    try:
-        stream = gzip.decompress(raw)
-    except (OSError, EOFError, zlib.error) as error:
-        kind = "truncated gzip data" if isinstance(error, EOFError) else f"not gzip data ({error})"
-        raise ValueError(f"{source}: {kind}: expected a gzip-compressed Java object stream") from None
+    stream = _inflate(raw, source)
     if stream[:4] != _JAVA_MAGIC:
         raise ValueError(
             f"{source}: starts with {stream[:4].hex(' ') or 'nothing'}: expected the Java object "
@@ -231,11 +234,18 @@ def parse_los_data(raw: bytes, source: str = "LOSData") -> LOSData:
     if len(payload) < 16:
         raise ValueError(f"{source}: truncated: {len(payload)} bytes of block data, expected at least 16 (the header)")
     width, height, grid_width, grid_height = struct.unpack(">4i", payload[:16])
-    if not (0 < width <= 52 and 0 < height <= 999 and 0 < grid_width <= 100_000 and 0 < grid_height <= 100_000):
+    if not (0 < width <= MAX_BOARD_COLUMNS and 0 < height <= MAX_BOARD_ROWS and 0 < grid_width <= MAX_VASL_PIXELS
+            and 0 < grid_height <= MAX_VASL_PIXELS):
         raise ValueError(
             f"{source}: header says {width}x{height} hexes on {grid_width}x{grid_height} pixels: "
-            "expected positive sizes (a standard board is 33x10 on 1800x645)"
+            f"expected 1..{MAX_BOARD_COLUMNS} x 1..{MAX_BOARD_ROWS} hexes on at most {MAX_VASL_PIXELS} pixels a side "
+            "(a standard board is 33x10 on 1800x645)"
         )
+    want_w, want_h = (width - 1) * COLUMN_PITCH, height * HEX_HEIGHT
+    if abs(grid_width - want_w) > 2 or abs(grid_height - want_h) > 2:
+        raise ValueError(
+            f"{source}: header says {width}x{height} hexes on {grid_width}x{grid_height} pixels: expected about "
+            f"{want_w:.0f}x{want_h:.0f} pixels for that many hexes ({COLUMN_PITCH} px per column, {HEX_HEIGHT} px per hex)")
     pixels = grid_width * grid_height
     hexes = sum(height + (column % 2) for column in range(width))
     expected = 16 + 2 * pixels + hexes
@@ -251,6 +261,47 @@ def parse_los_data(raw: bytes, source: str = "LOSData") -> LOSData:
         terrain=np.ascontiguousarray(grid[:, :, 1]),
         stairways=np.frombuffer(payload, dtype=np.uint8, count=hexes, offset=16 + 2 * pixels).copy(),
     )
+
+
+def _read_file(path: Path, what: str) -> bytes:
+    """A VASL file's bytes (at most :data:`kernel._limits.MAX_FILE_BYTES`, else a ValueError naming it)."""
+    return read_limited(path, what)
+
+
+def _inflate(raw: bytes, source: str) -> bytes:
+    """gunzip ``raw``, stopping with a ValueError as soon as it inflates past :data:`MAX_MEMBER_BYTES`."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        stream = inflater.decompress(raw, MAX_MEMBER_BYTES + 1)
+    except zlib.error as error:
+        raise ValueError(f"{source}: not gzip data ({error}): expected a gzip-compressed Java object stream") from None
+    if len(stream) > MAX_MEMBER_BYTES:
+        raise ValueError(f"{source}: inflates to more than {MAX_MEMBER_BYTES} bytes: expected a LOSData stream "
+                         "of at most that")
+    if not inflater.eof:
+        raise ValueError(f"{source}: truncated gzip data: expected a gzip-compressed Java object stream")
+    return stream
+
+
+def _read_member(archive: zipfile.ZipFile, member: str, source: str) -> bytes:
+    """One archive member, refusing an encrypted one or one larger than :data:`MAX_MEMBER_BYTES` (as
+    declared, and as actually inflated)."""
+    info = archive.getinfo(member)
+    where = f"{source}!{member}"
+    if info.flag_bits & 0x1:
+        raise ValueError(f"{where}: encrypted: expected an unencrypted board archive")
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise ValueError(f"{where}: {info.file_size} bytes: expected at most {MAX_MEMBER_BYTES}")
+    try:
+        with archive.open(info) as handle:
+            data = handle.read(MAX_MEMBER_BYTES + 1)
+    except NotImplementedError as error:
+        raise ValueError(f"{where}: {error}: expected a stored or deflated member") from None
+    except RuntimeError as error:  # zipfile: a member that needs a password
+        raise ValueError(f"{where}: {error}: expected an unencrypted board archive") from None
+    if len(data) > MAX_MEMBER_BYTES:
+        raise ValueError(f"{where}: inflates to more than {MAX_MEMBER_BYTES} bytes: expected at most that")
+    return data
 
 
 def _block_data(stream: bytes, source: str) -> bytes:
@@ -338,19 +389,28 @@ def read_board_files(path: str | Path, shared_metadata: str | Path | None = None
     elif zipfile.is_zipfile(path):
         try:
             with zipfile.ZipFile(path) as archive:
+                if len(archive.infolist()) > MAX_ARCHIVE_MEMBERS:
+                    raise ValueError(f"{path}: holds {len(archive.infolist())} members: expected at most "
+                                     f"{MAX_ARCHIVE_MEMBERS}")
                 members = {name: _zip_member(archive, name)
                            for name in (LOS_DATA_NAME, BOARD_METADATA_NAME, SHARED_METADATA_NAME)}
                 for name in (LOS_DATA_NAME, BOARD_METADATA_NAME):
                     if members[name] is None:
                         raise FileNotFoundError(f"VASL board archive {str(path)!r} holds no {name} file")
-                los_data = parse_los_data(archive.read(members[LOS_DATA_NAME]), f"{path}!{members[LOS_DATA_NAME]}")
-                metadata = _parse_board_metadata(
-                    archive.read(members[BOARD_METADATA_NAME]), f"{path}!{members[BOARD_METADATA_NAME]}")
+                los_data = parse_los_data(_read_member(archive, members[LOS_DATA_NAME], str(path)),
+                                          f"{path}!{members[LOS_DATA_NAME]}")
+                metadata = _parse_board_metadata(_read_member(archive, members[BOARD_METADATA_NAME], str(path)),
+                                                 f"{path}!{members[BOARD_METADATA_NAME]}")
                 if members[SHARED_METADATA_NAME] is not None and shared_metadata is None:
-                    shared_bytes = archive.read(members[SHARED_METADATA_NAME])
+                    shared_bytes = _read_member(archive, members[SHARED_METADATA_NAME], str(path))
                     shared_source = f"{path}!{members[SHARED_METADATA_NAME]}"
-        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+            if isinstance(error, FileNotFoundError):
+                raise
             raise ValueError(f"{path}: damaged board archive ({error})") from None
+    elif _looks_like_zip(path):
+        raise ValueError(f"{path}: damaged board archive (it starts like a zip file but has no complete "
+                         "directory: truncated?)")
         search = [path.parent / SHARED_METADATA_NAME, path.parent.parent / SHARED_METADATA_NAME]
     else:
         raise ValueError(
@@ -399,4 +459,14 @@ def is_vasl_board(path: str | Path) -> bool:
     path = Path(path)
     if path.is_dir():
         return (path / LOS_DATA_NAME).is_file() or (path / BOARD_METADATA_NAME).is_file()
-    return path.is_file() and path.suffix not in (".board", ".overlay", ".scenario") and zipfile.is_zipfile(path)
+    return path.is_file() and path.suffix not in (".board", ".overlay", ".scenario") and (
+        zipfile.is_zipfile(path) or _looks_like_zip(path))
+
+
+def _looks_like_zip(path: Path) -> bool:
+    """Whether a file starts with a zip entry's signature (a damaged archive still does)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False

@@ -1,0 +1,148 @@
+"""The files a ``hexkernel`` command writes: claimed before any work, staged, and renamed only when all are complete.
+
+Every command's outputs (``--json-out``, ``--png``, ``--svg``, ``matrix --out``,
+``import-vasl --out``, the files of ``demo --out``) go through one
+:class:`Outputs` transaction that :func:`kernel.cli.app.main` opens:
+
+1. :meth:`Outputs.claim` checks each output before any work: its suffix
+   (``--png`` ends in ``.png``...), its folder exists and is writable, it is
+   not a folder, no two options name the same file, and it does not exist
+   unless ``--force`` was given;
+2. :func:`staged` gives the path a command writes to instead: a hidden
+   temporary file in the same folder (``.NAME.XXXXXXXX.part``), so the final
+   rename never crosses a file system;
+3. when the command has finished, :meth:`Outputs.commit` renames every staged
+   file onto its final name; on any error, an interruption (Ctrl-C) or an
+   unexpected exception, :meth:`Outputs.discard` deletes them instead, and an
+   existing file at an output's name is left as it was.
+
+Outside a command (a library call of :func:`kernel.cli.matrix_command.write_matrix`)
+:func:`staged` returns the path itself.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> with Outputs(force=False) as outputs:
+...     outputs.claim("--json-out", str(folder / "a.json"))
+...     _ = pathlib.Path(staged(str(folder / "a.json"))).write_text("{}")
+...     sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+...     outputs.commit()
+[]
+>>> sorted(p.name for p in folder.iterdir())
+['a.json']
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+import tempfile
+from pathlib import Path
+
+from kernel.cli.errors import UserError
+
+_ACTIVE: contextvars.ContextVar[Outputs | None] = contextvars.ContextVar("hexkernel_outputs", default=None)
+
+
+class Outputs:
+    """One command's output files: claimed, staged in their folders, committed or discarded together.
+
+    Parameters
+    ----------
+    force : bool
+        Allow replacing existing files (``--force``).
+    """
+
+    def __init__(self, force: bool = False):
+        self.force = force
+        self.claimed: dict[str, str] = {}     # final path (resolved) -> option that named it
+        self.staged: dict[str, str] = {}      # final path (as given) -> temporary path
+        self._token = None
+
+    def __enter__(self) -> Outputs:
+        self._token = _ACTIVE.set(self)
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        try:
+            self.discard()
+        finally:
+            _ACTIVE.reset(self._token)
+
+    def claim(self, option: str, path: str | None, suffixes: tuple[str, ...] = ()) -> None:
+        """Check an output before any work; ``None`` (option not given) is skipped.
+
+        Raises
+        ------
+        UserError
+            A wrong suffix, a missing or read-only folder, a folder at the
+            path, a file already named by another option, or an existing file
+            without ``--force``.
+        """
+        if not path:
+            return
+        target = Path(path)
+        if suffixes and target.suffix.lower() not in suffixes:
+            raise UserError(f"{option} is {path!r}: expected a file name ending in {' or '.join(suffixes)}")
+        if target.is_dir():
+            raise UserError(f"cannot write {path}: it is a directory")
+        parent = target.parent
+        if not parent.is_dir():
+            raise UserError(f"cannot write {path}: folder {str(parent)!r} does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise UserError(f"cannot write {path}: folder {str(parent)!r} is not writable")
+        key = str(target.resolve())
+        if key in self.claimed:
+            raise UserError(f"{option} and {self.claimed[key]} both name {path}: expected a different file for each")
+        if (target.exists() or target.is_symlink()) and not self.force:
+            raise UserError(f"{option}: {path} already exists: expected a new file name, or --force to replace it")
+        self.claimed[key] = option
+
+    def stage(self, path: str) -> str:
+        """A new temporary file beside ``path`` to write instead of it (claimed now if it was not)."""
+        if path in self.staged:
+            return self.staged[path]
+        if str(Path(path).resolve()) not in self.claimed:
+            self.claim("output", path)
+        target = Path(path)
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        except OSError as error:
+            raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+        os.close(handle)
+        self.staged[path] = temporary
+        return temporary
+
+    def commit(self) -> None:
+        """Rename every staged file onto its final name (then nothing is left to discard)."""
+        for path, temporary in list(self.staged.items()):
+            if not self.force and (Path(path).exists() or Path(path).is_symlink()):
+                raise UserError(f"{path} appeared while the command ran: expected a new file name, or --force")
+            try:
+                os.replace(temporary, path)
+            except OSError as error:
+                raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+            del self.staged[path]
+
+    def discard(self) -> None:
+        """Delete every staged file that was not committed."""
+        while self.staged:
+            _, temporary = self.staged.popitem()
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+
+
+def staged(path: str) -> str:
+    """The file to write for output ``path``: a staged temporary one inside a command, else ``path``."""
+    outputs = _ACTIVE.get()
+    return outputs.stage(str(path)) if outputs is not None else str(path)
+
+
+def claim(option: str, path: str | None, suffixes: tuple[str, ...] = ()) -> None:
+    """:meth:`Outputs.claim` on the running command's outputs (nothing outside a command)."""
+    outputs = _ACTIVE.get()
+    if outputs is not None:
+        outputs.claim(option, path, suffixes)

@@ -1,0 +1,139 @@
+"""Issue #16, class 2: tiny hostile inputs cannot make hexkernel allocate unbounded memory.
+
+The inputs of the issue (a one-line ``rows = 100000`` edit, a LOSData header
+claiming 52 x 999 hexes, a gzip bomb, a zip holding a member that inflates
+past the limit or lies about its size, a counters file nested 100,000 deep,
+a hex at level 28 under ASL's doubled climbing costs) are fed to a fresh
+process whose address space is capped with ``resource.setrlimit(RLIMIT_AS)``
+at :data:`ADDRESS_SPACE` bytes.  Each must be refused with its documented
+error (or answered), never end in a MemoryError or a killed process.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import struct
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from kernel._limits import MAX_MEMBER_BYTES
+from kernel.maps.bundled import data_dir
+
+REPO = Path(__file__).resolve().parent.parent
+VASL = REPO.parent / "shared" / "vasl"
+#: The child's whole address space: numba, numpy and a compiled map fit in about 1 GiB.
+ADDRESS_SPACE = 1536 * 2**20
+
+CHILD = r"""
+import json, resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import numpy as np
+import kernel
+from kernel.cli.common import read_counters
+from kernel.cli.errors import UserError
+from kernel.importers.vasl.files import parse_los_data, read_board_files
+
+cases = json.loads(sys.argv[2])
+results = {}
+for name, (kind, path) in cases.items():
+    try:
+        if kind == "load":
+            board = kernel.load(path)
+            kernel.movement_field(board, "71I8", "infantry")
+            kernel.movement_matrix(board, "infantry")
+            kernel.los_matrix(board)
+            results[name] = "answered"
+            continue
+        if kind == "los_data":
+            parse_los_data(open(path, "rb").read(), path)
+        elif kind == "archive":
+            read_board_files(path, sys.argv[3])
+        elif kind == "counters":
+            read_counters(kernel.load("default"), path)
+        results[name] = "answered"
+    except (ValueError, FileNotFoundError, UserError) as error:
+        results[name] = "refused: " + type(error).__name__ + ": " + str(error)[:300]
+    except MemoryError:
+        results[name] = "MemoryError"
+print(json.dumps(results))
+"""
+
+
+def hostile_inputs(folder: Path) -> tuple[dict, dict]:
+    """The inputs (kind, path) and, per input, a pattern its outcome must match."""
+    board = (data_dir() / "boards" / "71.board").read_text(encoding="utf-8")
+    cases, expected = {}, {}
+
+    def add(name, kind, path, pattern):
+        cases[name] = (kind, str(path))
+        expected[name] = pattern
+
+    for rows in ("100000", "10000000"):
+        path = folder / f"rows{rows}.board"
+        path.write_text(re.sub(r"^rows\s*=\s*10", f"rows = {rows}", board, flags=re.M))
+        add(f"rows = {rows}", "load", path, r"refused: BoardFileError: .*rows\d+\.board:23: rows is")
+    steep = folder / "steep.board"
+    steep.write_text(re.sub(r"^I9\s+0", "I9 28", board, flags=re.M))
+    add("a hex at level 28", "load", steep, "answered")
+    header = struct.pack(">4i", 52, 999, 2869, 64436)
+    stream = b"\xac\xed\x00\x05\x7a" + struct.pack(">i", len(header) + 1000) + header + bytes(1000)
+    (folder / "LOSData-header").write_bytes(gzip.compress(stream))
+    add("LOSData header 52 x 999", "los_data", folder / "LOSData-header", r"refused: ValueError: .*header says 52x999")
+    (folder / "LOSData-bomb").write_bytes(gzip.compress(bytes(MAX_MEMBER_BYTES + 2**20), compresslevel=9))
+    add("gzip bomb", "los_data", folder / "LOSData-bomb", "refused: ValueError: .*inflates to more than")
+    big = folder / "big-member"
+    with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(VASL / "bd02" / "LOSData", "LOSData")
+        archive.writestr("BoardMetadata.xml", bytes(MAX_MEMBER_BYTES + 2**20))
+    add("zip member over the limit", "archive", big, r"refused: ValueError: .*BoardMetadata.xml: \d+ bytes: expected")
+    lying = folder / "lying-member"
+    data = bytearray(big.read_bytes())
+    entry = data.find(b"PK\x01\x02", data.find(b"BoardMetadata.xml") - 100)
+    data[entry + 24:entry + 28] = struct.pack("<I", 1000)      # the central directory claims 1000 bytes
+    lying.write_bytes(bytes(data))
+    add("zip member lying about its size", "archive", lying, r"refused: ValueError: .*(inflates to more than|damaged)")
+    deep = folder / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    add("counters nested 100,000 deep", "counters", deep, "refused: UserError: .*nested deeper than")
+    return cases, expected
+
+
+def test_hostile_inputs_are_refused_within_a_capped_address_space(tmp_path):
+    cases, expected = hostile_inputs(tmp_path)
+    process = subprocess.run([sys.executable, "-c", CHILD, str(ADDRESS_SPACE), json.dumps(cases),
+                              str(VASL / "SharedBoardMetadata.xml")], capture_output=True, text=True, timeout=600,
+                             cwd=REPO)
+    assert process.returncode == 0, process.stderr[-3000:]
+    results = json.loads(process.stdout.strip().splitlines()[-1])
+    for name, pattern in expected.items():
+        assert re.match(pattern, results[name]), (name, results[name])
+
+
+def test_the_cap_is_real():
+    """The same child under a cap too small for the gzip bomb's allowed buffer runs out of memory."""
+    process = subprocess.run([sys.executable, "-c", "import resource; lim = 200 * 2**20; "
+                              "resource.setrlimit(resource.RLIMIT_AS, (lim, lim)); bytearray(300 * 2**20)"],
+                             capture_output=True, text=True, timeout=60)
+    assert process.returncode != 0 and "MemoryError" in process.stderr
+
+
+@pytest.mark.parametrize("rows", [1, 200])
+def test_the_row_limit_itself_is_accepted(tmp_path, rows):
+    import kernel
+
+    board = (data_dir() / "boards" / "71.board").read_text(encoding="utf-8")
+    path = tmp_path / "tall.board"
+    path.write_text(re.sub(r"^rows\s*=\s*10", f"rows = {rows}", board, flags=re.M))
+    try:
+        loaded = kernel.load(path)
+    except ValueError as error:          # board 71's own hexes lie below row 1: refused as off the board
+        assert rows == 1 and "is off this 33x1 board" in str(error)
+        return
+    assert len(loaded) == sum(rows + (c % 2) for c in range(33))
