@@ -18,7 +18,7 @@ _DEMO_STRONG = ("71I4",)
 
 #: The files ``demo`` writes into ``--out`` besides the pictures.
 DEMO_FILES = ("info.json", "los_matrix.npy", "matrix.json", "fire.json", "move.json", "los.json", "los.txt",
-              "summary.json")
+              "map.html", "summary.json")
 
 
 def register(commands) -> None:
@@ -183,7 +183,7 @@ def command_demo(args) -> None:
 
     started = time.perf_counter()
     page_path = out / "map.html"
-    size = map_page(board, page_path, unit=unit)
+    size = map_page(board, staged(str(page_path)), unit=unit)
     files.append(str(page_path))
     step("interactive map page", started, f"{size / 1e6:.2f} MB -> {page_path} (open it in a browser)")
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options, add_counters_option, positive_int
+from kernel.cli.arguments import add_common_options, add_counters_option, add_force_option, positive_int
 from kernel.cli.common import UserError, check_writable, load_map, read_counters, unit_class
+from kernel.cli.outputs import staged
 
 
 def register(commands) -> None:
@@ -21,6 +22,7 @@ def register(commands) -> None:
                       help="largest allowance on the movement slider, 1..127 MF (default: %(default)s)")
     add_counters_option(page)
     add_common_options(page, picture=False, json_=False)
+    add_force_option(page)
     page.set_defaults(run=command_page)
 
 
@@ -36,14 +38,14 @@ def command_page(args) -> None:
         raise UserError(f"--out {args.out}: expected a file name ending in .html")
     if args.max_allowance > 127:
         raise UserError(f"--max-allowance {args.max_allowance}: expected 1..127 MF")
-    check_writable(args.out)
+    check_writable(("--out", args.out, (".html", ".htm")))
     board = load_map(args.map)
     unit = unit_class(board, args.unit)
     _, counters = read_counters(board, args.counters)
     from kernel.render.page import map_page
 
     try:
-        size = map_page(board, args.out, counters=counters, unit=unit, max_allowance=args.max_allowance)
+        size = map_page(board, staged(args.out), counters=counters, unit=unit, max_allowance=args.max_allowance)
     except OSError as error:
         raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
     print(f"wrote {args.out}: {size / 1e6:.2f} MB, {len(board)} hexes of {board.title}; open it in a browser "
