@@ -524,10 +524,13 @@ def _asl_obstacle_heights(board, h: int, S2: int, T2: int) -> tuple[int, int]:
     obstacle is an inherent one.
     SPEC: "from higher ground" is read as "the ends are at different levels"
     (S2 != T2 as judged; a continuous slope LOS is judged same level, B.5), the
-    same split as between the same-level and different-level clauses of §2.
+    same split as between the same-level and different-level clauses of §2,
+    "and the higher end above the orchard's ground" (S2 > 2g): an end on the
+    orchard's own level does not look down on it, and sees only its +1
+    hindrance (docs/los-semantics.md, "obstacle from above").
     """
     height, inherent = obstacle_heights(board, h)
-    if S2 != T2 and orchard_in_season(board, h):
+    if S2 != T2 and S2 > 2 * _ground(board, h) and orchard_in_season(board, h):
         height = max(height, ORCHARD_HEIGHT)
         inherent = max(inherent, ORCHARD_HEIGHT)
     return height, inherent
