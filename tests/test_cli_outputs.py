@@ -212,3 +212,30 @@ def test_sigint_during_matrix_leaves_nothing_and_keeps_the_old_file(tmp_path):
     assert stderr.strip().splitlines() == ["hexkernel matrix: interrupted"]
     assert out.read_bytes() == before                       # the old file is untouched
     assert sorted(os.listdir(tmp_path)) == ["big.scenario", "m.npy"]   # no partial matrix, no temporary file
+
+
+def test_outputs_get_the_mode_of_a_plain_new_file(tmp_path, capsys):
+    """Staged files are private (0600) while written; the finished output has 0666 less the umask,
+    as ``open(path, "w")`` would give it, whatever wrote it (json, numpy, matplotlib, the page)."""
+    old = os.umask(0o022)
+    try:
+        code, _, _ = run(["info", "--map", "71", "--json-out", tmp_path / "info.json"], capsys)
+        assert code == 0
+        code, _, _ = run(["page", "--map", "71", "--out", tmp_path / "map.html"], capsys)
+        assert code == 0
+        os.umask(0o077)
+        code, _, _ = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+        assert code == 0
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    assert modes == {"info.json": 0o644, "map.html": 0o644, "m.npy": 0o600}
+
+
+def test_page_refuses_to_overwrite_without_force(tmp_path, capsys):
+    page = tmp_path / "map.html"
+    page.write_text("precious")
+    user_error(["page", "--map", "71", "--out", page], capsys, "already exists: expected a new file name, or --force")
+    assert page.read_text() == "precious" and leftovers(tmp_path) == ["map.html"]
+    code, _, _ = run(["page", "--map", "71", "--out", page, "--force"], capsys)
+    assert code == 0 and page.read_text().startswith("<!DOCTYPE html>") and leftovers(tmp_path) == ["map.html"]

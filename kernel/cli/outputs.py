@@ -115,11 +115,18 @@ class Outputs:
         return temporary
 
     def commit(self) -> None:
-        """Rename every staged file onto its final name (then nothing is left to discard)."""
+        """Rename every staged file onto its final name (then nothing is left to discard).
+
+        A staged file is made private (mode 0600) while it is written; before the rename it gets
+        the mode a plain new file would have (0666 less the process's umask).
+        """
+        umask = os.umask(0)
+        os.umask(umask)
         for path, temporary in list(self.staged.items()):
             if not self.force and (Path(path).exists() or Path(path).is_symlink()):
                 raise UserError(f"{path} appeared while the command ran: expected a new file name, or --force")
             try:
+                os.chmod(temporary, 0o666 & ~umask)
                 os.replace(temporary, path)
             except OSError as error:
                 raise UserError(f"cannot write {path}: {error.strerror or error}") from None
