@@ -259,6 +259,21 @@ def test_screenshot_shows_the_map(page, board, tmp_path):
     assert drawn == len(board)
 
 
+def test_the_map_opens_with_its_terrain_untinted(page, page_file, board):
+    """Before any click no overlay is painted (an overlay without a state once defaulted to SVG's black fill,
+    hiding the whole map until the first click), and the hexes show their terrain colours."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page.get(page_file.as_uri())  # a fresh load: earlier tests clicked
+    WebDriverWait(page, 60).until(lambda d: d.execute_script("return document.body.dataset.tables === '1'"))
+    fills = page.execute_script("return [...document.querySelectorAll('polygon.ov')]"
+                                ".map(e => getComputedStyle(e).fill)")
+    assert len(fills) == len(board) and set(fills) == {"none"}
+    hex_fills = page.execute_script("return new Set([...document.querySelectorAll('polygon.hex')]"
+                                    ".map(e => getComputedStyle(e).fill)).size")
+    assert hex_fills >= 5
+
+
 def test_page_reports_its_load_time(page):
     load_ms = page.execute_script("return window.hexkernelPage.loadMs")
     assert isinstance(load_ms, (int, float)) and load_ms > 0
