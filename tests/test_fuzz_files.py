@@ -279,3 +279,20 @@ def test_long_fuzz_finding_hexside_run_beside_an_orchard_hill(tmp_path, hexes, l
     fast = kernel.los(board, "1B0", "1A2", level_b=level_b)
     slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, level_b, None, 0)
     assert (fast.visible, fast.hindrance) == (slow["visible"], slow["hindrance"]) == (True, 1)
+
+
+def test_long_fuzz_finding_orchard_obstacle_beside_woods_counts_from_one_side(tmp_path):
+    """Found by HEXKERNEL_FUZZ=long: a LOS from level 0 up to a level-2 hill runs along the hexside of a
+    level-0 woods + orchard hex (and an open hex). From the higher end the orchard in season is a one-level
+    inherent obstacle (B14.2, B.6), which counts from one side of a run; the kernel dropped it because the
+    woods (not inherent) in the same hex is as tall. The lower end is in its blind hex (A6.4: rS = 1,
+    O = 1, S = 2, T = 0: max(2 + 0 - 2 - 0 + 1, 1) = 1 >= rT = 1)."""
+    text = ("[board]\nid = 1\nruleset = asl\nlayout = geomorphic\ncolumns = 2\nrows = 3\ndefault_level = 0\n"
+            "[hexes]\nA3 0 .\nB0 0 .\nB1 0 .\nB2 0 .\nA1 0 woods orchard\nA2 2 .\n[hexsides]\n")
+    path = tmp_path / "finding.board"
+    path.write_text(text, encoding="utf-8")
+    board = kernel.load(path)
+    fast = kernel.los(board, "1B0", "1A2")
+    slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, 0, None, 0)
+    assert (fast.visible, fast.reason) == (slow["visible"], slow["reason"]) == (False, "blind hex")
+    assert fast.blocked_at == board.names[slow["blocked_at"]] and fast.blocked_at in ("1A1", "1B1")  # the run's sides

@@ -65,11 +65,19 @@ def asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
     """(effect, reason) of hex h in an ASL LOS (section 2, 'Effect of a hex')."""
     G = hex_info[h, H_GROUND2]
     oh = hex_info[h, H_OBSTACLE]
-    if not same and not slope and S2 > G and hex_info[h, H_OBSTACLE_ABOVE] > oh:
-        # B14.2: an orchard in season is a one-level (inherent) obstacle to a LOS from higher ground
-        oh = hex_info[h, H_OBSTACLE_ABOVE]
-    elif inherent_only and not hex_info[h, H_OBSTACLE_INHERENT]:
-        return NONE, R_NONE
+    # B14.2: an orchard in season is a one-level (inherent) obstacle to a LOS from higher ground
+    above = hex_info[h, H_OBSTACLE_ABOVE] if not same and not slope and S2 > G else 0
+    if inherent_only:
+        # a vertex touch or one side of a run: only inherent obstacles, the orchard's among them,
+        # even where a taller or equal non-inherent obstacle (woods) shares the hex
+        if not hex_info[h, H_OBSTACLE_INHERENT]:
+            oh = 0
+        if above > oh:
+            oh = above
+        if oh == 0:
+            return NONE, R_NONE
+    elif above > oh:
+        oh = above
     if slope:
         if oh > 0:
             return BLOCK, R_OBSTACLE
