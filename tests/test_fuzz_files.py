@@ -296,3 +296,19 @@ def test_long_fuzz_finding_orchard_obstacle_beside_woods_counts_from_one_side(tm
     slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, 0, None, 0)
     assert (fast.visible, fast.reason) == (slow["visible"], slow["reason"]) == (False, "blind hex")
     assert fast.blocked_at == board.names[slow["blocked_at"]] and fast.blocked_at in ("1A1", "1B1")  # the run's sides
+
+
+def test_long_fuzz_finding_valor_victory_upper_level_sees_across_its_plateau(tmp_path):
+    """Found by HEXKERNEL_FUZZ=long: in V&V a unit on a building's upper level (level 1) sees a unit on a
+    Level 1 hill across another Level 1 hill hex (10.7: same-level hill hexes see each other); from the
+    building's ground level the hill blocks. The kernel used the Location level; the slow reference ignored
+    it. Both now take the absolute level (docs/los-semantics.md section 3)."""
+    text = ("[board]\nid = 1\nruleset = valor-victory\nlayout = rectangular\ncolumns = 1\nrows = 3\n"
+            "default_level = 0\n[hexes]\nA1 1 .\nA3 0 building levels=1\nA2 1 .\n[hexsides]\n")
+    path = tmp_path / "finding.board"
+    path.write_text(text, encoding="utf-8")
+    board = kernel.load(path)
+    for level, expected in ((0, (False, "hill")), (1, (True, None))):
+        fast = kernel.los(board, "A3", "A1", level_a=level)
+        slow = reference_los(board, board.index("A3"), board.index("A1"), level, 0, None, 0)
+        assert (fast.visible, fast.reason) == (slow["visible"], slow["reason"]) == expected

@@ -967,10 +967,13 @@ def _entry_hexsides(board, a: int, b: int, target: Contact) -> list[int]:
 # ============================================================================
 
 
-def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
-    # SPEC: §3 "Levels are ground levels": the Location levels level_a /
-    # level_b are ignored in V&V.
-    lo, hi = sorted((_ground(board, a), _ground(board, b)))
+def _vv_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> dict:
+    # SPEC: §3 the ends' levels are their absolute levels, ground level plus
+    # Location level (V&V's own rules have no upper Locations; a building of
+    # the ruleset may have them, and its upper level is as high as a hill of
+    # that level).
+    level_of = {a: _ground(board, a) + level_a, b: _ground(board, b) + level_b}
+    lo, hi = sorted((level_of[a], level_of[b]))
     ends = (a, b)
     # 10.7 slope hexes: when lo == 0 and hi == 2, take the steps of the trace
     # (interior steps and hexside runs; not vertex touches) in order from the
@@ -979,7 +982,7 @@ def _vv_los(board, a, b, counters, uc, contacts, steps) -> dict:
     # when both are at g == 1.
     slope_hexes: set[int] = set()
     if lo == 0 and hi == 2:
-        level2_end, ground_end = (a, b) if _ground(board, a) == 2 else (b, a)
+        level2_end, ground_end = (a, b) if level_of[a] == 2 else (b, a)
         # SPEC: the steps "from the Level 2 end" are computed literally, as
         # the steps of the trace from the Level 2 end to the ground end.
         for step in reference_steps(board, level2_end, ground_end):
@@ -1189,5 +1192,5 @@ def reference_los(board, a: int, b: int, level_a: int = 0, level_b: int = 0,
     if model == "asl":
         return _asl_los(board, a, b, int(level_a), int(level_b), counters, uc, contacts, steps)
     if model == "valor-victory":
-        return _vv_los(board, a, b, counters, uc, contacts, steps)
+        return _vv_los(board, a, b, int(level_a), int(level_b), counters, uc, contacts, steps)
     return _ccn_los(board, a, b, counters, uc, contacts, steps)
