@@ -7,7 +7,7 @@ import numba
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
-from kernel.line_of_sight._kernels import CHUNK, evaluate_pairs
+from kernel.line_of_sight._kernels import CHUNK, evaluate_pairs, pair_buffers
 from kernel.line_of_sight._rules import BLOCKED
 
 
@@ -22,13 +22,7 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
         lo = (item % chunks) * CHUNK
         hi = min(n, lo + CHUNK)
         count = hi - lo
-        records = np.zeros((1, 5), np.int32)
-        blocked = np.empty(count, np.bool_)
-        total = np.empty(count, np.int32)
-        at = np.empty(count, np.int32)
-        reason = np.empty(count, np.int8)
-        blind = np.empty(count, np.bool_)
-        slope = np.empty(count, np.bool_)
+        records, blocked, total, at, reason, blind, slope = pair_buffers(count)
         evaluate_pairs(model, False, False, sources[k:k + 1], source_levels[k:k + 1], 0, targets[lo:hi],
                        target_levels[lo:hi], 1, tpl, board_tables, counters, records, blocked, total, at, reason,
                        blind, slope)
@@ -46,9 +40,7 @@ def visible_kernel(model, a, level_a, b, level_b, tpl, board_tables, counters):
     hex_b = np.full(1, b, np.int32)
     levels_a = np.full(1, level_a, np.int64)
     levels_b = np.full(1, level_b, np.int64)
-    records = np.zeros((1, 5), np.int32)
-    blocked = np.empty(1, np.bool_)
+    records, blocked, total, at, reason, blind, slope = pair_buffers(1)
     evaluate_pairs(model, False, False, hex_a, levels_a, 0, hex_b, levels_b, 0, tpl, board_tables, counters, records,
-                   blocked, np.empty(1, np.int32), np.empty(1, np.int32), np.empty(1, np.int8), np.empty(1, np.bool_),
-                   np.empty(1, np.bool_))
+                   blocked, total, at, reason, blind, slope)
     return not blocked[0]

@@ -345,7 +345,7 @@ def _matrix_row(model, row, first, last, hexes, levels, tpl, board_tables, count
 
 
 @jit
-def _buffers(n):
+def pair_buffers(n):
     """One thread's scratch outputs of :func:`evaluate_pairs` for up to n pairs."""
     return (np.zeros((1, 5), np.int32), np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
             np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
@@ -360,7 +360,7 @@ def los_matrix_kernel(model, hexes, levels, tpl, board_tables, counters, out):
     """
     n = hexes.shape[0]
     for k in numba.prange((n + 1) // 2):
-        buffers = _buffers(n)
+        buffers = pair_buffers(n)
         out[k, k] = 0
         _matrix_row(model, k, k + 1, n, hexes, levels, tpl, board_tables, counters, out, k, buffers)
         other = n - 1 - k
@@ -401,7 +401,7 @@ def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters
     """Rows ``row_start .. row_start + out.shape[0]`` of the full matrix (block-wise output)."""
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
-        buffers = _buffers(n)
+        buffers = pair_buffers(n)
         i = row_start + r
         out[r, i] = 0
         _matrix_row(model, i, 0, i, hexes, levels, tpl, board_tables, counters, out, r, buffers)
@@ -420,7 +420,7 @@ def field_of_fire_kernel(model, sources, source_levels, targets, target_levels, 
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
         hi = min(n, lo + CHUNK)
-        records, blocked, total, at, reason, blind, slope = _buffers(hi - lo)
+        records, blocked, total, at, reason, blind, slope = pair_buffers(hi - lo)
         for j in range(lo, hi):
             out_source[j] = -1
             out_hindrance[j] = 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit
-from kernel.line_of_sight._kernels import evaluate_pairs
+from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._rules import BLOCKED
 
 
@@ -63,13 +63,7 @@ def _evaluate_row(model, r, rows, hexes, levels, tpl, board_tables, counters, ou
     for k in range(count):
         hex_b[k] = hexes[rows[k]]
         level_b[k] = levels[rows[k]]
-    records = np.zeros((1, 5), np.int32)
-    blocked = np.empty(count, np.bool_)
-    total = np.empty(count, np.int32)
-    at = np.empty(count, np.int32)
-    reason = np.empty(count, np.int8)
-    blind = np.empty(count, np.bool_)
-    slope = np.empty(count, np.bool_)
+    records, blocked, total, at, reason, blind, slope = pair_buffers(count)
     evaluate_pairs(model, False, False, hexes[r:r + 1], levels[r:r + 1], 0, hex_b, level_b, 1, tpl,
                    board_tables, counters, records, blocked, total, at, reason, blind, slope)
     for k in range(count):
