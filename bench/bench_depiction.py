@@ -17,6 +17,10 @@ import pytest
 
 import kernel
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure
+from tests.comparisons import COMPARISONS
+
+#: What is timed is what tests/test_depiction.py checks against the reference.
+DEPICTION = COMPARISONS["depiction_matrix"]
 
 VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
 pytestmark = pytest.mark.skipif(not (VASL / "bd02").is_dir(), reason="VASL boards (../shared/vasl) not present")
@@ -69,13 +73,13 @@ def _serial(function):
 
 
 def test_depiction_matrix_one_board(benchmark, board_two):
-    seconds = measure(benchmark, ONE, lambda: kernel.los_matrix(board_two, model="depiction"))
+    seconds = measure(benchmark, ONE, lambda: DEPICTION.kernel(board_two))
     _per_pair(ONE, seconds, len(board_two))
     FIGURES["art of VASL board 2 (2 bytes per pixel)"] = (kernel.board_art(board_two).nbytes / 1e6, "MB")
 
 
 def test_depiction_matrix_one_board_one_thread(benchmark, board_two):
-    seconds = measure(benchmark, ONE_SERIAL, _serial(lambda: kernel.los_matrix(board_two, model="depiction")), rounds=3)
+    seconds = measure(benchmark, ONE_SERIAL, _serial(lambda: DEPICTION.kernel(board_two)), rounds=3)
     n = len(board_two)
     FIGURES["depiction, 1 thread: ns per ordered pair"] = (seconds / (n * (n - 1)) * 1e9, "ns")
     FIGURES["depiction, 1 thread: ns per unordered pair"] = (seconds / (n * (n - 1) / 2) * 1e9, "ns")
@@ -93,9 +97,7 @@ def test_hex_matrix_one_board_one_thread(benchmark, board_two):
 
 
 def test_python_reference_one_board(board_two):
-    from tests.reference.depiction_reference import ReferenceDepiction
-
-    reference = ReferenceDepiction(board_two, kernel.board_art(board_two))
+    reference = DEPICTION.reference(board_two, kernel.board_art(board_two))
     rng = np.random.default_rng(5)
     pairs = rng.integers(0, len(board_two), (REFERENCE_PAIRS, 2))
     start = time.perf_counter()
@@ -110,7 +112,7 @@ def test_python_reference_one_board(board_two):
 
 
 def test_depiction_matrix_four_boards(benchmark, four_boards):
-    seconds = measure(benchmark, FOUR, lambda: kernel.los_matrix(four_boards, model="depiction"), rounds=2)
+    seconds = measure(benchmark, FOUR, lambda: DEPICTION.kernel(four_boards), rounds=2)
     _per_pair(FOUR, seconds, len(four_boards))
     FIGURES["art of the 2x2 map (2 bytes per pixel)"] = (kernel.board_art(four_boards).nbytes / 1e6, "MB")
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 import kernel
-from kernel import los, los_matrix, movement_field
+from kernel import los, los_matrix, los_pairs, movement_field
 from kernel.line_of_sight.tracer import trace
+from tests.reference.depiction_reference import ReferenceDepiction
 from tests.reference.los_reference import reference_los, reference_trace
 from tests.reference.movement_reference import reference_movement
 
@@ -36,11 +37,22 @@ def kernel_movement(board, starts, unit_class, **options):
     return movement_field(board, starts, unit_class, **options)
 
 
+def kernel_depiction_pairs(board, a, b, level_a=0, level_b=0, counters=None):
+    return los_pairs(board, a, b, level_a=level_a, level_b=level_b, counters=counters, model="depiction")
+
+
+def kernel_depiction_matrix(board, locations=None, counters=None):
+    return los_matrix(board, locations, counters=counters, model="depiction")
+
+
 COMPARISONS = {
     "trace": Comparison("trace", trace, reference_trace),
     "los": Comparison("los", kernel_los, reference_los),
     "los_matrix": Comparison("los_matrix", los_matrix, reference_los),
     "movement_field": Comparison("movement_field", kernel_movement, reference_movement),
+    # the depiction model (issue #13): the reference is a class, ReferenceDepiction(board, art).walk(...)
+    "depiction_pairs": Comparison("depiction_pairs", kernel_depiction_pairs, ReferenceDepiction, ("asl",)),
+    "depiction_matrix": Comparison("depiction_matrix", kernel_depiction_matrix, ReferenceDepiction, ("asl",)),
 }
 
 __all__ = ["COMPARISONS", "Comparison", "kernel"]

@@ -15,7 +15,7 @@ import pytest
 import kernel
 from kernel.line_of_sight.depiction import DepictionWarning, depiction_matrix
 from kernel.maps.art import UNIT_X, UNIT_Y, board_art, map_size, pixel_hexes
-from tests.reference.depiction_reference import ReferenceDepiction
+from tests.comparisons import COMPARISONS
 
 REPO = Path(__file__).resolve().parents[1]
 VASL = REPO.parent / "shared" / "vasl"
@@ -61,7 +61,7 @@ def test_art_of_a_board_without_art_is_its_hex_model_rasterised():
 
 def test_pixel_hexes_is_the_nearest_centre_dot():
     board = kernel.load("default")
-    reference = ReferenceDepiction(board, board_art(board))
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     rng = np.random.default_rng(7)
     width, height = map_size(board)
     px = rng.integers(0, width, 3000).astype(float)
@@ -106,11 +106,12 @@ def test_a_rotated_vasl_board_is_placed_upside_down_beside_a_bundled_one(tmp_pat
 # --- the kernel against its reference ----------------------------------------------------------------
 
 def _check_against_reference(board, pairs, levels=None, per_range=False):
-    reference = ReferenceDepiction(board, board_art(board))
+    comparison = COMPARISONS["depiction_pairs"]
+    reference = comparison.reference(board, board_art(board))
     a, b = pairs[:, 0], pairs[:, 1]
     la = np.zeros(len(a), np.int64) if levels is None else levels[:, 0]
     lb = np.zeros(len(a), np.int64) if levels is None else levels[:, 1]
-    result = quiet(kernel.los_pairs, board, a, b, level_a=la, level_b=lb, model="depiction")
+    result = quiet(comparison.kernel, board, a, b, level_a=la, level_b=lb)
     mismatches = []
     for k in range(len(a)):
         blocked, hindrance = reference.walk(int(a[k]), int(b[k]), int(la[k]), int(lb[k]), per_range)
@@ -145,7 +146,7 @@ def test_vasl_hindrance_reading_matches_reference_and_changes_the_output(vasl_bo
     per_hex = quiet(depiction_matrix, board, hexes, levels)
     per_range = quiet(depiction_matrix, board, hexes, levels, per_range=True)
     assert (per_hex != per_range).any()
-    reference = ReferenceDepiction(board, board_art(board))
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     rows, cols = np.nonzero(per_hex != per_range)
     for i, j in list(zip(rows, cols))[:20]:
         blocked, hindrance = reference.walk(int(i), int(j), per_range=True)
@@ -263,7 +264,7 @@ def test_smoke_and_vehicles_match_the_reference(seed):
     vehicles = [board.name(int(h)) for h in rng.choice(len(board), 10, replace=False)]
     counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
     smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
-    reference = ReferenceDepiction(board, board_art(board))
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     pairs = rng.integers(0, len(board), (150, 2))
     result = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], counters=counters, model="depiction")
     plain = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="depiction")
