@@ -40,20 +40,12 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.grid_maps import write_board_grid
 
 
 def write_sixty_four(folder: Path) -> Path:
     """The 8 x 8 map of ``bench/large_map.py`` (boards 71 and 72, every other row rotated) as a scenario file."""
-    lines = ["[scenario]", "title = sixty-four boards", "ruleset = asl", "[boards]"]
-    number = 100
-    for row in range(8):
-        for column in range(8):
-            name = "71" if (row + column) % 2 == 0 else "72"
-            lines.append(f"{row} {column} {name}{' rotated' if row % 2 else ''} as {number}")
-            number += 1
-    path = folder / "sixty-four.scenario"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return write_board_grid(folder, 8, first_number=100, title="sixty-four boards")
 
 
 def peak_rss_gb() -> float:

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import kernel
+from bench.grid_maps import write_board_grid
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, ratio
 from bench.naive_lerp import lerp_los_matrix
 from kernel import BLOCKED, field_of_fire
@@ -33,18 +34,8 @@ LERP = "los_matrix naive lerp baseline, default scenario"
 
 @pytest.fixture(scope="module")
 def sixteen_boards(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("sixteen")
-    lines = ["[scenario]", "title = sixteen boards", "ruleset = asl", "[boards]"]
-    number = 81
-    for row in range(4):
-        for column in range(4):
-            name = "71" if (row + column) % 2 == 0 else "72"
-            rotated = " rotated" if row % 2 else ""
-            lines.append(f"{row} {column} {name}{rotated} as {number}")
-            number += 1
-    path = folder / "sixteen.scenario"
-    path.write_text("\n".join(lines) + "\n")
-    return kernel.load(path)
+    return kernel.load(write_board_grid(tmp_path_factory.mktemp("sixteen"), 4, first_number=81,
+                                        title="sixteen boards"))
 
 
 def test_los_matrix_exact(benchmark, default_board):

@@ -21,22 +21,14 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.grid_maps import write_board_grid
 from kernel import los, visibility_bits
 from kernel.line_of_sight.tracer import templates
 
 
 def sixty_four_boards(folder: Path):
     """An 8 x 8 map of the bundled boards 71 and 72, every other row rotated."""
-    lines = ["[scenario]", "title = sixty-four boards", "ruleset = asl", "[boards]"]
-    number = 100
-    for row in range(8):
-        for column in range(8):
-            name = "71" if (row + column) % 2 == 0 else "72"
-            lines.append(f"{row} {column} {name}{' rotated' if row % 2 else ''} as {number}")
-            number += 1
-    path = folder / "sixty-four.scenario"
-    path.write_text("\n".join(lines) + "\n")
-    return kernel.load(path)
+    return kernel.load(write_board_grid(folder, 8, first_number=100, title="sixty-four boards"))
 
 
 def main() -> int:

@@ -23,21 +23,12 @@ import time
 from pathlib import Path
 
 import kernel
+from bench.grid_maps import write_board_grid
 
 
 def sixteen_boards(folder: Path):
     """A 4 x 4 map of the bundled boards 71 and 72, every other row rotated (as in ``bench_los.py``)."""
-    lines = ["[scenario]", "title = sixteen boards", "ruleset = asl", "[boards]"]
-    number = 81
-    for row in range(4):
-        for column in range(4):
-            name = "71" if (row + column) % 2 == 0 else "72"
-            rotated = " rotated" if row % 2 else ""
-            lines.append(f"{row} {column} {name}{rotated} as {number}")
-            number += 1
-    path = folder / "sixteen.scenario"
-    path.write_text("\n".join(lines) + "\n")
-    return kernel.load(path)
+    return kernel.load(write_board_grid(folder, 4, first_number=81, title="sixteen boards"))
 
 
 def browser():
