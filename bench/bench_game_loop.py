@@ -37,8 +37,8 @@ TURN = "bot loop: one turn"
 def starting_positions(board, rng):
     """Two sides of ``UNITS`` distinct ground hexes an infantry unit can move from (seeded)."""
     open_hexes = np.flatnonzero(np.isfinite(kernel.movement_tables(board, "infantry").cot))
-    chosen = rng.choice(open_hexes, 2 * UNITS, replace=False)
-    return [list(chosen[:UNITS]), list(chosen[UNITS:])]
+    chosen = rng.choice(open_hexes, 2 * UNITS, replace=False).tolist()
+    return [chosen[:UNITS], chosen[UNITS:]]
 
 
 def play(board, turns: int, seed: int = SEED) -> dict:
@@ -53,20 +53,21 @@ def play(board, turns: int, seed: int = SEED) -> dict:
     seen_pairs = 0
     for turn in range(turns):
         mine, enemy = sides[turn % 2], sides[1 - turn % 2]
+        draws = rng.random(UNITS).tolist()  # the turn's random choices, drawn at once (a bot's own cost)
         for k, h in enumerate(mine):  # 1. move each unit somewhere it can reach
-            field = movement_field(board, int(h), "infantry", ALLOWANCE, counters=state)
+            field = movement_field(board, h, "infantry", ALLOWANCE, counters=state)
             options = np.flatnonzero(field.cost <= ALLOWANCE)
-            target = int(options[rng.integers(options.size)])
+            target = int(options[int(draws[k] * options.size)])
             if target != h:
-                state.move_unit(int(h), target)
+                state.move_unit(h, target)
                 mine[k] = target
-        smoke = int(mine[rng.integers(UNITS)])  # 2. counters: a SMOKE grenade, a vehicle, old ones go
+        smoke, drm, vehicle = (int(x) for x in rng.integers((0, 2, 0), (UNITS, 4, len(board))))
+        smoke = mine[smoke]  # 2. counters: a SMOKE grenade, a vehicle, old ones go
         if not state.smoke[smoke]:
-            state.place_smoke(smoke, int(rng.integers(2, 4)))
+            state.place_smoke(smoke, drm)
             smoke_hexes.append(smoke)
         if len(smoke_hexes) > 4:
             state.remove_smoke(smoke_hexes.pop(0))
-        vehicle = int(rng.integers(len(board)))
         state.place_vehicle(vehicle)
         vehicle_hexes.append(vehicle)
         if len(vehicle_hexes) > 3:
@@ -82,6 +83,9 @@ KERNELS = [
     ("kernel.line_of_sight._kernels", "los_pairs_kernel"),
     ("kernel.line_of_sight._kernels", "evaluate_pairs"),  # los_pairs of one chunk runs it directly
     ("kernel.line_of_sight._field_kernels", "fields_kernel"),
+    ("kernel.line_of_sight._counter_kernels", "write_counter_cells"),  # a GameState's LOS tables brought up to date
+    ("kernel.movement._kernels", "write_state_smoke"),  # and its movement SMOKE costs
+    ("kernel.line_of_sight._cover_kernel", "cover_and_range"),  # the bulk results' cover and range
 ]
 
 

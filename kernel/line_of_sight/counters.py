@@ -8,6 +8,7 @@ import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight import _counter_kernels as K_counters
 from kernel.line_of_sight.inputs import board_arrays, model_code
 from kernel.line_of_sight.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
@@ -41,8 +42,8 @@ def counter_tables(board, counters, *, bulk: bool = True):
 
 def prepared_tables(board, state: GameState):
     """The kernel tables of a :class:`GameState`, built on first use and then brought up to date
-    by rewriting the entries of the hexes changed since (cost: a few small numpy operations per
-    changed hex, none over the whole map)."""
+    by rewriting the entries of the hexes changed since (one kernel call over the changed hexes,
+    nothing over the whole map)."""
     prepared = state.prepared.get("los")
     if prepared is None or prepared[0] is not board:
         counter_values(board, state)  # checks the state belongs to the board
@@ -58,25 +59,16 @@ def prepared_tables(board, state: GameState):
 
 def update_tables(board, state, tables, hexes):
     """Rewrite the entries of ``hexes`` in prepared tables from the state's current counters."""
-    hex_info, fast_grid, same_code, level_row, level_min = tables
-    smoke = state._smoke[hexes]  # only the changed hexes' values (the state's own arrays, read here)
-    smoke_top = 2 * board.ground_level[hexes].astype(HINDRANCE) + 2 * state._height[hexes]
-    vehicles = state._vehicles[hexes] > 0
-    units = state._units[hexes] > 0
-    columns = [rules.H_SMOKE, rules.H_SMOKE_TOP, rules.H_VEHICLE, rules.H_UNITS]
-    new = np.stack([smoke, smoke_top, vehicles, units], axis=1).astype(hex_info.dtype)
-    differs = new != hex_info[hexes][:, columns]
-    hex_info[np.ix_(hexes, columns)] = new
-    if not board_arrays(board)[11]:
-        differs[:, 3] = False  # units block no LOS here: a unit moved changes only its column
-    keep = differs.any(axis=1)
-    if not keep.any():
-        return
-    hexes = hexes[keep]
-    values = (smoke[keep], smoke_top[keep], vehicles[keep], units[keep])
-    cells = hex_cells(board)[hexes]
-    fast_grid[cells] = fast_keys(board, values, hexes)
-    same_code[:, cells] = same_level_code_columns(board, values, hexes, level_values(board)[0])
+    write_cells(board, tables, hexes, state._smoke, state._height, state._vehicles, state._units)
+
+
+def write_cells(board, tables, hexes, smoke, smoke_height, vehicles, units):
+    """Write the counters of ``hexes`` (smoke DRM and height int16, vehicle and unit counts int32,
+    one per hex of the map) into ``tables`` in place, in one kernel call."""
+    hex_info, fast_grid, same_code, _, _ = tables
+    K_counters.write_counter_cells(model_code(board), np.asarray(hexes, np.int64), smoke, smoke_height, vehicles, units,
+                        bool(board_arrays(board)[11]), hexside_bits(board), hex_cells(board), level_values(board)[0],
+                        hex_info, fast_grid, same_code)
 
 
 def hex_cells(board) -> np.ndarray:
@@ -102,29 +94,46 @@ def counter_arrays(board, counters):
 
 
 def with_inert(board, counters):
-    """``counters`` plus the kernels' fast-path table ``fast_grid``.
+    """``counters`` (:func:`counter_arrays`) as the kernels' per-call tables
+    ``(hex_info, fast_grid, same_code, level_row, level_min)``.
 
-    ``fast_grid`` (int32) follows the trace templates' padded grid layout
-    (``grid_flat``).  Per cell it holds ``content << 8 | sides`` where
-    ``content`` is the hex's ground in half levels when nothing *in* the hex
-    can affect a LOS (no obstacle, hindrance, SMOKE, vehicle, nor a unit where
-    units block LOS) and
-    32767 when something can, and bit ``d`` of ``sides`` is set when hexside
-    ``d`` of the hex holds a LOS feature.  Off the map the value is -2**30.
-    A hex whose content is inert and not above the lower end of a LOS is
-    skipped by the kernels without looking it up, unless the LOS crosses into
-    it through a featured hexside.  (A hexside's features are held by both of
-    its hexes, so the crossing is seen from the hex entered.)
+    ``hex_info`` (:func:`hex_info_table`) holds everything the kernels read
+    about a hex.  ``fast_grid`` (int32) follows the trace templates' padded
+    grid layout (``grid_flat``).  Per cell it holds ``content << 8 | sides``
+    where ``content`` is the hex's ground in half levels when nothing *in*
+    the hex can affect a LOS (no obstacle, hindrance, SMOKE, vehicle, nor a
+    unit where units block LOS) and 32767 when something can, and bit ``d``
+    of ``sides`` is set when hexside ``d`` of the hex holds a LOS feature.
+    Off the map the value is -2**30.  A hex whose content is inert and not
+    above the lower end of a LOS is skipped by the kernels without looking it
+    up, unless the LOS crosses into it through a featured hexside.  (A
+    hexside's features are held by both of its hexes, so the crossing is seen
+    from the hex entered.)
+
+    ``same_code`` (int16, one row per level a Location of the board can
+    have, see :func:`level_values`; one column per grid cell) serves LOS
+    between Locations at one level, ``S2`` half levels.  Such a LOS has no
+    blind hexes or slopes, so the effect of a hex whose interior it crosses
+    depends only on the hex and ``S2``: the kernels read it from
+    ``same_code[level_row[S2 - level_min], cell]`` = ``code << 6 | sides``
+    (``sides`` as in ``fast_grid``: a crossing through a featured hexside
+    still takes the full path).  ``code`` is the hindrance DRM the hex adds
+    (0-500), or one of ``CODE_HILL``, ``CODE_OBSTACLE``, ``CODE_UNIT``: the
+    hex blocks.
+
+    The counters' entries of all three are written by
+    :func:`kernel.line_of_sight._counter_kernels.write_counter_cells`, the
+    same kernel that updates a :class:`GameState`'s prepared tables.
     """
+    smoke, smoke_top, vehicles, units = counters
     grid = templates(board).grid_flat
-    everything = np.arange(len(board))
-    fast_grid = np.full(len(grid), -(1 << 30), np.int32)
-    cells = hex_cells(board)
-    fast_grid[cells] = fast_keys(board, counters, everything)
     values, level_row, level_min = level_values(board)
-    same_code = np.zeros((len(values), len(grid)), np.int16)
-    same_code[:, cells] = same_level_code_columns(board, counters, everything, values)
-    return (hex_info_table(board, counters), fast_grid, same_code, level_row, level_min)
+    tables = (hex_info_table(board, counters), np.full(len(grid), -(1 << 30), np.int32),
+              np.zeros((len(values), len(grid)), np.int16), level_row, level_min)
+    height = ((smoke_top - tables[0][:, rules.H_GROUND2]) // 2).astype(HINDRANCE)
+    write_cells(board, tables, np.arange(len(board)), smoke.astype(HINDRANCE), height,
+                vehicles.astype(np.int32), units.astype(np.int32))
+    return tables
 
 
 def hexside_bits(board) -> np.ndarray:
@@ -135,16 +144,6 @@ def hexside_bits(board) -> np.ndarray:
         cached = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
         board.__dict__["_los_hexside_bits"] = cached
     return cached
-
-
-def fast_keys(board, values, hexes) -> np.ndarray:
-    """``fast_grid`` values (see :func:`with_inert`) of ``hexes``, whose counters ``values``
-    (smoke, smoke_top, vehicles, units) are given one per hex of ``hexes``."""
-    smoke, smoke_top, vehicles, units = values
-    busy = (board.obstacle_height[hexes] > 0) | (board.hindrance[hexes] > 0) | (smoke > 0) | vehicles \
-        | (units & bool(board_arrays(board)[11]))  # units matter only where they block LOS (CCN)
-    content = np.where(busy, 32767, 2 * board.ground_level[hexes]).astype(np.int32)
-    return (content << 8) | hexside_bits(board)[hexes]
 
 
 def hex_info_table(board, counters):
@@ -180,38 +179,3 @@ def level_values(board):
         cached = (values, level_row, level_min)
         board.__dict__["_los_level_values"] = cached
     return cached
-
-
-def same_level_code_columns(board, counters, hexes, values) -> np.ndarray:
-    """The kernels' table for LOS between Locations at one level, ``S2`` half levels, for ``hexes``
-    (whose counters ``counters`` are given one per hex of ``hexes``): one row per level of
-    ``values``, one column per hex (int16).
-
-    Such a LOS has no blind hexes or slopes, so the effect of a hex whose
-    interior it crosses depends only on the hex and ``S2``: the kernels read it
-    from ``same_code[level_row[S2 - level_min], cell]`` = ``code << 6 | sides``
-    (``sides`` as in ``fast_grid``: a crossing through a featured hexside
-    still takes the full path).  ``code`` is the hindrance DRM the hex adds
-    (0-500), or one of ``CODE_HILL``, ``CODE_OBSTACLE``, ``CODE_UNIT``: the hex
-    blocks.  Rows exist for every level a Location of the board can have.
-    """
-    smoke, smoke_top, vehicles, units = counters  # one value per hex of ``hexes``
-    tables = board_arrays(board)
-    ground2, obstacle, hindrance, hindrance_top = (tables[k][hexes] for k in (2, 3, 5, 6))
-    sides = hexside_bits(board)[hexes]
-    model = model_code(board)
-    S2 = np.asarray(values, np.int64)[:, None]  # one row per level, one column per hex (broadcast)
-    if model == rules.MODEL_ASL:  # docs/los-semantics.md section 2, both ends at S2
-        drm = np.where((hindrance > 0) & (hindrance_top > S2) & (ground2 <= S2), hindrance, 0).astype(np.int64)
-        drm += np.where((smoke > 0) & (smoke_top > S2) & (ground2 <= S2), smoke, 0)
-        drm += vehicles & (ground2 == S2)
-        code = np.minimum(drm, rules.CODE_MAX_DRM)
-        code = np.where((obstacle > 0) & (ground2 + obstacle > S2), rules.CODE_OBSTACLE, code)
-    else:  # sections 3 and 4: the same at every level but for hills
-        drm = hindrance.astype(np.int64) if model == rules.MODEL_VV else np.zeros(len(hexes), np.int64)
-        code = np.minimum(drm, rules.CODE_MAX_DRM)
-        code = np.where(units & bool(tables[11]), rules.CODE_UNIT, code)
-        code = np.where(obstacle > 0, rules.CODE_OBSTACLE, code)
-        code = np.broadcast_to(code, (len(values), len(hexes)))
-    code = np.where(ground2 > S2, rules.CODE_HILL, code)
-    return ((code << 6) | sides).astype(np.int16)

@@ -205,6 +205,8 @@ class Board:
         ValueError
             If the name is not a valid grid coordinate.
         """
+        if type(name) is int and 0 <= name < len(self.names):  # the common case of an engine's loop
+            return name
         if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
             if not 0 <= int(name) < len(self):
                 raise IndexError(f"hex index {int(name)} out of range: expected 0..{len(self) - 1}")
@@ -254,10 +256,16 @@ class Board:
         ib = self.indices([b] if scalar else b)
         if ia.shape != ib.shape:
             raise ValueError(f"distance: a has {ia.shape[0]} hexes and b {ib.shape[0]}: expected equal lengths")
+        result = self.index_distance(ia, ib)
+        return int(result[0]) if scalar else result
+
+    def index_distance(self, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+        """Range in hexes between equal-length arrays of hex indices that are already checked
+        (as :meth:`indices` returns them): :meth:`distance` without the checks, for wrappers
+        that have validated their input once (int32 array)."""
         dcol = np.abs(self.col[ib].astype(np.int64) - self.col[ia])
         half = (dcol + np.abs(self.y[ib].astype(np.int64) - self.y[ia])) // 2
-        result = np.maximum(dcol, half).astype(np.int32)
-        return int(result[0]) if scalar else result
+        return np.maximum(dcol, half).astype(np.int32)
 
     def adjacent(self, hex_) -> list[int]:
         """Indices of the hexes next to ``hex_`` (name or index) on this map, by hexside direction 0..5.

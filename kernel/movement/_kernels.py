@@ -343,3 +343,18 @@ def field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_l
                 best = allowance_all
                 best_hex = h
     return best, best_hex
+
+
+@jit
+def write_state_smoke(hexes, smoke, smoke_half, state_start, bypass_start, n_locations, out):
+    """``out[s]`` = ``smoke_half`` for every state of the hexes ``hexes`` that hold SMOKE
+    (``smoke[h] > 0``), 0 for those that do not: their Location states
+    ``state_start[h]:state_start[h + 1]`` and Bypass states
+    ``2 * n_locations + bypass_start[h]:...[h + 1]``.  In place; the other states are untouched."""
+    for k in range(hexes.shape[0]):
+        h = hexes[k]
+        cost = smoke_half if smoke[h] > 0 else 0
+        for s in range(state_start[h], state_start[h + 1]):
+            out[s] = cost
+        for s in range(2 * n_locations + bypass_start[h], 2 * n_locations + bypass_start[h + 1]):
+            out[s] = cost

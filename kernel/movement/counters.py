@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel.maps.counters import Counters, GameState, counter_values
+from kernel.movement import _kernels as K
 from kernel.movement.inputs import checked_mask
 
 
@@ -62,11 +63,7 @@ def _prepared_state_smoke(board, tables, state: GameState) -> np.ndarray:
         return values
     _, version, values = prepared
     if version != state.version:
-        smoke = state.smoke
-        for h in state.changed_since(version).tolist():
-            cost = tables.smoke_half if smoke[h] > 0 else 0
-            values[tables.state_start[h]:tables.state_start[h + 1]] = cost
-            values[2 * tables.n_locations + tables.bypass_start[h]:
-                   2 * tables.n_locations + tables.bypass_start[h + 1]] = cost
+        K.write_state_smoke(state.changed_since(version), state._smoke, int(tables.smoke_half), tables.state_start,
+                          tables.bypass_start, int(tables.n_locations), values)
         prepared[1] = state.version
     return values
