@@ -11,7 +11,6 @@ import math
 import struct
 import subprocess
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -77,7 +76,7 @@ def test_los_matches_the_api(tmp_path, default):
     every = hexkernel("los", "71P5h2", "71I9", "--all-steps", cwd=tmp_path).stdout
     assert every.strip() == los_report(default, result, all_steps=True)
     assert len(every.splitlines()) == len(result.explain().splitlines()) + 1   # + the ends' line
-    assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **asdict(result)}
+    assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **result.to_dict()}
     assert png_size(tmp_path / "los.png") == A4_100_DPI
 
 

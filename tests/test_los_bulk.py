@@ -259,18 +259,18 @@ def test_los_pairs_cover_depends_on_the_unit_class():
 
 
 @pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
-def test_single_pair_cover_equals_the_bulk_cover(ruleset):
-    """``los()`` computes cover with a scalar path (numpy's call cost dominated one LOS); it must give
-    what the bulk path gives, Locations above ground included."""
-    from kernel.line_of_sight.inputs import cover_of, cover_one
-
+def test_single_pair_cover_and_range_equal_the_bulk_ones(ruleset):
+    """``los()`` and ``los_pairs`` give each pair the same cover and range, Locations above ground
+    included, for every unit class."""
     board = random_board(ruleset, 10, 8, seed=6)
     rng = np.random.default_rng(6)
-    a = rng.integers(0, len(board), 400)
-    b = rng.integers(0, len(board), 400)
+    a = rng.integers(0, len(board), 200)
+    b = rng.integers(0, len(board), 200)
     level_a = np.array([rng.integers(0, board.top_level[h] + 1) for h in a])
     level_b = np.array([rng.integers(0, board.top_level[h] + 1) for h in b])
-    for unit_index in range(len(board.ruleset.unit_classes)):
-        bulk = cover_of(board, a, level_a, b, level_b, unit_index)
-        one = [cover_one(board, int(a[k]), int(level_a[k]), int(b[k]), int(level_b[k]), unit_index) for k in range(400)]
-        assert bulk.tolist() == one
+    for unit in board.ruleset.unit_classes:
+        bulk = los_pairs(board, a, b, level_a=level_a, level_b=level_b, unit=unit)
+        one = [los(board, int(a[k]), int(b[k]), level_a=int(level_a[k]), level_b=int(level_b[k]), unit=unit)
+               for k in range(200)]
+        assert bulk.cover.tolist() == [r.cover for r in one]
+        assert bulk.range.tolist() == [board.distance(int(a[k]), int(b[k])) for k in range(200)]

@@ -31,9 +31,7 @@ def register(commands) -> None:
 
 def los_payload(board, result) -> dict:
     """The JSON of one LOS: :class:`kernel.LOSResult` field by field."""
-    from dataclasses import asdict
-
-    return {"map": board.title, **asdict(result)}
+    return {"map": board.title, **result.to_dict()}
 
 
 def command_los(args) -> None:

@@ -1,4 +1,4 @@
-"""numba kernels of per-source fields of fire and of the single boolean LOS query (private; see
+"""numba kernels of per-source fields of fire, of the single boolean LOS query and of one recorded LOS (private; see
 :mod:`kernel.line_of_sight.fields` and :func:`kernel.line_of_sight.single.can_see`)."""
 
 from __future__ import annotations
@@ -34,13 +34,56 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
 
 
 @jit
-def visible_kernel(model, a, level_a, b, level_b, tpl, board_tables, counters):
-    """Whether ``b`` at ``level_b`` is visible from ``a`` at ``level_a`` (the walk stops at the first block)."""
-    hex_a = np.full(1, a, np.int32)
-    hex_b = np.full(1, b, np.int32)
-    levels_a = np.full(1, level_a, np.int64)
-    levels_b = np.full(1, level_b, np.int64)
-    records, blocked, total, at, reason, blind, slope = pair_buffers(1)
-    evaluate_pairs(model, False, False, hex_a, levels_a, 0, hex_b, levels_b, 0, tpl, board_tables, counters, records,
-                   blocked, total, at, reason, blind, slope)
-    return not blocked[0]
+def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+                   hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
+                   level_min):
+    """Whether ``b`` at ``level_b`` is visible from ``a`` at ``level_a`` (the walk stops at the first block).
+
+    The tables come as separate arguments, not as the tuples of
+    :func:`evaluate_pairs` (numba types a tuple of arrays argument by
+    argument in Python, a plain array in C: for one pair that was a fifth of
+    the call), and the scratch outputs are slices of a few small arrays."""
+    ends = np.empty(2, np.int32)
+    ends[0] = a
+    ends[1] = b
+    levels = np.empty(2, np.int64)
+    levels[0] = level_a
+    levels[1] = level_b
+    flags = np.empty(3, np.bool_)
+    numbers = np.empty(2, np.int32)
+    reason = np.empty(1, np.int8)
+    records = np.empty((1, 5), np.int32)  # never written: nothing is recorded
+    evaluate_pairs(model, False, False, ends[0:1], levels[0:1], 0, ends[1:2], levels[1:2], 0,
+                   (grid, base, start, packed, ranges, max_dc, max_dy),
+                   (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                   (hex_info, fast_grid, same_code, level_row, level_min), records, flags[0:1], numbers[0:1],
+                   numbers[1:2], reason, flags[1:2], flags[2:3])
+    return not flags[0]
+
+
+@jit
+def recorded_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+                    hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
+                    level_min):
+    """One LOS with its steps: ``(blocked, hindrance, blocked_at, reason, blind, slope, records)``,
+    ``records`` (int32, rows of hex, step kind, effect, reason, DRM) holding every step with an
+    effect.  Flat arguments as in :func:`visible_kernel`."""
+    width = 2 * max_dy + 1
+    t = (col[b] - col[a] + max_dc) * width + (y[b] - y[a] + max_dy)
+    # at most one step record and one crossing record per template entry of this pair, and SMOKE in either end's hex
+    records = np.zeros((2 * (start[t + 1] - start[t]) + 3, 5), np.int32)
+    ends = np.empty(2, np.int32)
+    ends[0] = a
+    ends[1] = b
+    levels = np.empty(2, np.int64)
+    levels[0] = level_a
+    levels[1] = level_b
+    flags = np.empty(3, np.bool_)
+    numbers = np.empty(2, np.int32)
+    reason = np.empty(1, np.int8)
+    count = evaluate_pairs(model, True, True, ends[0:1], levels[0:1], 0, ends[1:2], levels[1:2], 0,
+                           (grid, base, start, packed, ranges, max_dc, max_dy),
+                           (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                           (hex_info, fast_grid, same_code, level_row, level_min), records, flags[0:1], numbers[0:1],
+                           numbers[1:2], reason, flags[1:2], flags[2:3])
+    return flags[0], numbers[0], numbers[1], reason[0], flags[1], flags[2], records[:count]

@@ -36,7 +36,7 @@ from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.depiction import (
     best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
-from kernel.line_of_sight.inputs import cover_of, kernel_board_tables, locations_of, model_code, template_tuple
+from kernel.line_of_sight.inputs import cover_and_ranges, cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 from kernel.maps.locations import hex_array, level_array
 
@@ -148,10 +148,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     levels = [level_array(board, level_a, hex_a, "level_a"), level_array(board, level_b, hex_b, "level_b")]
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+    cover, ranges = cover_and_ranges(board, hex_a, levels[0], hex_b, levels[1], unit_index)
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
-                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_),
-                         board.distance(hex_a, hex_b),
-                         cover_of(board, hex_a, levels[0], hex_b, levels[1], unit_index))
+                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_), ranges, cover)
     if checked_model(model) == "depiction":
         blocked, result.hindrance, result.blocked_at, result.reason = depiction_pairs(
             board, hex_a, levels[0], hex_b, levels[1], counters)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
+from kernel.line_of_sight import _cover_kernel as K_cover
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.tracer import templates
 from kernel.maps.locations import level_array, location, locations
@@ -13,8 +14,6 @@ from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
 
 MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.MODEL_CCN}
 
-#: Bit of each hexside direction in a template's ``entry_sides``.
-SIDE_BITS = (1 << np.arange(6)).astype(np.uint8)
 
 
 def board_arrays(board):
@@ -124,51 +123,56 @@ def hex_cover(board, unit_index: int) -> np.ndarray:
     return cached
 
 
-def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
-    """Cover of each target against each (broadcast) source, per section 2-4."""
-    per_hex, side_cover = hex_cover(board, unit_index)
-    on_deck = board.bridge_deck[targets] & (np.asarray(target_levels) == 1)
-    cover = np.where(on_deck, 0, per_hex[targets]).astype(np.int16)  # no cover on a bridge deck
-    rs = board.ruleset
-    model = rs.los_model
-    if model == "asl":
+def cover_tables(board, unit_index: int):
+    """The board's arguments of :func:`kernel.line_of_sight._cover_kernel.cover_and_range` for a
+    firing unit class (cached on the board)."""
+    key = ("cover_tables", unit_index)
+    cached = board.__dict__.get(key)
+    if cached is None:
+        per_hex, side_cover = hex_cover(board, unit_index)
         tpl = templates(board)
-        t = (board.col[targets].astype(np.int64) - board.col[sources] + tpl.max_dc) * tpl.width + (
-            board.y[targets].astype(np.int64) - board.y[sources] + tpl.max_dy)
-        entered = (tpl.entry_sides[t][:, None] & SIDE_BITS) != 0  # (pairs, 6): the hexsides the LOS enters by
-        entered &= (np.asarray(sources) != targets)[:, None]
-        cover = np.maximum(cover, np.where(entered, side_cover[targets], 0).max(axis=1, initial=0))
-    elif model == "ccn":
-        viewer = board.ground_level[sources].astype(np.int64) + source_levels
-        target = board.ground_level[targets].astype(np.int64) + target_levels
-        cover = cover + np.where(target > viewer, rs.rules["uphill_cover"][unit_index], 0)
-        cover = cover + np.where(target < viewer, rs.rules["downhill_cover"][unit_index], 0)
-    return cover.astype(np.int16)
+        rules = board.ruleset.rules
+        ccn = board.ruleset.los_model == "ccn"
+        cached = (per_hex, np.ascontiguousarray(side_cover), np.ascontiguousarray(board.bridge_deck, np.bool_),
+                  board.col.astype(np.int64), board.y.astype(np.int64), board.ground_level.astype(np.int64),
+                  np.ascontiguousarray(tpl.entry_sides, np.uint8), int(tpl.max_dc), int(tpl.max_dy), int(tpl.width),
+                  int(rules["uphill_cover"][unit_index]) if ccn else 0,
+                  int(rules["downhill_cover"][unit_index]) if ccn else 0)
+        board.__dict__[key] = cached
+    return cached
+
+
+def cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index):
+    """``(cover int16, range int32)`` of each target against its source, per section 2-4 (the
+    arrays and scalars are broadcast to one length; hexes and levels already checked)."""
+    n = np.broadcast(sources, source_levels, targets, target_levels).size
+    pairs = [_pair_array(value, n, dtype) for value, dtype in ((sources, HEX_INDEX), (source_levels, np.int64),
+                                                                (targets, HEX_INDEX), (target_levels, np.int64))]
+    cover = np.empty(n, np.int16)
+    ranges = np.empty(n, np.int32)
+    K_cover.cover_and_range(model_code(board), *pairs, *cover_tables(board, unit_index), cover, ranges)
+    return cover, ranges
+
+
+def _pair_array(value, n: int, dtype) -> np.ndarray:
+    """``value`` (an array of length ``n`` or a scalar) as a contiguous array of ``n`` ``dtype``."""
+    if isinstance(value, np.ndarray) and value.shape == (n,):
+        return np.ascontiguousarray(value, dtype)
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype), (n,)))
+
+
+def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
+    """Cover of each target against each (broadcast) source, per section 2-4 (int16)."""
+    return cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index)[0]
 
 
 def cover_one(board, source: int, source_level: int, target: int, target_level: int, unit_index: int) -> int:
-    """:func:`cover_of` for one pair, in plain Python (numpy's per-call cost dominated a single ``los``)."""
-    per_hex, side_cover = hex_cover(board, unit_index)
-    cover = 0 if (board.bridge_deck[target] and target_level == 1) else int(per_hex[target])
-    model = board.ruleset.los_model
-    if model == "asl":
-        if source != target:
-            tpl = templates(board)
-            t = (int(board.col[target]) - int(board.col[source]) + tpl.max_dc) * tpl.width + (
-                int(board.y[target]) - int(board.y[source]) + tpl.max_dy)
-            entry = int(tpl.entry_sides[t])
-            for d in range(6):
-                if entry >> d & 1:
-                    cover = max(cover, int(side_cover[target, d]))
-    elif model == "ccn":
-        viewer = int(board.ground_level[source]) + source_level
-        seen = int(board.ground_level[target]) + target_level
-        rules = board.ruleset.rules
-        if seen > viewer:
-            cover += int(rules["uphill_cover"][unit_index])
-        if seen < viewer:
-            cover += int(rules["downhill_cover"][unit_index])
-    return cover
+    """:func:`cover_of` for one pair, as a Python int."""
+    cover = np.empty(1, np.int16)
+    K_cover.cover_and_range(model_code(board), np.array([source], HEX_INDEX), np.array([source_level], np.int64),
+                            np.array([target], HEX_INDEX), np.array([target_level], np.int64),
+                            *cover_tables(board, unit_index), cover, np.empty(1, np.int32))
+    return int(cover[0])
 
 
 def location_of(board, hex_or_location, level, what):

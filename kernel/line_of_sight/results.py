@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from functools import cached_property
+from typing import Callable
 
 import numpy as np
 
@@ -66,6 +68,10 @@ class LOSResult:
     cover : int
         The target's cover against the firing unit class (TEM, cover
         modifier or battle dice lost).
+    steps : list of LOSStep
+        Every hex (or hexside) that had an effect, from the viewer; decoded
+        from the kernel's records on first use (``step_decoder``), so a
+        caller that reads only the verdict does not pay for them.
     """
 
     viewer: str
@@ -78,7 +84,25 @@ class LOSResult:
     continuous_slope: bool
     cover: int
     ruleset: str
-    steps: list[LOSStep] = field(default_factory=list, repr=False)
+    step_decoder: Callable[[], list[LOSStep]] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def steps(self) -> list[LOSStep]:
+        """The explained steps (see the class docstring)."""
+        return self.step_decoder() if self.step_decoder is not None else []
+
+    def to_dict(self) -> dict:
+        """The result as plain data (JSON-ready): every field and the steps, each a dict.
+
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> data = kernel.los(board, "71I4", "71I6").to_dict()
+        >>> sorted(data)[:3], type(data["steps"])
+        (['blind', 'blocked_at', 'continuous_slope'], <class 'list'>)
+        """
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "step_decoder"}
+        data["steps"] = [asdict(step) for step in self.steps]
+        return data
 
     def explain(self) -> str:
         """A LOS report: every hex that mattered, its effect and the rule.

@@ -15,7 +15,6 @@ import numpy as np
 
 from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight import _field_kernels as K_fields
-from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
@@ -69,27 +68,25 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     if checked_model(model) == "depiction":
         return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters)
-    per_call = counter_tables(board, counters, bulk=False)
-    tpl = template_tuple(board)
-    tpl_cache = templates(board)
-    t = tpl_cache.index(int(board.col[ib] - board.col[ia]), int(board.y[ib] - board.y[ia]))
-    # at most one step record and one crossing record per template entry of this pair,
-    size = 2 * int(tpl_cache.start[t + 1] - tpl_cache.start[t]) + 3  # and SMOKE in either end's hex
-    records = np.zeros((size, 5), np.int32)  # hex, step kind, effect, reason, DRM
-    out = (np.empty(1, np.bool_), np.empty(1, np.int32), np.empty(1, np.int32), np.empty(1, np.int8),
-           np.empty(1, np.bool_), np.empty(1, np.bool_))
-    n_rec = K.evaluate_pairs(
-        model_code(board), True, True, np.array([ia], HEX_INDEX), np.array([level_a], np.int64), 0,
-        np.array([ib], HEX_INDEX), np.array([level_b], np.int64), 0, tpl, kernel_board_tables(board),
-        per_call, records, *out)
-    blocked, total, at, reason, blind, slope = (value[0] for value in out)
-    cover = cover_one(board, ia, level_a, ib, level_b, unit_index)
-    model = board.ruleset.los_model
-    references = RULE_REFERENCE[model]
+    blocked, total, at, reason, blind, slope, records = K_fields.recorded_kernel(
+        ia, level_a, ib, level_b, *visible_tables(board),
+        *counter_tables(board, counters, bulk=False))
+    return LOSResult(
+        viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
+        visible=not blocked, hindrance=int(total), blocked_at=board.names[at] if at >= 0 else None,
+        reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
+        cover=cover_one(board, ia, level_a, ib, level_b, unit_index), ruleset=board.ruleset.name,
+        step_decoder=lambda: decoded_steps(board, records),
+    )
+
+
+def decoded_steps(board, records) -> list[LOSStep]:
+    """:class:`LOSStep` objects of a recorded LOS (rows of hex, step kind, effect, reason, DRM)."""
+    references = RULE_REFERENCE[board.ruleset.los_model]
     names = board.names
     steps = []
     # one conversion to Python ints: indexing numpy arrays element by element cost more than the walk
-    for rec_hex, rec_kind, rec_effect, rec_reason, rec_drm in records[:n_rec].tolist():
+    for rec_hex, rec_kind, rec_effect, rec_reason, rec_drm in records.tolist():
         reason_name = REASONS[rec_reason]
         steps.append(LOSStep(
             hex=names[rec_hex], kind=STEP_KINDS[rec_kind], effect=EFFECT_NAMES[rec_effect],
@@ -97,12 +94,7 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
             rule=references.get(reason_name, "-") if reason_name else
             (references["hindrance"] if rec_drm else "-"),
         ))
-    return LOSResult(
-        viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
-        visible=not blocked, hindrance=int(total), blocked_at=board.names[at] if at >= 0 else None,
-        reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
-        cover=cover, ruleset=board.ruleset.name, steps=steps,
-    )
+    return steps
 
 
 def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -> bool:
@@ -121,14 +113,26 @@ def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -
     >>> can_see(board, "71I4", "71I6") == kernel.los(board, "71I4", "71I6").visible
     True
     """
-    if type(a) is int and type(b) is int and level_a == 0 and level_b == 0 and 0 <= a < len(board) \
-            and 0 <= b < len(board):
+    n = len(board.names)
+    if type(a) is int and type(b) is int and type(level_a) is int and type(level_b) is int and level_a == 0 \
+            and level_b == 0 and 0 <= a < n and 0 <= b < n:
         ia, ib = a, b  # the common case of an engine's loop, checked here without the name lookups
     else:
         ia, level_a = location_of(board, a, level_a, "level_a")
         ib, level_b = location_of(board, b, level_b, "level_b")
-    return K_fields.visible_kernel(model_code(board), ia, level_a, ib, level_b, template_tuple(board),
-                                   kernel_board_tables(board), counter_tables(board, counters))
+    tables = board.__dict__.get("_los_visible_tables") or visible_tables(board)
+    return K_fields.visible_kernel(ia, level_a, ib, level_b, *tables, *counter_tables(board, counters))
+
+
+def visible_tables(board) -> tuple:
+    """The board's arguments of :func:`~kernel.line_of_sight._field_kernels.visible_kernel` and
+    :func:`~kernel.line_of_sight._field_kernels.recorded_kernel` after the two ends: the LOS model,
+    the templates' and the board's kernel tables, in one flat tuple (cached on the board)."""
+    cached = board.__dict__.get("_los_visible_tables")
+    if cached is None:
+        cached = (model_code(board),) + template_tuple(board) + kernel_board_tables(board)
+        board.__dict__["_los_visible_tables"] = cached
+    return cached
 
 
 def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters) -> LOSResult:
@@ -153,5 +157,6 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters) -> LOS
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
         visible=not blocked, hindrance=total, blocked_at=board.names[at] if at >= 0 else None,
         reason=REASONS[reason] if blocked else None, blind=reason == 4, continuous_slope=False,
-        cover=cover_one(board, ia, level_a, ib, level_b, unit_index), ruleset=board.ruleset.name, steps=steps,
+        cover=cover_one(board, ia, level_a, ib, level_b, unit_index), ruleset=board.ruleset.name,
+        step_decoder=lambda: steps,
     )
