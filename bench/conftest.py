@@ -29,18 +29,24 @@ def default_board():
     return kernel.load("default")
 
 
-def measure(benchmark, name: str, function, rounds: int = 5) -> float:
-    """Time ``function`` (best of ``rounds``) through pytest-benchmark when enabled."""
+def measure(benchmark, name: str, function, rounds: int = 5, iterations: int = 1) -> float:
+    """Time ``function`` (best of ``rounds``, per call) through pytest-benchmark when enabled.
+
+    ``iterations`` calls are timed together in each round and the time divided
+    by their number: for calls of a few microseconds, where the timer's own
+    cost would otherwise be part of every figure.
+    """
     if benchmark.disabled:
         benchmark(function)  # short mode: the fixture's single call doubles as the warm-up
         best = float("inf")
         for _ in range(rounds):
             start = time.perf_counter()
-            function()
-            best = min(best, time.perf_counter() - start)
+            for _ in range(iterations):
+                function()
+            best = min(best, (time.perf_counter() - start) / iterations)
     else:
         function()  # warm-up: JIT compilation and caches stay out of the figures
-        benchmark.pedantic(function, rounds=max(rounds, 10), warmup_rounds=1, iterations=1)
+        benchmark.pedantic(function, rounds=max(rounds, 10), warmup_rounds=1, iterations=iterations)
         best = benchmark.stats.stats.min
     TIMINGS[name] = best
     return best

@@ -64,11 +64,15 @@ def warm_kernels() -> list[tuple[str, float]]:
 
 
 def _refresh_once(kernel, board) -> None:
-    """A held LOS matrix refreshed after one SMOKE placed (the incremental kernels)."""
+    """A held LOS matrix refreshed after one SMOKE placed (the incremental kernels), and a movement
+    field with the state before and after another (its SMOKE costs updated in place)."""
     state = kernel.GameState(board)
     held = kernel.HeldLOSMatrix(board, state)
     state.place_smoke(0, 2)
     held.refresh()
+    kernel.movement_field(board, 1, counters=state)
+    state.place_smoke(1, 2)
+    kernel.movement_field(board, 1, counters=state)
 
 
 def command_warm(args) -> None:
