@@ -37,6 +37,9 @@ UNIT_X = 18.75
 UNIT_Y = 32.25
 #: Wall and hedge pixels this close to the viewer's or target's hexagon belong to its hexsides (B9.2).
 END_MARGIN = 7.0
+#: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
+#: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.
+TOUCH_RADIUS = 70.0
 #: A pixel this close to a centre dot (half the distance between neighbouring centre dots, 32.25 px,
 #: less the 0.75 px a rounded pixel may lie off the segment) is in that dot's hex.
 INNER_RADIUS = 31.5
@@ -111,6 +114,33 @@ def near_hexagon(px, py, h, lat_x, lat_y, margin):
         if abs(along) > _HALF[k] + margin:
             return False
     return True
+
+
+@jit_inline
+def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
+    """Whether the hexside of hex ``h`` nearest pixel (px, py) touches hex ``a``'s or hex ``b``'s
+    hexagon: is one of its hexsides or runs out from one of its vertices (its midpoint lies
+    within ``TOUCH_RADIUS`` of that hex's centre dot)."""
+    cx = lat_x[h] * UNIT_X
+    cy = lat_y[h] * UNIT_Y
+    best_d = np.inf
+    mx = cx
+    my = cy
+    for k in range(3):
+        for sign in (-0.5, 0.5):
+            x = cx + sign * _STEP_X[k]
+            y = cy + sign * _STEP_Y[k]
+            d = (px - x) * (px - x) + (py - y) * (py - y)
+            if d < best_d:
+                best_d = d
+                mx = x
+                my = y
+    for end in (a, b):
+        ex = mx - lat_x[end] * UNIT_X
+        ey = my - lat_y[end] * UNIT_Y
+        if ex * ex + ey * ey < TOUCH_RADIUS * TOUCH_RADIUS:
+            return True
+    return False
 
 
 @jit_inline
@@ -232,8 +262,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
-            if not near_hexagon(float(x), float(y), a, lat_x, lat_y, END_MARGIN) and \
-                    not near_hexagon(float(x), float(y), b, lat_x, lat_y, END_MARGIN):
+            if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y):
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
                     return True, total, R_HEXSIDE, h
