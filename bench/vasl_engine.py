@@ -234,8 +234,7 @@ def _levels(board, at: int, viewer: int, target: int) -> str:
 
 
 def compare_board(board_number: int, *, shared: str | Path | None = None, examples: int = 3,
-                  explain_limit: int = 300, seed: int = 12, model: str = "hex",
-                  per_range_hindrance: bool = False) -> dict:
+                  explain_limit: int = 300, seed: int = 12, model: str = "hex") -> dict:
     """Compare hexkernel's ground-level LOS matrix with VASL's engine on one board.
 
     Parameters
@@ -251,14 +250,13 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
         with :func:`kernel.los` (a seeded sample; 0: none).
     seed : int
         Seed of the example and explanation samples.
-    model : {"hex", "depiction"}
+    model : {"hex", "depiction", "vasl"}
         hexkernel's LOS model (``kernel.los_matrix(..., model=model)``); in
-        depiction mode the "hexkernel blocks" classes come from the depiction
-        walk's blocking hex and reason, and no pair is explained.
-    per_range_hindrance : bool
-        Depiction model only: count hindrance once per range from the higher
-        end, as VASL's engine does (the rules: once per hex), to measure how
-        much of the remaining difference that simplification makes.
+        the art models the "hexkernel blocks" classes come from the depiction
+        walk's blocking hex and reason, and no pair is explained.  ``"vasl"``
+        counts hindrance as VASL's engine does (once per range; the rules:
+        once per hex), to measure how much of the remaining difference that
+        reading makes.
 
     Returns
     -------
@@ -307,12 +305,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     missing_pairs = off_diagonal & ~exception & ~both_present
     compared = off_diagonal & ~exception & both_present
 
-    if per_range_hindrance:
-        from kernel.line_of_sight.depiction import depiction_matrix
-
-        matrix = depiction_matrix(board, np.arange(len(board)), np.zeros(len(board), np.int64), per_range=True)
-    else:
-        matrix = kernel.los_matrix(board, model=model)
+    matrix = kernel.los_matrix(board, model=model)
     ours_blocked = np.zeros((n, n), dtype=bool)
     where = np.flatnonzero(present)
     ours_blocked[np.ix_(where, where)] = matrix[np.ix_(ours_index[where], ours_index[where])] == kernel.BLOCKED
@@ -383,7 +376,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     n_agree = int((compared & (vasl_blocked == ours_blocked)).sum())
     return {
         "board": int(board_number),
-        "model": model + (" (VASL's hindrance per range)" if per_range_hindrance else ""),
+        "model": model,
         "hexes": n,
         "board_hexes": len(board),
         "missing_hexes": [name for name, ok in zip(names, present) if not ok],
@@ -508,17 +501,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--explain-limit", type=int, default=300, help="pairs explained per class")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    parser.add_argument("--model", choices=("hex", "depiction"), default="hex",
+    parser.add_argument("--model", choices=("hex", "depiction", "vasl"), default="hex",
                         help="hexkernel's LOS model (default: hex)")
-    parser.add_argument("--vasl-hindrance", action="store_true",
-                        help="depiction model: count hindrance once per range, as VASL does")
     args = parser.parse_args(argv)
     if not engine_folder(args.shared).is_dir():
         print(f"no VASL engine results in {engine_folder(args.shared)}", file=sys.stderr)
         return 2
     start = time.perf_counter()
     results = [compare_board(b, shared=args.shared, examples=args.examples, explain_limit=args.explain_limit,
-                             seed=args.seed, model=args.model, per_range_hindrance=args.vasl_hindrance)
+                             seed=args.seed, model=args.model)
                for b in args.boards]
     total = overall(results)
     total["seconds"] = time.perf_counter() - start

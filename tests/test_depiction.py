@@ -142,10 +142,13 @@ def test_kernel_matches_reference_on_vasl_boards(vasl_boards, seed):
 @needs_vasl
 def test_vasl_hindrance_reading_matches_reference_and_changes_the_output(vasl_boards):
     board = vasl_boards[4]
-    hexes, levels = np.arange(len(board)), np.zeros(len(board), np.int64)
-    per_hex = quiet(depiction_matrix, board, hexes, levels)
-    per_range = quiet(depiction_matrix, board, hexes, levels, per_range=True)
+    per_hex = quiet(kernel.los_matrix, board, model="depiction")
+    per_range = quiet(kernel.los_matrix, board, model="vasl")
     assert (per_hex != per_range).any()
+    hexes = np.arange(len(board))
+    assert (quiet(depiction_matrix, board, hexes, np.zeros(len(board), np.int64), per_range=True) == per_range).all()
+    pairs = quiet(kernel.los_pairs, board, np.repeat(hexes[:40], 40), np.tile(hexes[-40:], 40), model="vasl")
+    assert (pairs.hindrance[pairs.visible] == per_range[np.repeat(hexes[:40], 40), np.tile(hexes[-40:], 40)][pairs.visible]).all()
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     rows, cols = np.nonzero(per_hex != per_range)
     for i, j in list(zip(rows, cols))[:20]:
@@ -230,6 +233,23 @@ def test_building_woods_hex_touched_but_not_crossed(vasl_boards):
     assert depiction(board, "2I10", "2J8").visible[0]
 
 
+@needs_vasl
+def test_hedge_on_a_hexside_touching_an_end_is_ignored(vasl_boards):
+    # B9.2 as VASL applies it: the line 4O3-4Q1 crosses hedge art in 4P1, on a hexside of 4P1 that
+    # runs out from a vertex of the target 4Q1: the target's own, not intervening (VASL: clear)
+    from bench.vasl_engine import BLOCKED_BY_VASL, load_engine_results
+    from kernel.line_of_sight.depiction import art_runs, class_name
+
+    board = vasl_boards[4]
+    a, b = board.index("4O3"), board.index("4Q1")
+    met = {(board.name(h), class_name(board, c)) for h, c, _, _ in art_runs(board, min(a, b), max(a, b))}
+    assert ("4P1", "hedge") in met
+    assert depiction(board, "4O3", "4Q1").visible[0]
+    engine = load_engine_results(4, None)
+    names = [str(name) for name in engine["hexes"]]
+    assert engine["status"][names.index("4O3"), names.index("4Q1")] != BLOCKED_BY_VASL
+
+
 # --- every parameter changes the output, every error is raised -----------------------------------------
 
 def test_model_changes_the_output():
@@ -250,7 +270,7 @@ def test_location_levels_change_the_output():
 
 
 def test_unknown_model_is_an_error(small_board):
-    with pytest.raises(ValueError, match=r"model is 'pixels': expected one of 'hex', 'depiction'"):
+    with pytest.raises(ValueError, match=r"model is 'pixels': expected one of 'hex', 'depiction', 'vasl'"):
         kernel.los_matrix(small_board, model="pixels")
 
 
@@ -307,6 +327,20 @@ def test_cli_depiction_switch(tmp_path, capsys):
     expected = quiet(kernel.field_of_fire, board, "71I4", model="depiction")
     assert fire["visible"] == expected.visible.tolist()
     assert fire["visible"] != quiet(kernel.field_of_fire, board, "71I4").visible.tolist()
+
+
+def test_cli_vasl_hindrance_switch(tmp_path, capsys):
+    from kernel.cli import main
+
+    board = kernel.load("71")
+    for switch, model in (["--depiction"], "depiction"), (["--vasl-hindrance"], "vasl"):
+        out = tmp_path / f"{model}.npy"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert main(["matrix", "--map", "71", *switch, "--out", str(out), "--quiet"]) in (0, None)
+        capsys.readouterr()
+        assert (np.load(out) == quiet(kernel.los_matrix, board, model=model)).all()
+    assert (np.load(tmp_path / "depiction.npy") != np.load(tmp_path / "vasl.npy")).any()
 
 
 def test_cli_depiction_user_error(tmp_path, capsys):

@@ -94,11 +94,17 @@ def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, boa
 # --- the depiction model (issue #13) -------------------------------------------------------------------
 
 #: Board -> least agreement of ``model="depiction"`` on blocked versus clear.
-#: Measured: 99.778, 99.801, 99.544, 98.893 (overall 99.504); hindrance DRM equal on 95.48 % of the
-#: pairs both call clear (98.24 % when hindrance counts once per range as VASL does: --vasl-hindrance).
-DEPICTION_FLOORS = {1: 99.72, 2: 99.75, 3: 99.49, 4: 98.84}
-DEPICTION_OVERALL_FLOOR = 99.45
-DEPICTION_HINDRANCE_FLOOR = 95.40
+#: Measured: 99.778, 99.822, 99.641, 99.132 (overall 99.594); hindrance DRM equal on 96.81 % of the
+#: pairs both call clear (once per hex, the rules; VASL counts once per range: ``model="vasl"`` below).
+DEPICTION_FLOORS = {1: 99.72, 2: 99.77, 3: 99.59, 4: 99.08}
+DEPICTION_OVERALL_FLOOR = 99.54
+DEPICTION_HINDRANCE_FLOOR = 96.70
+#: ``model="vasl"`` (the depiction model counting hindrance as VASL's engine does), against issue #13's
+#: targets: 99 % on every board, 99.5 % overall, the same hindrance on 98 % of the both-clear pairs.
+#: Measured: 99.778, 99.822, 99.641, 99.360 (overall 99.651); hindrance 99.56 %.
+VASL_MODEL_FLOORS = {1: 99.0, 2: 99.0, 3: 99.0, 4: 99.0}
+VASL_MODEL_OVERALL_FLOOR = 99.5
+VASL_MODEL_HINDRANCE_FLOOR = 98.0
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +131,19 @@ def test_depiction_overall_floor(depiction_results):
     assert total["agreement"] >= DEPICTION_OVERALL_FLOOR, f"{total['agreement']:.3f} % overall"
     same_hindrance = 100.0 * total["hindrance_equal"] / total["both_clear"]
     assert same_hindrance >= DEPICTION_HINDRANCE_FLOOR, f"{same_hindrance:.2f} % equal hindrance"
+
+
+@pytest.fixture(scope="module")
+def vasl_model_results() -> dict[int, dict]:
+    return {b: compare_board(b, examples=1, explain_limit=0, model="vasl") for b in BOARD_NUMBERS}
+
+
+def test_vasl_model_meets_the_targets(vasl_model_results):
+    for board in BOARD_NUMBERS:
+        r = vasl_model_results[board]
+        assert r["model"] == "vasl" and r["compared"] == results_compared(board)
+        assert r["agreement"] >= VASL_MODEL_FLOORS[board], f"board {board}: {r['agreement']:.3f} %"
+    total = overall([vasl_model_results[b] for b in BOARD_NUMBERS])
+    assert total["agreement"] >= VASL_MODEL_OVERALL_FLOOR, f"{total['agreement']:.3f} % overall"
+    same_hindrance = 100.0 * total["hindrance_equal"] / total["both_clear"]
+    assert same_hindrance >= VASL_MODEL_HINDRANCE_FLOOR, f"{same_hindrance:.2f} % equal hindrance"

@@ -97,14 +97,20 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
 
 
 def add_depiction_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--depiction``: trace LOS over the map's drawn art (``model="depiction"``)."""
+    """Add ``--depiction``: trace LOS over the map's drawn art (``model="depiction"``), and
+    ``--vasl-hindrance``: the same with VASL's hindrance counting (``model="vasl"``)."""
     parser.add_argument("--depiction", action="store_true",
                         help="trace LOS over the map's drawn art (VASL boards; other boards rasterised), "
                              "not hex by hex (ASL maps)")
+    parser.add_argument("--vasl-hindrance", action="store_true",
+                        help="trace over the drawn art (as --depiction) and count hindrance as VASL's engine "
+                             "does: the largest DRM once per range, not once per hex (model 'vasl')")
 
 
 def los_model(args) -> str:
     """The LOS model chosen on the command line."""
+    if getattr(args, "vasl_hindrance", False):
+        return "vasl"
     return "depiction" if getattr(args, "depiction", False) else "hex"
 
 

@@ -85,7 +85,7 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
     progress : bool, optional
         Show a progress bar on stderr; default: on maps of at least
         :data:`PROGRESS_MIN_HEXES` hexes.
-    model : {"hex", "depiction"}
+    model : {"hex", "depiction", "vasl"}
         The LOS model (:func:`kernel.los_matrix`).
 
     Returns

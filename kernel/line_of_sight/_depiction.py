@@ -13,8 +13,9 @@ ground level, with the rule steps of :mod:`kernel.line_of_sight._rules`
 ``pixel_info`` (laid out like ``hex_info``: a row per pixel class and
 elevation), ranges counted in hexes from the pixel's hex.  A wall or hedge
 pixel (``class_wall`` > 0) is an obstacle half a level above its ground that
-makes no blind hexes and is ignored within ``END_MARGIN`` pixels of either
-end's hex (B9.2).  SMOKE and vehicles (``counter_info``, laid out like
+makes no blind hexes and is ignored when the hexside of its hex nearest it
+touches either end's hex: one of the end's own hexsides or one running out
+from one of its vertices (B9.2 as VASL's engine applies it).  SMOKE and vehicles (``counter_info``, laid out like
 ``hex_info``, read only when ``has_counters``) count once per hex the walk
 meets, with the hex's ground level.  Hindrance counts once per hex holding an applicable
 hindrance pixel (its first such pixel's DRM); ``cap`` blocks.  With
@@ -35,8 +36,6 @@ from kernel.line_of_sight._rules import (
 #: Pixels per lattice unit (kernel.maps.art.UNIT_X / UNIT_Y).
 UNIT_X = 18.75
 UNIT_Y = 32.25
-#: Wall and hedge pixels this close to the viewer's or target's hexagon belong to its hexsides (B9.2).
-END_MARGIN = 7.0
 #: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
 #: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.
 TOUCH_RADIUS = 70.0
@@ -51,12 +50,9 @@ LEVEL_BIAS = 128
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap is below it).
 MAX_HINDRANCE_HEXES = 64
 
-# The three hexside directions N, NE, SE in pixels, and half the centre distance along each.
+# The steps between neighbouring centre dots N, NE, SE in pixels (a hexside's midpoint lies half way).
 _STEP_X = np.array([0.0, 3.0 * UNIT_X, 3.0 * UNIT_X])
 _STEP_Y = np.array([-2.0 * UNIT_Y, -UNIT_Y, UNIT_Y])
-_HALF = np.hypot(_STEP_X, _STEP_Y) / 2
-_UNIT_X = _STEP_X / (2 * _HALF)
-_UNIT_Y = _STEP_Y / (2 * _HALF)
 
 
 @jit_inline
@@ -102,18 +98,6 @@ def pixel_hex(px, py, cell_index, lat_x, lat_y):
                 best = h
                 best_d = d
     return best
-
-
-@jit_inline
-def near_hexagon(px, py, h, lat_x, lat_y, margin):
-    """Whether pixel (px, py) lies within hex h's hexagon grown by ``margin`` pixels."""
-    dx = px - lat_x[h] * UNIT_X
-    dy = py - lat_y[h] * UNIT_Y
-    for k in range(3):
-        along = dx * _UNIT_X[k] + dy * _UNIT_Y[k]
-        if abs(along) > _HALF[k] + margin:
-            return False
-    return True
 
 
 @jit_inline

@@ -34,7 +34,7 @@ from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.depiction import (
-    best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
+    ART_MODELS, best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
 from kernel.line_of_sight.inputs import cover_and_ranges, cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
@@ -50,9 +50,11 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
     locations : sequence of hexes, or (hexes, levels), optional
         The Locations (default: the ground level of every hex, in index order).
     counters : Counters, optional
-    model : {"hex", "depiction"}
+    model : {"hex", "depiction", "vasl"}
         ``"depiction"`` reads the LOS off the map's drawn art
-        (:mod:`kernel.line_of_sight.depiction`; ASL maps).
+        (:mod:`kernel.line_of_sight.depiction`; ASL maps); ``"vasl"`` does
+        the same but counts hindrance as VASL's engine does (the largest DRM
+        once per range from the higher end, not once per hex as the rules).
 
     Returns
     -------
@@ -66,8 +68,8 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
     """
     hexes, levels = locations_of(board, locations)
-    if checked_model(model) == "depiction":
-        return depiction_matrix(board, hexes, levels, counters=counters)
+    if checked_model(model) in ART_MODELS:
+        return depiction_matrix(board, hexes, levels, counters=counters, per_range=model == "vasl")
     out = np.empty((len(hexes), len(hexes)), np.int8)
     model = model_code(board)
     if model == rules.MODEL_VV:
@@ -90,9 +92,10 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
     if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
     hexes, levels = locations_of(board, locations)
-    if checked_model(model) == "depiction":
+    if checked_model(model) in ART_MODELS:
         for first in range(0, len(hexes), block_rows):
-            yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first), counters)
+            yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first), counters,
+                                        per_range=model == "vasl")
         return
     tpl = template_tuple(board)
     tables = kernel_board_tables(board)
@@ -129,9 +132,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     ``level_a`` / ``level_b`` scalars or arrays of Location levels; ``unit``
     the firing unit class for the targets' cover (default: the ruleset's
     first).  ``reason`` holds codes into :data:`REASONS` (0 = visible).
-    ``model="depiction"`` reads the LOS off the map's art
-    (:mod:`kernel.line_of_sight.depiction`; its ``continuous_slope`` is
-    always false).
+    ``model="depiction"`` (or ``"vasl"``, see :func:`los_matrix`) reads the
+    LOS off the map's art (:mod:`kernel.line_of_sight.depiction`; its
+    ``continuous_slope`` is always false).
 
     Examples
     --------
@@ -151,9 +154,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     cover, ranges = cover_and_ranges(board, hex_a, levels[0], hex_b, levels[1], unit_index)
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_), ranges, cover)
-    if checked_model(model) == "depiction":
+    if checked_model(model) in ART_MODELS:
         blocked, result.hindrance, result.blocked_at, result.reason = depiction_pairs(
-            board, hex_a, levels[0], hex_b, levels[1], counters)
+            board, hex_a, levels[0], hex_b, levels[1], counters, per_range=model == "vasl")
         result.blind = result.reason == rules.R_BLIND
         result.continuous_slope = np.zeros(n, np.bool_)
         result.visible = ~blocked
@@ -186,7 +189,7 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     counters : Counters, optional
     unit : str, optional
         Firing unit class, for the cover.
-    model : {"hex", "depiction"}
+    model : {"hex", "depiction", "vasl"}
         As in :func:`los_matrix`.
 
     Returns
@@ -220,9 +223,9 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     visible = np.empty(len(board), np.bool_)
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
-    if checked_model(model) == "depiction":
+    if checked_model(model) in ART_MODELS:
         best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
-                        counters)
+                        counters, per_range=model == "vasl")
         chosen = np.where(best >= 0, best, 0)
         cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
         return FieldOfFire(visible, hindrance, best, cover, source_hexes)

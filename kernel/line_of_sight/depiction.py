@@ -44,8 +44,12 @@ from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import model_code
 
-#: The LOS models (the ``model`` keyword).
-MODELS = ("hex", "depiction")
+#: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
+#: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
+#: counting hindrance as VASL's engine does (the largest DRM once per range from the higher end).
+MODELS = ("hex", "depiction", "vasl")
+#: The models that read the map's art.
+ART_MODELS = ("depiction", "vasl")
 
 
 class DepictionWarning(UserWarning):
@@ -147,17 +151,17 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
     return out
 
 
-def depiction_rows(board, hexes, levels, first: int, count: int, counters=None) -> np.ndarray:
+def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, per_range: bool = False) -> np.ndarray:
     """Rows ``first .. first + count`` of the depiction matrix."""
     from kernel.line_of_sight import _depiction as D
 
     out = np.empty((count, len(hexes)), np.int8)
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first,
-                            kernel_tables(board, counters), out)
+                            kernel_tables(board, counters, per_range), out)
     return out
 
 
-def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None):
+def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_range: bool = False):
     """(blocked, hindrance, blocked_at, reason) of pairs a[k] -> b[k] in the depiction model."""
     from kernel.line_of_sight import _depiction as D
 
@@ -168,12 +172,12 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None):
     reason = np.empty(n, np.int8)
     D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
                              np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
-                             kernel_tables(board, counters), blocked, hindrance, at, reason)
+                             kernel_tables(board, counters, per_range), blocked, hindrance, at, reason)
     return blocked, hindrance, at, reason
 
 
 def best_of_sources(board, sources, source_levels, targets, target_levels, visible, hindrance, best,
-                    counters=None) -> None:
+                    counters=None, per_range: bool = False) -> None:
     """Field of fire in the depiction model: per target the visible source with the least hindrance
     (ties: the first listed), written into ``visible``, ``hindrance`` (BLOCKED where none) and ``best``."""
     best[:] = -1
@@ -181,7 +185,7 @@ def best_of_sources(board, sources, source_levels, targets, target_levels, visib
     for s in range(len(sources)):
         blocked, total, _, _ = depiction_pairs(board, np.full(len(targets), sources[s], HEX_INDEX),
                                                np.full(len(targets), source_levels[s], np.int64),
-                                               targets, target_levels, counters)
+                                               targets, target_levels, counters, per_range)
         better = ~blocked & ((best < 0) | (total < hindrance))
         best[better] = s
         hindrance[better] = total[better]

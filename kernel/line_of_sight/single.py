@@ -19,7 +19,7 @@ from kernel.line_of_sight.counters import Counters, counter_tables
 from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
-from kernel.line_of_sight.depiction import art_runs, checked_model, class_name, depiction_pairs
+from kernel.line_of_sight.depiction import ART_MODELS, art_runs, checked_model, class_name, depiction_pairs
 
 
 def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
@@ -40,11 +40,13 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     unit : str, optional
         Unit class of the firer, for the target's cover (default: the
         ruleset's first class).
-    model : {"hex", "depiction"}
+    model : {"hex", "depiction", "vasl"}
         ``"depiction"`` reads the LOS off the map's art
         (:mod:`kernel.line_of_sight.depiction`); its ``explain()`` lists the
         runs of drawn pixels met (hex, terrain, first and last pixel), walked
         from the end with the smaller hex index, up to the blocking hex.
+        ``"vasl"``: the same, with hindrance counted as VASL's engine counts
+        it (:func:`~kernel.line_of_sight.bulk.los_matrix`).
 
     Returns
     -------
@@ -66,8 +68,8 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     ia, level_a = location_of(board, a, level_a, "level_a")
     ib, level_b = location_of(board, b, level_b, "level_b")
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    if checked_model(model) == "depiction":
-        return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters)
+    if checked_model(model) in ART_MODELS:
+        return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_range=model == "vasl")
     blocked, total, at, reason, blind, slope, records = K_fields.recorded_kernel(
         ia, level_a, ib, level_b, *visible_tables(board),
         *counter_tables(board, counters, bulk=False))
@@ -135,10 +137,11 @@ def visible_tables(board) -> tuple:
     return cached
 
 
-def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters) -> LOSResult:
+def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_range: bool = False) -> LOSResult:
     """One LOS in the depiction model, with the runs of art it met as its steps."""
     blocked, total, at, reason = depiction_pairs(board, np.array([ia], HEX_INDEX), np.array([level_a]),
-                                                 np.array([ib], HEX_INDEX), np.array([level_b]), counters)
+                                                 np.array([ib], HEX_INDEX), np.array([level_b]), counters,
+                                                 per_range)
     blocked, total, at, reason = bool(blocked[0]), int(total[0]), int(at[0]), int(reason[0])
     model = board.ruleset.los_model
     steps = []

@@ -21,7 +21,8 @@ and a hexside mask).
   such pixel ``S - 2 r_S`` high; then only obstacles block and every hindrance
   counts), hindrances once per hex (or per range, VASL's reading) with the cap;
   wall and hedge pixels half a level above their ground, no blind hexes, not
-  counted within 7 px of an end's hexagon (B9.2).
+  counted where the hexside nearest the pixel (in its hex) shares a vertex with
+  an end's hex (B9.2 as VASL applies it).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy as np
 
 PX_X = 18.75          # pixels per lattice unit across
 PX_Y = 32.25          # pixels per lattice unit down
-WALL_MARGIN = 7.0     # B9.2: wall pixels this close to an end's hexagon are its own hexsides
+VERTICES = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))   # a hex's corners around its centre, in order
 OBSTACLE, HINDRANCE = 2, 1   # LOS roles of the ruleset tables
 
 
@@ -90,14 +91,24 @@ class ReferenceDepiction:
         d = (px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2
         return self.order[np.argmin(d, axis=1)]   # argmin takes the first of equal minima
 
-    def near_end(self, px: float, py: float, end: int) -> bool:
-        """Within WALL_MARGIN pixels of the end's hexagon (its three pairs of hexsides)."""
-        dx, dy = px - self.cx[end], py - self.cy[end]
-        for sx, sy in ((0.0, -2 * PX_Y), (3 * PX_X, -PX_Y), (3 * PX_X, PX_Y)):
-            length = math.hypot(sx, sy)
-            if abs((dx * sx + dy * sy) / length) > length / 2 + WALL_MARGIN:
-                return False
-        return True
+    def wall_touches_end(self, px: float, py: float, hx: int, ends) -> bool:
+        """B9.2 as VASL applies it: the hexside of hex ``hx`` nearest the pixel (by its midpoint)
+        shares a vertex with an end's hex (one of its own hexsides, or one running out from one of
+        its vertices).  Vertices in exact lattice units: the centre plus (+-2, 0), (+-1, +-1)."""
+        x, y = int(self.board.x[hx]), int(self.board.y[hx])
+        corners = [(x + dx, y + dy) for dx, dy in VERTICES]
+        best, side = math.inf, None
+        for k in range(6):
+            (x1, y1), (x2, y2) = corners[k], corners[(k + 1) % 6]
+            d = (px - (x1 + x2) / 2 * PX_X) ** 2 + (py - (y1 + y2) / 2 * PX_Y) ** 2
+            if d < best:
+                best, side = d, (corners[k], corners[(k + 1) % 6])
+        for end in ends:
+            ex, ey = int(self.board.x[end]), int(self.board.y[end])
+            end_corners = {(ex + dx, ey + dy) for dx, dy in VERTICES}
+            if side[0] in end_corners or side[1] in end_corners:
+                return True
+        return False
 
     # ------------------------------------------------------------------ the walk
     def walk(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
@@ -156,7 +167,7 @@ class ReferenceDepiction:
                 total += drm
                 if drm and self.cap > 0 and total >= self.cap:
                     return True, total
-            if self.wall[c] > 0 and not self.near_end(px[k], py[k], a) and not self.near_end(px[k], py[k], b):
+            if self.wall[c] > 0 and not self.wall_touches_end(px[k], py[k], int(hexes[k]), (a, b)):
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
                     return True, total
