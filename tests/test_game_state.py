@@ -79,6 +79,19 @@ def test_smoke_drm_outside_its_range_is_refused_not_wrapped(board, drm):
     assert state.version == 0 and not state.smoke.any()  # nothing changed
 
 
+def test_the_smoke_log_holds_smoke_changes_only(board):
+    state = GameState(board)
+    j5, k6 = board.index("71J5"), board.index("71K6")
+    state.place_unit("71I4")
+    state.move_unit("71I4", "71I5")
+    state.place_vehicle("71K5")
+    assert state.version == 4 and state.smoke_version == 0
+    state.place_smoke("71J5", 2)
+    state.move_smoke("71J5", "71K6")
+    assert state.smoke_version == 3 and state.smoke_changed_since(0).tolist() == sorted([j5, k6])
+    assert state.smoke_changed_since(2).tolist() == [k6] and state.smoke_changed_since(3).size == 0
+
+
 @pytest.mark.parametrize("call, error, match", [
     (lambda s: s.place_smoke("71J5", 0), ValueError, r"SMOKE DRM in 71J5 is 0: expected 1\.\.100 \(use remove_smoke"),
     (lambda s: s.place_smoke("71J5", 2.5), TypeError, r"SMOKE DRM in 71J5 is 2\.5: expected an integer 0\.\.100"),
@@ -89,6 +102,8 @@ def test_smoke_drm_outside_its_range_is_refused_not_wrapped(board, drm):
     (lambda s: s.remove_vehicle("71K5"), ValueError, "no vehicle in 71K5 to remove"),
     (lambda s: s.move_unit("71K5", "71K6"), ValueError, "no unit in 71K5 to remove"),
     (lambda s: s.changed_since(5), ValueError, r"version is 5: expected 0\.\.0, a version this state has had"),
+    (lambda s: s.smoke_changed_since(1), ValueError,
+     r"smoke_version is 1: expected 0\.\.0, a SMOKE version this state has had"),
     (lambda s: s.place_vehicle("71Z99"), KeyError, "71Z99"),
 ])
 def test_bad_changes_get_a_clear_error(board, call, error, match):

@@ -177,6 +177,7 @@ class GameState:
         self._vehicles = vehicles.astype(np.int32)
         self._units = units.astype(np.int32)
         self._changes: list[int] = []
+        self._smoke_changes: list[int] = []  # the hexes whose SMOKE changed, in order (movement reads only these)
         #: Kernel tables prepared from this state, by the module that owns them (each with the version it reflects).
         self.prepared: dict = {}
 
@@ -206,6 +207,20 @@ class GameState:
         """Number of changes made so far."""
         return len(self._changes)
 
+    @property
+    def smoke_version(self) -> int:
+        """Number of SMOKE changes made so far (placed, removed or moved; see :meth:`smoke_changed_since`)."""
+        return len(self._smoke_changes)
+
+    def smoke_changed_since(self, smoke_version: int) -> np.ndarray:
+        """Hex indices (int64, ascending, each once) whose SMOKE changed after :attr:`smoke_version`
+        was ``smoke_version``: what a table of SMOKE alone (movement's) must rewrite."""
+        if isinstance(smoke_version, bool) or not isinstance(smoke_version, (int, np.integer)) \
+                or not 0 <= smoke_version <= self.smoke_version:
+            raise ValueError(f"smoke_version is {smoke_version!r}: expected 0..{self.smoke_version}, "
+                             "a SMOKE version this state has had")
+        return np.array(sorted(set(self._smoke_changes[smoke_version:])), np.int64)
+
     def changed_since(self, version: int) -> np.ndarray:
         """Hex indices (int64, ascending, each once) changed after :attr:`version` was ``version``."""
         if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or not 0 <= version <= self.version:
@@ -227,6 +242,7 @@ class GameState:
         self._smoke[h] = drm
         self._height[h] = checked_smoke_height(height, f"SMOKE height in {name}")
         self._changes.append(h)
+        self._smoke_changes.append(h)
 
     def remove_smoke(self, hex_) -> None:
         """Take the SMOKE out of a hex (an error if there is none)."""
@@ -235,6 +251,7 @@ class GameState:
             raise ValueError(f"no SMOKE in {self.board.names[h]} to remove")
         self._smoke[h] = 0
         self._changes.append(h)
+        self._smoke_changes.append(h)
 
     def move_smoke(self, source, target) -> None:
         """Move the SMOKE of one hex (with its DRM and height) to another."""
@@ -270,9 +287,9 @@ class GameState:
 
     def move_unit(self, source, target) -> None:
         """Move one unit between hexes."""
-        self.board.index(target)
-        self.remove_unit(source)
-        self.place_unit(target)
+        h = self.board.index(target)  # checked before anything changes
+        self._count(self._units, source, -1, "unit")
+        self._count(self._units, h, +1, "unit")
 
     def _count(self, counts, hex_, step, what):
         h = self.board.index(hex_)

@@ -5,7 +5,7 @@ data: ``state_smoke[s]`` is the SMOKE cost in half MF of the hex of state
 ``s`` (0 where there is none), which the Dijkstra adds to the edges into
 ``s`` (:mod:`kernel.movement._kernels`).  From a
 :class:`~kernel.maps.counters.GameState` the array is prepared once per
-movement tables and updated in place for the hexes changed since.
+movement tables and updated in place for the hexes whose SMOKE changed since.
 Units matter only where the ruleset says occupied hexes block movement (CCN);
 there they are part of the movement tables (a rebuilt graph per set of
 occupied hexes, kept in a small cache).
@@ -59,11 +59,11 @@ def _prepared_state_smoke(board, tables, state: GameState) -> np.ndarray:
     prepared = state.prepared.get(key)
     if prepared is None or prepared[0] is not tables:
         values = np.where(state.smoke[tables.state_hex] > 0, tables.smoke_half, 0).astype(np.int64)
-        state.prepared[key] = [tables, state.version, values]
+        state.prepared[key] = [tables, state.smoke_version, values]
         return values
     _, version, values = prepared
-    if version != state.version:
-        K.write_state_smoke(state.changed_since(version), state._smoke, int(tables.smoke_half), tables.state_start,
-                          tables.bypass_start, int(tables.n_locations), values)
-        prepared[1] = state.version
+    if version != state.smoke_version:  # units and vehicles moved since change no SMOKE cost
+        K.write_state_smoke(state.smoke_changed_since(version), state._smoke, int(tables.smoke_half),
+                            tables.state_start, tables.bypass_start, int(tables.n_locations), values)
+        prepared[1] = state.smoke_version
     return values
