@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from kernel._jit import jit, jit_parallel
+from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._kernels import CHUNK, evaluate_pairs, pair_buffers
 from kernel.line_of_sight._rules import BLOCKED
 
@@ -33,16 +33,12 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
                 out[k, lo + j] = total[j] if total[j] < 127 else 127
 
 
-@jit
-def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
-                   hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
-                   level_min):
-    """Whether ``b`` at ``level_b`` is visible from ``a`` at ``level_a`` (the walk stops at the first block).
-
-    The tables come as separate arguments, not as the tuples of
-    :func:`evaluate_pairs` (numba types a tuple of arrays argument by
-    argument in Python, a plain array in C: for one pair that was a fifth of
-    the call), and the scratch outputs are slices of a few small arrays."""
+@jit_inline
+def walk_one_pair(full_record, records, a, level_a, b, level_b, model, tpl, board_tables, counters):
+    """One pair through :func:`evaluate_pairs` (``full`` and ``record`` both ``full_record``):
+    ``(record count, flags, numbers, reason)`` with ``flags`` = blocked, blind, slope and
+    ``numbers`` = hindrance, blocked_at.  The scratch inputs and outputs are slices of a few small
+    arrays (one allocation each)."""
     ends = np.empty(2, np.int32)
     ends[0] = a
     ends[1] = b
@@ -52,12 +48,27 @@ def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ran
     flags = np.empty(3, np.bool_)
     numbers = np.empty(2, np.int32)
     reason = np.empty(1, np.int8)
+    count = evaluate_pairs(model, full_record, full_record, ends[0:1], levels[0:1], 0, ends[1:2], levels[1:2], 0,
+                           tpl, board_tables, counters, records, flags[0:1], numbers[0:1], numbers[1:2], reason,
+                           flags[1:2], flags[2:3])
+    return count, flags, numbers, reason
+
+
+@jit
+def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+                   hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
+                   level_min):
+    """Whether ``b`` at ``level_b`` is visible from ``a`` at ``level_a`` (the walk stops at the first block).
+
+    The tables come as separate arguments, not as the tuples of
+    :func:`evaluate_pairs` (numba types a tuple of arrays argument by
+    argument in Python, a plain array in C: for one pair that was a fifth of
+    the call)."""
     records = np.empty((1, 5), np.int32)  # never written: nothing is recorded
-    evaluate_pairs(model, False, False, ends[0:1], levels[0:1], 0, ends[1:2], levels[1:2], 0,
-                   (grid, base, start, packed, ranges, max_dc, max_dy),
-                   (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
-                   (hex_info, fast_grid, same_code, level_row, level_min), records, flags[0:1], numbers[0:1],
-                   numbers[1:2], reason, flags[1:2], flags[2:3])
+    _, flags, _, _ = walk_one_pair(False, records, a, level_a, b, level_b, model,
+                                   (grid, base, start, packed, ranges, max_dc, max_dy),
+                                   (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                                   (hex_info, fast_grid, same_code, level_row, level_min))
     return not flags[0]
 
 
@@ -72,18 +83,8 @@ def recorded_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ra
     t = (col[b] - col[a] + max_dc) * width + (y[b] - y[a] + max_dy)
     # at most one step record and one crossing record per template entry of this pair, and SMOKE in either end's hex
     records = np.zeros((2 * (start[t + 1] - start[t]) + 3, 5), np.int32)
-    ends = np.empty(2, np.int32)
-    ends[0] = a
-    ends[1] = b
-    levels = np.empty(2, np.int64)
-    levels[0] = level_a
-    levels[1] = level_b
-    flags = np.empty(3, np.bool_)
-    numbers = np.empty(2, np.int32)
-    reason = np.empty(1, np.int8)
-    count = evaluate_pairs(model, True, True, ends[0:1], levels[0:1], 0, ends[1:2], levels[1:2], 0,
-                           (grid, base, start, packed, ranges, max_dc, max_dy),
-                           (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
-                           (hex_info, fast_grid, same_code, level_row, level_min), records, flags[0:1], numbers[0:1],
-                           numbers[1:2], reason, flags[1:2], flags[2:3])
+    count, flags, numbers, reason = walk_one_pair(True, records, a, level_a, b, level_b, model,
+                                                  (grid, base, start, packed, ranges, max_dc, max_dy),
+                                                  (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                                                  (hex_info, fast_grid, same_code, level_row, level_min))
     return flags[0], numbers[0], numbers[1], reason[0], flags[1], flags[2], records[:count]
