@@ -28,16 +28,15 @@ def counter_tables(board, counters, *, bulk: bool = True):
         key = "_los_no_counters"
         cached = board.__dict__.get(key)
         if cached is None:
-            cached = with_inert(board, counter_arrays(board, Counters()))
+            cached = with_inert(board, counter_values(board, Counters()))
             board.__dict__[key] = cached
         return cached
     if isinstance(counters, GameState):
         return prepared_tables(board, counters)
-    arrays = counter_arrays(board, counters)
     if not bulk:
-        return (hex_info_table(board, arrays), np.zeros(1, np.int32), np.zeros((1, 1), np.int16),
-                np.full(1, -1, np.int32), 0)
-    return with_inert(board, arrays)
+        return (hex_info_table(board, counter_arrays(board, counters)), np.zeros(1, np.int32),
+                np.zeros((1, 1), np.int16), np.full(1, -1, np.int32), 0)
+    return with_inert(board, counter_values(board, counters))
 
 
 def prepared_tables(board, state: GameState):
@@ -46,8 +45,7 @@ def prepared_tables(board, state: GameState):
     nothing over the whole map)."""
     prepared = state.prepared.get("los")
     if prepared is None or prepared[0] is not board:
-        counter_values(board, state)  # checks the state belongs to the board
-        tables = with_inert(board, counter_arrays(board, state))
+        tables = with_inert(board, counter_values(board, state))  # (checks the state belongs to the board)
         state.prepared["los"] = [board, state.version, tables]
         return tables
     _, version, tables = prepared
@@ -93,8 +91,9 @@ def counter_arrays(board, counters):
     return smoke, smoke_top, vehicles, units
 
 
-def with_inert(board, counters):
-    """``counters`` (:func:`counter_arrays`) as the kernels' per-call tables
+def with_inert(board, values):
+    """Counters ``values`` (:func:`~kernel.maps.counters.counter_values`: SMOKE DRM, SMOKE height,
+    vehicles, units per hex) as the kernels' per-call tables
     ``(hex_info, fast_grid, same_code, level_row, level_min)``.
 
     ``hex_info`` (:func:`hex_info_table`) holds everything the kernels read
@@ -125,13 +124,13 @@ def with_inert(board, counters):
     :func:`kernel.line_of_sight._counter_kernels.write_counter_cells`, the
     same kernel that updates a :class:`GameState`'s prepared tables.
     """
-    smoke, smoke_top, vehicles, units = counters
+    smoke, height, vehicles, units = values
     grid = templates(board).grid_flat
-    values, level_row, level_min = level_values(board)
-    tables = (hex_info_table(board, counters), np.full(len(grid), -(1 << 30), np.int32),
-              np.zeros((len(values), len(grid)), np.int16), level_row, level_min)
-    height = ((smoke_top - tables[0][:, rules.H_GROUND2]) // 2).astype(HINDRANCE)
-    write_cells(board, tables, np.arange(len(board)), smoke.astype(HINDRANCE), height,
+    levels, level_row, level_min = level_values(board)
+    # the board's columns; the counters' columns are the kernel's to write, with the rest
+    tables = (hex_info_table(board, (0, 0, 0, 0)), np.full(len(grid), -(1 << 30), np.int32),
+              np.zeros((len(levels), len(grid)), np.int16), level_row, level_min)
+    write_cells(board, tables, np.arange(len(board)), smoke.astype(HINDRANCE), height.astype(HINDRANCE),
                 vehicles.astype(np.int32), units.astype(np.int32))
     return tables
 

@@ -58,7 +58,9 @@ def _prepared_state_smoke(board, tables, state: GameState) -> np.ndarray:
     key = ("movement", id(tables))
     prepared = state.prepared.get(key)
     if prepared is None or prepared[0] is not tables:
-        values = np.where(state.smoke[tables.state_hex] > 0, tables.smoke_half, 0).astype(np.int64)
+        values = np.zeros(tables.n_states, np.int64)
+        K.write_state_smoke(np.arange(len(board)), state._smoke, int(tables.smoke_half), tables.state_start,
+                            tables.bypass_start, int(tables.n_locations), values)  # as every update after
         state.prepared[key] = [tables, state.smoke_version, values]
         return values
     _, version, values = prepared
