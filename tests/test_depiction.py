@@ -180,17 +180,71 @@ def test_los_pairs_agrees_with_the_matrix(small_board):
 
 # --- a board without art: the hex model, apart from documented edge cases -----------------------------
 
+def _nearest_vertex_px(board, a, b, trace_hexes):
+    """How near (pixels) the segment from a's centre dot to b's passes a vertex of a hex it meets (between
+    the two ends)."""
+    corner_x, corner_y = np.array([2, 1, -1, -2, -1, 1]), np.array([0, 1, 1, 0, -1, -1])
+    ax, ay, bx, by = board.x[a] * UNIT_X, board.y[a] * UNIT_Y, board.x[b] * UNIT_X, board.y[b] * UNIT_Y
+    length = np.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    hexes = np.asarray(trace_hexes)
+    vx = ((board.x[hexes][:, None] + corner_x) * UNIT_X).ravel() - ax
+    vy = ((board.y[hexes][:, None] + corner_y) * UNIT_Y).ravel() - ay
+    along = vx * ux + vy * uy
+    between = (along > 0) & (along < length)
+    return np.abs(vx * uy - vy * ux)[between].min()
+
+
+def _depth_px(board, a, b, h):
+    """How deep (pixels from its boundary) the segment from a to b gets into hex h's hexagon."""
+    t = np.linspace(0, 1, 20001)
+    x = board.x[a] + t * (board.x[b] - board.x[a]) - board.x[h]
+    y = board.y[a] + t * (board.y[b] - board.y[a]) - board.y[h]
+    flat = (1 - np.abs(y)) * UNIT_Y                                     # the N and S hexsides
+    slanted = (2 - np.abs(x) - np.abs(y)) / np.hypot(1 / UNIT_X, 1 / UNIT_Y)   # the four others
+    return np.minimum(flat, slanted).max()
+
+
 def test_on_a_board_without_art_it_follows_the_hex_model():
+    """On a board without art the depiction model gives the hex model's answer (blocked or clear, the
+    hindrance, the continuous slope) on every pair but the documented edge cases
+    (docs/los-semantics.md section 6): a trace with a hexside run or a vertex touch (A6.1 lets the hex
+    model pass an obstacle on one side, the pixels do not), a segment passing within
+    HEXSIDE_BAND + 3/4 pixels of a vertex (a rasterised wall's band, or a rounded pixel in the hex beyond),
+    and a blocking hex the segment enters by less than a pixel (its pixels round onto the hexside)."""
+    from kernel.line_of_sight.tracer import trace
+    from kernel.maps.art import HEXSIDE_BAND
+
     board = kernel.load("default")
-    hexes = np.arange(0, len(board), 3)
+    hexes = np.arange(0, len(board), 2)
     with pytest.warns(DepictionWarning, match="no drawn art: its hexes are rasterised"):
         ours = kernel.los_matrix(board, hexes, model="depiction")
     hex_model = kernel.los_matrix(board, hexes)
-    agree = ((ours == kernel.BLOCKED) == (hex_model == kernel.BLOCKED)).mean()
-    # measured 0.9945 on these hexes (0.9918 over all 1332 hexes); the rest is the documented edge cases
-    # (docs/vasl-agreement.md): a LOS along a hexside or through a vertex meets the pixels of an obstacle
-    # hex that the hex model's A6.1 lets it pass, a hindrance hex grazed by a pixel
-    assert agree >= 0.99, agree
+    rows, cols = np.triu_indices(len(hexes), 1)
+    differ = np.flatnonzero(ours[rows, cols] != hex_model[rows, cols])
+    classes = {"hexside run or vertex": 0, "near a vertex": 0, "graze": 0}
+    unexplained = []
+    for k in differ.tolist():
+        a, b = int(hexes[rows[k]]), int(hexes[cols[k]])
+        met = trace(board, a, b)
+        if any(kind != "interior" for _, kind in met):
+            classes["hexside run or vertex"] += 1
+        elif _nearest_vertex_px(board, a, b, [h for h, _ in met]) < HEXSIDE_BAND + 0.75:
+            classes["near a vertex"] += 1
+        elif hex_model[rows[k], cols[k]] == kernel.BLOCKED and ours[rows[k], cols[k]] != kernel.BLOCKED and \
+                _depth_px(board, a, b, board.index(kernel.los(board, a, b).blocked_at)) < 1:
+            classes["graze"] += 1
+        else:
+            unexplained.append((board.name(a), board.name(b), int(ours[rows[k], cols[k]]),
+                                int(hex_model[rows[k], cols[k]])))
+    assert unexplained == []
+    # measured: 2,638 of 221,445 pairs differ (1.2 %), 2,614 of them with a hexside run or a vertex touch
+    assert len(differ) < 0.02 * len(rows), (len(differ), classes)
+    # the continuous slope (B.5) too: 305 of these pairs have one, the same in both models
+    a, b = hexes[rows], hexes[cols]
+    levels = kernel.los_pairs(board, a, b).continuous_slope
+    pixels = quiet(kernel.los_pairs, board, a, b, model="depiction").continuous_slope
+    assert levels.sum() > 100 and (levels == pixels).all()
 
 
 def test_the_warning_is_given_once_per_board():
@@ -238,16 +292,182 @@ def test_hedge_on_a_hexside_touching_an_end_is_ignored(vasl_boards):
     # B9.2 as VASL applies it: the line 4O3-4Q1 crosses hedge art in 4P1, on a hexside of 4P1 that
     # runs out from a vertex of the target 4Q1: the target's own, not intervening (VASL: clear)
     from bench.vasl_engine import BLOCKED_BY_VASL, load_engine_results
-    from kernel.line_of_sight.depiction import art_runs, class_name
 
     board = vasl_boards[4]
-    a, b = board.index("4O3"), board.index("4Q1")
-    met = {(board.name(h), class_name(board, c)) for h, c, _, _ in art_runs(board, min(a, b), max(a, b))}
-    assert ("4P1", "hedge") in met
-    assert depiction(board, "4O3", "4Q1").visible[0]
+    result = quiet(kernel.los, board, "4O3", "4Q1", model="depiction")
+    met = [(step.hex, step.kind.split(" art")[0], step.effect) for step in result.steps]
+    assert ("4P1", "hedge", "none") in met
+    assert result.visible and depiction(board, "4O3", "4Q1").visible[0]
     engine = load_engine_results(4, None)
     names = [str(name) for name in engine["hexes"]]
     assert engine["status"][names.index("4O3"), names.index("4Q1")] != BLOCKED_BY_VASL
+
+
+# --- hexes from the exact tracer, the recorded walk (explain) -------------------------------------------
+
+@pytest.fixture(scope="module")
+def long_board():
+    """A 52 x 60 random map: long enough for LOS whose rounded pixels cross a hexside near a vertex."""
+    return kernel.random_board("asl", 52, 60, seed=1)
+
+
+def walked_pixels(board, a, b):
+    """The pixels the walk from the smaller index visits (docs/los-semantics.md section 6)."""
+    a, b = min(a, b), max(a, b)
+    ax, ay = board.x[a] * UNIT_X, board.y[a] * UNIT_Y
+    dx, dy = board.x[b] * UNIT_X - ax, board.y[b] * UNIT_Y - ay
+    n = int(np.ceil(max(abs(dx), abs(dy))))
+    t = np.arange(1, n) / n
+    return np.rint(ax + t * dx).astype(np.int64), np.rint(ay + t * dy).astype(np.int64)
+
+
+#: LOS on ``long_board`` where a walked pixel showing terrain is rounded into a hex the segment does
+#: not meet (found by search; the walk before issue #13's change blocked T53-XX9 at T52 and H3-RR58 at I4,
+#: hexes off the exact trace).
+ROUNDED_ACROSS = [("T53", "XX9"), ("N57", "VV7"), ("H3", "RR58")]
+
+
+@pytest.mark.parametrize("viewer, target", ROUNDED_ACROSS)
+def test_walk_names_only_hexes_of_the_exact_trace(long_board, viewer, target):
+    from kernel.line_of_sight.tracer import trace
+
+    board = long_board
+    a, b = board.index(viewer), board.index(target)
+    on_trace = {h for h, _ in trace(board, a, b)}
+    px, py = walked_pixels(board, a, b)
+    nearest = pixel_hexes(board, px, py)
+    drawn = (board_art(board).pixels[py, px] >> 8) > 0
+    assert any(h >= 0 and int(h) not in on_trace for h in nearest[drawn])   # the case is exercised
+    result = quiet(kernel.los, board, viewer, target, model="depiction")
+    assert {board.index(step.hex) for step in result.steps} <= on_trace
+    assert result.visible or board.index(result.blocked_at) in on_trace
+    detail = COMPARISONS["depiction_pairs"].reference(board, board_art(board)).detail(a, b)
+    assert (not result.visible, result.hindrance) == (detail["blocked"], detail["hindrance"])
+    assert (board.index(result.blocked_at) if result.blocked_at else -1) == detail["blocked_at"]
+
+
+def _explained_against_reference(board, pairs, levels, counters=None, counter_tables=None):
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    for (a, b), (la, lb) in zip(pairs.tolist(), levels.tolist()):
+        result = quiet(kernel.los, board, a, b, level_a=la, level_b=lb, model="depiction", counters=counters)
+        detail = reference.detail(a, b, la, lb, counters=counter_tables)
+        where = (board.location_name(a, la), board.location_name(b, lb))
+        assert not result.visible == detail["blocked"], where
+        assert result.hindrance == detail["hindrance"], where
+        assert result.blocked_at == (board.name(detail["blocked_at"]) if detail["blocked_at"] >= 0 else None), where
+        assert result.reason == detail["reason"], where
+        assert result.blind == (detail["reason"] == "blind hex"), where
+        assert result.continuous_slope == detail["slope"], where
+        # the steps: the DRM each hex added, and the blocking step last
+        per_hex = {}
+        for step in result.steps:
+            if step.hindrance:
+                per_hex[board.index(step.hex)] = per_hex.get(board.index(step.hex), 0) + step.hindrance
+        assert per_hex == detail["drm_by_hex"], where
+        assert sum(step.hindrance for step in result.steps) == result.hindrance, where
+        if not result.visible:
+            assert result.steps[-1].effect != "none" and result.steps[-1].hex == result.blocked_at, where
+            assert sum(step.effect != "none" for step in result.steps) == 1, where
+        else:
+            assert all(step.effect == "none" for step in result.steps), where
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_explain_matches_the_reference_walk(seed):
+    from kernel.line_of_sight.counters import counter_arrays
+
+    board = kernel.random_board("asl", 14, 9, seed=seed, max_level=3)
+    rng = np.random.default_rng(seed)
+    smoke = {board.name(int(h)): int(rng.integers(1, 4)) for h in rng.choice(len(board), 20, replace=False)}
+    vehicles = [board.name(int(h)) for h in rng.choice(len(board), 10, replace=False)]
+    counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
+    smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
+    pairs = rng.integers(0, len(board), (120, 2))
+    top = board.top_level
+    levels = np.stack([rng.integers(0, top[pairs[:, 0]] + 1), rng.integers(0, top[pairs[:, 1]] + 1)], axis=1)
+    _explained_against_reference(board, pairs, levels)
+    _explained_against_reference(board, pairs, levels, counters, (smoke_drm, smoke_top, vehicle))
+
+
+@needs_vasl
+def test_explain_matches_the_reference_walk_on_a_vasl_board(vasl_boards):
+    board = vasl_boards[4]
+    rng = np.random.default_rng(41)
+    pairs = rng.integers(0, len(board), (100, 2))
+    _explained_against_reference(board, pairs, np.zeros_like(pairs))
+
+
+def test_a_hex_or_range_counts_its_largest_hindrance(tmp_path):
+    # brush made a +2 hindrance: where a +1 (grain, orchard, ...) and then a +2 meet at one range,
+    # model="vasl" keeps the larger, the +2 adding the difference (+1); the kernel agrees with the
+    # reference on those pairs and on others, in both models
+    text = (REPO / "data" / "rulesets" / "asl.toml").read_text()
+    brush = text.index("[terrain.brush]")
+    text = text[:brush] + text[brush:].replace("hindrance = 1", "hindrance = 2", 1)
+    (tmp_path / "asl-brush2.toml").write_text(text)
+    board = kernel.random_board(str(tmp_path / "asl-brush2.toml"), 30, 20, seed=10, max_level=0,
+                                terrain_density=0.6)
+    pairs = np.random.default_rng(10).integers(0, len(board), (3000, 2)).tolist()
+    topped_up = [(a, b) for a, b in pairs
+                 if any(step.kind.startswith("brush") and step.hindrance == 1
+                        for step in quiet(kernel.los, board, a, b, model="vasl").steps)]
+    assert len(topped_up) >= 5   # the case is exercised (18 of these 3000 pairs)
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    for a, b in topped_up[:8] + pairs[:30]:
+        for model, per_range in (("depiction", False), ("vasl", True)):
+            result = quiet(kernel.los, board, a, b, model=model)
+            detail = reference.detail(a, b, per_range=per_range)
+            assert (not result.visible, result.hindrance) == (detail["blocked"], detail["hindrance"]), (a, b, model)
+            per_hex = {}
+            for step in result.steps:
+                if step.hindrance:
+                    per_hex[board.index(step.hex)] = per_hex.get(board.index(step.hex), 0) + step.hindrance
+            assert per_hex == detail["drm_by_hex"], (a, b, model)
+
+
+def test_depression_banks_block_as_in_the_hex_model_and_the_reference():
+    # A6.3: from inside a gully (72Y7, 73GG6 at level -1) the banks block, though lower than the other end;
+    # before, the depiction model saw over them (a continuous slope 72Y7 -> 72Y9; 73GG6 -> 71H3 on a hill)
+    board = kernel.load("default")
+    for viewer, target, bank in (("72Y7", "72Y9", "72Y8"), ("73GG6", "71H3", "73GG7")):
+        for a, b in ((viewer, target), (target, viewer)):
+            result = quiet(kernel.los, board, a, b, model="depiction")
+            assert (result.visible, result.blocked_at, result.reason) == (False, bank, "hill"), (a, b)
+            assert kernel.los(board, a, b).reason == "hill"
+        # a bank next to the viewer is seen: nothing lies between the two ends' hexes
+        assert quiet(kernel.los, board, viewer, bank, model="depiction").visible
+    names = board.ruleset.terrain_names
+    depression = [h for h in range(len(board))
+                  if any(board.terrain[h] >> t & 1 and names[t] in ("gully", "stream") for t in range(len(names)))]
+    rng = np.random.default_rng(3)
+    starts = rng.choice(depression, 20, replace=False)
+    pairs = np.stack([np.repeat(starts, 6), np.clip(np.repeat(starts, 6) + rng.integers(-50, 50, 120), 0,
+                                                     len(board) - 1)], axis=1)
+    _explained_against_reference(board, pairs, np.zeros_like(pairs))
+
+
+def test_smoke_in_an_end_hex_counts_as_in_the_hex_model():
+    # A24: SMOKE in the firer's or the target's own hex hinders; the hex model gives +3 for 71I4 -> 71L5
+    board = kernel.load("default")
+    for where in ("71L5", "71I4"):
+        counters = kernel.Counters.on(board, smoke={where: 3})
+        hex_model = kernel.los(board, "71I4", "71L5", counters=counters)
+        result = quiet(kernel.los, board, "71I4", "71L5", counters=counters, model="depiction")
+        assert (result.visible, result.hindrance) == (hex_model.visible, hex_model.hindrance) == (True, 3)
+        assert [(s.hex, s.kind, s.hindrance) for s in result.steps if s.hindrance] == [(where, "counters", 3)]
+        pairs = quiet(kernel.los_pairs, board, ["71I4"], ["71L5"], counters=counters, model="depiction")
+        assert pairs.hindrance[0] == 3
+    plain = quiet(kernel.los, board, "71I4", "71L5", model="depiction")
+    assert plain.hindrance == 0
+
+
+def test_result_names_its_model():
+    board = kernel.load("default")
+    assert kernel.los(board, "71I4", "71I6").model == "hex"
+    for model in ("depiction", "vasl"):
+        result = quiet(kernel.los, board, "71I4", "71I6", model=model)
+        assert result.model == model and result.to_dict()["model"] == model
+        assert result.explain().startswith(f"LOS 71I4 -> 71I6 (asl, {model} model): ")
 
 
 # --- every parameter changes the output, every error is raised -----------------------------------------
@@ -310,14 +530,17 @@ def test_cli_depiction_switch(tmp_path, capsys):
     from kernel.cli import main
     import json
 
-    with pytest.warns(DepictionWarning):
-        assert main(["los", "71I4", "72M6", "--depiction", "--json"]) in (0, None)
-    ours = json.loads(capsys.readouterr().out)
+    assert main(["los", "71I4", "72M6", "--depiction", "--json"]) in (0, None)
+    captured = capsys.readouterr()
+    ours = json.loads(captured.out)
     expected = quiet(kernel.los, kernel.load("default"), "71I4", "72M6", model="depiction")
-    assert (ours["visible"], ours["hindrance"]) == (expected.visible, expected.hindrance)
-    with pytest.warns(DepictionWarning):
-        assert main(["matrix", "--map", "71", "--depiction", "--out", str(tmp_path / "m.npy"), "--quiet"]) in (0, None)
-    capsys.readouterr()
+    assert (ours["visible"], ours["hindrance"], ours["model"]) == (expected.visible, expected.hindrance, "depiction")
+    # the warning reaches a person as one line, without the Python source location
+    assert captured.err.splitlines() == [
+        f"hexkernel los: note: {REPO / 'data' / 'scenarios' / 'default.scenario'}: model='depiction' on a map with "
+        "no drawn art: its hexes are rasterised, so it follows the hex model (see kernel.maps.art)"]
+    assert main(["matrix", "--map", "71", "--depiction", "--out", str(tmp_path / "m.npy"), "--quiet"]) in (0, None)
+    assert "note: " in capsys.readouterr().err
     board = kernel.load("71")
     assert (np.load(tmp_path / "m.npy") == quiet(kernel.los_matrix, board, model="depiction")).all()
     with warnings.catch_warnings():
@@ -378,9 +601,10 @@ def test_art_off_whole_pixels_is_an_error():
 
 def test_a_hindrance_cap_beyond_the_walk_memory_is_an_error(monkeypatch):
     board = kernel.random_board("asl", 6, 5, seed=5)
-    monkeypatch.setitem(board.ruleset.rules, "hindrance_cap", 64)
-    with pytest.raises(ValueError, match=r"hindrance cap 64: expected 0..63 for model='depiction'"):
-        kernel.los_matrix(board, model="depiction")
+    for cap in (64, 0):   # 0, no cap, would let a walk remember more hexes than it has room for
+        monkeypatch.setitem(board.ruleset.rules, "hindrance_cap", cap)
+        with pytest.raises(ValueError, match=rf"hindrance cap {cap}: expected 1..63 for model='depiction'"):
+            kernel.los_matrix(board, model="depiction")
 
 
 def test_blocks_bits_and_field_of_fire_agree_with_the_matrix(small_board):

@@ -128,18 +128,32 @@ def test_matrix_over_upper_locations():
             assert matrix[i, j] == (min(single.hindrance, 127) if single.visible else BLOCKED) or i == j
 
 
-def test_pairs_equal_single_queries():
+@pytest.mark.parametrize("model", ["hex", "depiction"])
+def test_pairs_equal_single_queries(model):
+    """``los_pairs`` and ``los`` give one pair the same answer in every field they share (issue #14):
+    names and reason names in ``los``, indices and codes in ``los_pairs``, converted by
+    ``blocked_at_names`` and ``reason_names``."""
+    import warnings
+
     board = kernel.load("default")
     rng = np.random.default_rng(7)
     a = rng.integers(0, len(board), 300)
-    b = rng.integers(0, len(board), 300)
-    result = los_pairs(board, a, b)
-    for k in range(0, 300, 7):
-        single = los(board, int(a[k]), int(b[k]))
+    b = np.clip(a + rng.integers(-60, 60, 300), 0, len(board) - 1)   # mostly short LOS (slopes, blind hexes)
+    b[::4] = rng.integers(0, len(board), 75)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # the depiction model on a map without art
+        result = los_pairs(board, a, b, model=model)
+        singles = [los(board, int(a[k]), int(b[k]), model=model) for k in range(0, 300, 3)]
+    names, reasons = result.blocked_at_names(board), result.reason_names()
+    assert (~result.visible).sum() > 50 and result.continuous_slope.any() and result.blind.any()
+    for k, single in zip(range(0, 300, 3), singles):
         assert result.visible[k] == single.visible
         assert result.hindrance[k] == single.hindrance
         assert result.blind[k] == single.blind
-        assert (board.names[result.blocked_at[k]] if result.blocked_at[k] >= 0 else None) == single.blocked_at
+        assert result.continuous_slope[k] == single.continuous_slope
+        assert names[k] == single.blocked_at and result.blocked_at[k] == single.blocked_at_index
+        assert reasons[k] == single.reason
+        assert (result.range[k], result.cover[k]) == (single.range, single.cover)
 
 
 def test_field_of_fire_single_and_several_sources():

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_command, info_command,
                         los_command, matrix_command, move_command, page_command, vantage_command,
@@ -91,9 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+
+    def note(message, category, filename, lineno, file=None, line=None):
+        # a warning for a person: one line, no source location
+        print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
+
     try:
         # outputs are staged beside their final names and renamed only when the command completes
-        with Outputs(force=getattr(args, "force", False)) as outputs:
+        with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
+            warnings.showwarning = note
             args.run(args)
             outputs.commit()
     except UserError as error:

@@ -51,8 +51,9 @@ def warm_kernels() -> list[tuple[str, float]]:
             kernel.los_matrix(board, model="depiction")
             list(kernel.los_matrix_blocks(board, block_rows=16, model="depiction"))
             kernel.los_pairs(board, [0, 1], [len(board) - 1, 2], model="depiction")
+            kernel.los(board, first, last, model="depiction")
 
-    steps.append(("depiction model: los_matrix, los_matrix_blocks, los_pairs", depiction))
+    steps.append(("depiction model: los_matrix, los_matrix_blocks, los_pairs, los", depiction))
     vv = kernel.random_board("valor-victory", 6, 5, seed=0)
     steps.append(("los_matrix (every ordered pair: Valor & Victory)", lambda: kernel.los_matrix(vv)))
     done = []

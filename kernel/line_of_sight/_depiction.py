@@ -5,8 +5,10 @@ between hexes ``a < b`` (always walked from the smaller index, so the matrix
 is symmetric by construction) visits the pixels
 ``rint(A + i / n * (B - A))``, ``i = 1 .. n - 1``, of the segment between the
 two centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``).  A pixel
-belongs to the hex whose centre dot is nearest (ties: smaller lattice x, then
-y), exactly as :func:`kernel.maps.art.pixel_hexes`.  Pixels of the two ends'
+belongs to a hex of the exact trace (one whose closed hexagon the segment
+meets): the one whose centre dot is nearest (ties: smaller lattice x, then y),
+which is :func:`kernel.maps.art.pixel_hexes` unless the rounding put the pixel
+in a hex the segment does not meet (:func:`._pixel_geometry.walk_hex`).  Pixels of the two ends'
 hexes never count.  Every other pixel is judged as a hex of its own at its own
 ground level, with the rule steps of :mod:`kernel.line_of_sight._rules`
 (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of
@@ -17,10 +19,12 @@ makes no blind hexes and is ignored when the hexside of its hex nearest it
 touches either end's hex: one of the end's own hexsides or one running out
 from one of its vertices (B9.2 as VASL's engine applies it).  SMOKE and vehicles (``counter_info``, laid out like
 ``hex_info``, read only when ``has_counters``) count once per hex the walk
-meets, with the hex's ground level.  Hindrance counts once per hex holding an applicable
-hindrance pixel (its first such pixel's DRM); ``cap`` blocks.  With
-``per_range`` (VASL's reading, for comparisons only) it counts once per range
-from the higher end instead.
+meets, with the hex's ground level; SMOKE in an end's own hex counts as in the
+hex model (A24): the walk's first end before the walk, the other after it.
+Terrain hindrance counts once per hex holding an applicable hindrance pixel,
+at the largest such pixel's DRM; ``cap`` (at least 1) blocks.  With
+``per_range`` (VASL's reading) it counts once per range from the higher end
+instead.
 """
 
 from __future__ import annotations
@@ -29,123 +33,76 @@ import numba
 import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
+from kernel.line_of_sight._pixel_geometry import (
+    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, walk_hex, walk_pixel,
+)
 from kernel.line_of_sight._rules import (
-    BLOCKED, NONE, R_HEXSIDE, R_HINDRANCE, R_NONE, asl_hex_effect, asl_hex_hindrance, ranges_from_higher,
+    BLOCK, BLOCKED, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, asl_hex_effect, asl_hex_hindrance, end_smoke,
+    ranges_from_higher,
 )
 
-#: Pixels per lattice unit (kernel.maps.art.UNIT_X / UNIT_Y).
-UNIT_X = 18.75
-UNIT_Y = 32.25
-#: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
-#: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.
-TOUCH_RADIUS = 70.0
-#: A pixel this close to a centre dot (half the distance between neighbouring centre dots, 32.25 px,
-#: less the 0.75 px a rounded pixel may lie off the segment) is in that dot's hex.
-INNER_RADIUS = 31.5
-#: Squared: a pixel nearer than this to a hex's centre dot (32.25 px, half the least distance between
-#: two centre dots, squared) lies in that hex.
-INNER_RADIUS2 = 32.25 * 32.25
 #: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
 LEVEL_BIAS = 128
-#: Most hindrance hexes one walk remembers (the wrapper checks that the cap is below it).
+#: Most hindrance hexes one walk remembers (the wrapper checks that the cap, at least 1, is below it: each
+#: hex or range remembered adds at least 1).
 MAX_HINDRANCE_HEXES = 64
-
-# The steps between neighbouring centre dots N, NE, SE in pixels (a hexside's midpoint lies half way).
-_STEP_X = np.array([0.0, 3.0 * UNIT_X, 3.0 * UNIT_X])
-_STEP_Y = np.array([-2.0 * UNIT_Y, -UNIT_Y, UNIT_Y])
-
-
-@jit_inline
-def hex_range(h1, h2, lat_x, lat_y):
-    """Range in hexes between hexes h1 and h2 (lattice centres)."""
-    dc = abs(lat_x[h1] - lat_x[h2]) // 3
-    dy = abs(lat_y[h1] - lat_y[h2])
-    extra = (dy - dc) // 2
-    return dc + (extra if extra > 0 else 0)
-
+#: A walk's scratch memory (``counted``): the hexes (or ranges) whose terrain hindrance counted, the hexes
+#: whose counters counted, and the DRM kept for each of the first (from ``KEPT_DRM``).
+COUNTED_SIZE = 3 * MAX_HINDRANCE_HEXES
+KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
+#: Columns of a recorded walk's log (:func:`depiction_recorded`), one row per step: a run of judged
+#: pixels of one hex, class and elevation, or a hex's counters (``LOG_CLASS`` = ``COUNTERS``).
+(LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
+ LOG_LAST_PIXEL) = range(11)
+LOG_COLUMNS = 11
+#: ``LOG_CLASS`` of a step that is a hex's SMOKE and vehicles (or an end's own SMOKE), not its art.
+COUNTERS = -1
 
 @jit_inline
-def pixel_hex(px, py, cell_index, lat_x, lat_y):
-    """The hex whose centre dot is nearest pixel (px, py) (ties: smaller lattice x, then y); -1 for none."""
-    max_col = cell_index.shape[0] - 3
-    max_row = cell_index.shape[1] - 3
-    first = int(np.floor(px / (3.0 * UNIT_X)))
-    best = -1
-    best_d = np.inf
-    for dc in range(2):
-        col = first + dc
-        if col < 0:
-            col = 0
-        if col > max_col:
-            col = max_col
-        parity = (col + 1) % 2
-        low = int(np.floor((py / UNIT_Y - parity) / 2.0))
-        for dr in range(2):
-            yc = 2 * (low + dr) + parity
-            row = (yc - 1 + col % 2) // 2
-            if row < -1:
-                row = -1
-            if row > max_row + 1:
-                row = max_row + 1
-            h = cell_index[col + 1, row + 1]
-            if h < 0:
-                continue
-            ddx = px - 3.0 * col * UNIT_X
-            ddy = py - yc * UNIT_Y
-            d = ddx * ddx + ddy * ddy
-            if d < best_d or (d == best_d and (lat_x[h] < lat_x[best] or (
-                    lat_x[h] == lat_x[best] and lat_y[h] < lat_y[best]))):
-                best = h
-                best_d = d
-    return best
-
-
-@jit_inline
-def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
-    """Whether the hexside of hex ``h`` nearest pixel (px, py) touches hex ``a``'s or hex ``b``'s
-    hexagon: is one of its hexsides or runs out from one of its vertices (its midpoint lies
-    within ``TOUCH_RADIUS`` of that hex's centre dot)."""
-    cx = lat_x[h] * UNIT_X
-    cy = lat_y[h] * UNIT_Y
-    best_d = np.inf
-    mx = cx
-    my = cy
-    for k in range(3):
-        for sign in (-0.5, 0.5):
-            x = cx + sign * _STEP_X[k]
-            y = cy + sign * _STEP_Y[k]
-            d = (px - x) * (px - x) + (py - y) * (py - y)
-            if d < best_d:
-                best_d = d
-                mx = x
-                my = y
-    for end in (a, b):
-        ex = mx - lat_x[end] * UNIT_X
-        ey = my - lat_y[end] * UNIT_Y
-        if ex * ex + ey * ey < TOUCH_RADIUS * TOUCH_RADIUS:
+def depression_bank(h, group, group_ground2, neighbours, depression_group, ground2):
+    """Whether hex h is a bank of depression ``group`` (ground ``group_ground2`` half levels): higher
+    ground than it, outside it, next to one of its hexes (the hex model's rule, over ``ground2``)."""
+    if group < 0 or depression_group[h] == group or ground2[h] <= group_ground2:
+        return False
+    for d in range(6):
+        n = neighbours[h, d]
+        if n >= 0 and depression_group[n] == group:
             return True
     return False
 
 
 @jit_inline
-def mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, pixels, cell_index, lat_x, lat_y):
-    """False when the middle pixel of the walk rules out a continuous slope (a cheap first test)."""
-    i = steps // 2
-    t = i / steps
-    x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
-    y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
-    h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
+def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
+    """(holds, counted) of one walked pixel for a continuous slope: its ground is the higher end's level
+    less its hex's range from it (counted: the pixel lies outside the ends' hexes)."""
+    h = walk_hex(float(x), float(y), a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
     if h < 0 or h == a or h == b:
-        return True
-    return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y)
+        return True, False
+    return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
 
 
-@jit
-def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
-                   n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted):
-    """(blocked, hindrance, reason, hex where blocked) of the LOS between a at la2 and b at lb2 half levels."""
+@jit_inline
+def log_counters(log, n_log, h, drm, effect, reason):
+    """Record a hex's counters (SMOKE, vehicles) as a step of their own; the new count."""
+    log[n_log, LOG_HEX] = h
+    log[n_log, LOG_CLASS] = COUNTERS
+    log[n_log, LOG_DRM] = drm
+    log[n_log, LOG_EFFECT] = effect
+    log[n_log, LOG_REASON] = reason
+    log[n_log, LOG_LAST_PIXEL] = -2
+    return n_log + 1
+
+
+@jit_inline
+def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group,
+                   pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters,
+                   counted):
+    """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
+    blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
+    ``LOG_COLUMNS``; at least twice the walk's pixels plus two rows), else ``log`` is never touched."""
+    n_log = 0
     if a == b:
-        return False, 0, R_NONE, -1
+        return False, 0, R_NONE, -1, False, n_log
     if a > b:
         a, b = b, a
         la2, lb2 = lb2, la2
@@ -155,6 +112,8 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
     ay = lat_y[a] * UNIT_Y
     dx = lat_x[b] * UNIT_X - ax
     dy = lat_y[b] * UNIT_Y - ay
+    ddx = lat_x[b] - lat_x[a]
+    ddy = lat_y[b] - lat_y[a]
     steps = int(np.ceil(max(abs(dx), abs(dy))))
     # pixels nearer an end's centre dot than INNER_RADIUS (rounding included) lie in that end's hex
     inner = int(np.floor(INNER_RADIUS * steps / np.sqrt(dx * dx + dy * dy)))
@@ -165,27 +124,49 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
     T2 = lb2 if higher_is_a else la2
     same = S2 == T2
     high = a if higher_is_a else b
+    # an end at level 0 of a depression hex is IN its depression: the banks around it block (A6.3)
+    group_a = depression_group[a] if la2 == ground2[a] else -1
+    group_b = depression_group[b] if lb2 == ground2[b] else -1
+    # open ground at or below this many half levels is no bank of such a depression
+    bank_floor2 = 1 << 30
+    if group_a >= 0:
+        bank_floor2 = ground2[a]
+    if group_b >= 0 and ground2[b] < bank_floor2:
+        bank_floor2 = ground2[b]
 
-    # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high.
+    # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high; the
+    # middle pixel first (a cheap test that rules most LOS out)
     slope = False
-    if not same and mid_slope(steps, ax, ay, dx, dy, a, b, high, S2, width, height, pixels, cell_index, lat_x, lat_y):
-        slope = True
-        crossed = 0
-        for i in range(i_first, i_last + 1):
-            t = i / steps
-            x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
-            y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
-            h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
-            if h < 0 or h == a or h == b:
-                continue
-            if S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) != 2 * hex_range(high, h, lat_x, lat_y):
+    if not same:
+        x, y = walk_pixel(steps // 2, steps, ax, ay, dx, dy, width, height)
+        holds, _ = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y)
+        if holds:
+            slope = True
+            crossed = 0
+            for i in range(i_first, i_last + 1):
+                x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
+                holds, outside = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
+                                                   lat_x, lat_y)
+                if not holds:
+                    slope = False
+                    break
+                if outside:
+                    crossed += 1
+            if crossed == 0:
                 slope = False
-                break
-            crossed += 1
-        if crossed == 0:
-            slope = False
 
     total = 0
+    # SMOKE in the first end's own hex (A24), before the walk
+    if has_counters:
+        first_smoke = end_smoke(a, la2, counter_info)
+        if first_smoke > 0:
+            total = first_smoke
+            blocks = total >= cap
+            if record:
+                n_log = log_counters(log, n_log, a, first_smoke, BLOCK if blocks else NONE,
+                                     R_HINDRANCE if blocks else R_NONE)
+            if blocks:
+                return True, total, R_HINDRANCE, a, slope, n_log
     n_counted = 0
     cached_hex = -1
     cached_x = 0.0
@@ -196,24 +177,26 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
     last_row = -1
     last_counter_hex = -1
     n_counter_hexes = 0
+    run = -1   # the log row of the run the last judged pixel extended (record only)
     for i in range(i_first, i_last + 1):
-        t = i / steps
-        x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
-        y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
+        x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
         word = pixels[y, x]
-        open_ground = word < 256 and (slope or 2 * (word - LEVEL_BIAS) <= T2)
+        # open ground not above the lower end (under a continuous slope: no higher than a depression's
+        # ground, where an end is in one): nothing here can matter but a hex's counters
+        open_ground = word < 256 and (2 * (word - LEVEL_BIAS) <= T2 or (
+            slope and 2 * (word - LEVEL_BIAS) <= bank_floor2))
         if open_ground and not has_counters:
-            continue  # open ground not above the lower end: nothing here can matter
+            continue
         c = word >> 8
         g = (word & 0xFF) - LEVEL_BIAS
         # the hex of the last pixel looked up, while this pixel lies inside its inscribed circle
         if cached_hex >= 0:
-            ddx = x - cached_x
-            ddy = y - cached_y
-            if ddx * ddx + ddy * ddy >= INNER_RADIUS2:
+            ex = x - cached_x
+            ey = y - cached_y
+            if ex * ex + ey * ey >= INNER_RADIUS2:
                 cached_hex = -1
         if cached_hex < 0:
-            cached_hex = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
+            cached_hex = walk_hex(float(x), float(y), a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
             if cached_hex >= 0:
                 cached_x = lat_x[cached_hex] * UNIT_X
                 cached_y = lat_y[cached_hex] * UNIT_Y
@@ -238,10 +221,36 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
                     counted[MAX_HINDRANCE_HEXES + n_counter_hexes] = h
                     n_counter_hexes += 1
                     total += smoke + vehicle
-                    if cap > 0 and total >= cap:
-                        return True, total, R_HINDRANCE, h
+                    blocks = total >= cap
+                    if record:
+                        n_log = log_counters(log, n_log, h, smoke + vehicle, BLOCK if blocks else NONE,
+                                             R_HINDRANCE if blocks else R_NONE)
+                        run = -1
+                    if blocks:
+                        return True, total, R_HINDRANCE, h, slope, n_log
         if open_ground:
             continue
+        if record:
+            # one step per run of consecutive judged pixels of one hex, class and elevation
+            if run >= 0 and log[run, LOG_HEX] == h and log[run, LOG_CLASS] == c and log[run, LOG_LEVEL] == g \
+                    and log[run, LOG_LAST_PIXEL] == i - 1:
+                log[run, LOG_X1] = x
+                log[run, LOG_Y1] = y
+                log[run, LOG_LAST_PIXEL] = i
+            else:
+                run = n_log
+                n_log += 1
+                log[run, LOG_HEX] = h
+                log[run, LOG_CLASS] = c
+                log[run, LOG_LEVEL] = g
+                log[run, LOG_X0] = x
+                log[run, LOG_Y0] = y
+                log[run, LOG_X1] = x
+                log[run, LOG_Y1] = y
+                log[run, LOG_DRM] = 0
+                log[run, LOG_EFFECT] = NONE
+                log[run, LOG_REASON] = R_NONE
+                log[run, LOG_LAST_PIXEL] = i
         row = c * n_levels + g - level_min
         wall = class_wall[c]
         if wall > 0:
@@ -249,42 +258,108 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, pixels, pixel_info,
             if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y):
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
-                    return True, total, R_HEXSIDE, h
+                    if record:
+                        log[run, LOG_EFFECT] = BLOCK
+                        log[run, LOG_REASON] = R_HEXSIDE
+                    return True, total, R_HEXSIDE, h, slope, n_log
         if h == last_hex and row == last_row:
             continue  # the same terrain at the same level in the same hex as the pixel before: no news
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
+        if effect != BLOCK and (group_a >= 0 or group_b >= 0) and (
+                (2 * g > ground2[a] and depression_bank(h, group_a, ground2[a], neighbours, depression_group, ground2))
+                or (2 * g > ground2[b]
+                    and depression_bank(h, group_b, ground2[b], neighbours, depression_group, ground2))):
+            effect, reason = BLOCK, R_HILL   # bank ground of an end's depression
         if effect != NONE:
-            return True, total, reason, h
+            if record:
+                log[run, LOG_EFFECT] = effect
+                log[run, LOG_REASON] = reason
+            return True, total, reason, h, slope, n_log
         terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
         if terrain > 0:
+            # once per hex (per range with per_range), at the largest DRM met there
             key = r_s if per_range else h
-            seen = False
+            slot = -1
             for k in range(n_counted):
                 if counted[k] == key:
-                    seen = True
+                    slot = k
                     break
-            if not seen:
+            added = 0
+            if slot < 0:
                 counted[n_counted] = key
+                counted[KEPT_DRM + n_counted] = terrain
                 n_counted += 1
-                total += terrain
-                if cap > 0 and total >= cap:
-                    return True, total, R_HINDRANCE, h
+                added = terrain
+            elif terrain > counted[KEPT_DRM + slot]:
+                added = terrain - counted[KEPT_DRM + slot]
+                counted[KEPT_DRM + slot] = terrain
+            if added > 0:
+                total += added
+                blocks = total >= cap
+                if record:
+                    log[run, LOG_DRM] += added
+                    if blocks:
+                        log[run, LOG_EFFECT] = BLOCK
+                        log[run, LOG_REASON] = R_HINDRANCE
+                if blocks:
+                    return True, total, R_HINDRANCE, h, slope, n_log
         last_hex = h
         last_row = row
-    return False, total, R_NONE, -1
+    # SMOKE in the other end's own hex (A24), after the walk
+    if has_counters:
+        last_smoke = end_smoke(b, lb2, counter_info)
+        if last_smoke > 0:
+            total += last_smoke
+            blocks = total >= cap
+            if record:
+                n_log = log_counters(log, n_log, b, last_smoke, BLOCK if blocks else NONE,
+                                     R_HINDRANCE if blocks else R_NONE)
+            if blocks:
+                return True, total, R_HINDRANCE, b, slope, n_log
+    return False, total, R_NONE, -1, slope, n_log
+
+
+@jit
+def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels,
+                   pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted):
+    """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
+    lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
+    ``COUNTED_SIZE``)."""
+    log = counted.reshape((-1, 1))  # never written: nothing is recorded
+    blocked, total, reason, at, slope, n_log = depiction_walk(
+        False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels,
+        pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+    return blocked, total, reason, at, slope
+
+
+@jit
+def depiction_recorded(a, la2, b, lb2, tables):
+    """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
+    log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
+    (lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels, pixel_info, n_levels, level_min,
+     class_wall, cap, per_range, counter_info, has_counters) = tables
+    dx = (lat_x[b] - lat_x[a]) * UNIT_X
+    dy = (lat_y[b] - lat_y[a]) * UNIT_Y
+    steps = int(np.ceil(max(abs(dx), abs(dy))))
+    # at most one run and one counters step per pixel, and the two ends' SMOKE
+    log = np.zeros((2 * steps + 2, LOG_COLUMNS), np.int64)
+    counted = np.empty(COUNTED_SIZE, np.int64)
+    blocked, total, reason, at, slope, n_log = depiction_walk(
+        True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels,
+        pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+    return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    (lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
-     has_counters) = tables
+    (lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels, pixel_info, n_levels, level_min,
+     class_wall, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
     for j in range(first, last):
-        blocked, total, reason, at = depiction_pair(a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index,
-                                                    pixels, pixel_info, n_levels,
-                                                    level_min, class_wall, cap, per_range, counter_info,
-                                                    has_counters, counted)
+        blocked, total, reason, at, slope = depiction_pair(
+            a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, ground2, depression_group,
+            pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -296,7 +371,7 @@ def depiction_matrix_kernel(hexes, levels2, tables, out):
     """Upper triangle of the depiction matrix; iteration k owns rows k and n-1-k (then mirror the lower)."""
     n = hexes.shape[0]
     for k in numba.prange((n + 1) // 2):
-        counted = np.empty(2 * MAX_HINDRANCE_HEXES, np.int64)
+        counted = np.empty(COUNTED_SIZE, np.int64)
         out[k, k] = 0
         _matrix_row(k, k + 1, n, hexes, levels2, tables, out, k, counted)
         other = n - 1 - k
@@ -310,7 +385,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix."""
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
-        counted = np.empty(2 * MAX_HINDRANCE_HEXES, np.int64)
+        counted = np.empty(COUNTED_SIZE, np.int64)
         _matrix_row(row_start + r, 0, n, hexes, levels2, tables, out, r, counted)
 
 
@@ -320,18 +395,20 @@ CHUNK = 256
 
 @jit_parallel
 def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
-                           out_reason):
+                           out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    (lat_x, lat_y, cell_index, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
-     has_counters) = tables
+    (lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels, pixel_info, n_levels, level_min,
+     class_wall, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
-        counted = np.empty(2 * MAX_HINDRANCE_HEXES, np.int64)
+        counted = np.empty(COUNTED_SIZE, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-            blocked, total, reason, at = depiction_pair(
-                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, pixels,
-                pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+            blocked, total, reason, at, slope = depiction_pair(
+                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours, ground2,
+                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
+                has_counters, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at
             out_reason[p] = reason
+            out_slope[p] = slope

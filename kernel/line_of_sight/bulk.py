@@ -133,8 +133,7 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     the firing unit class for the targets' cover (default: the ruleset's
     first).  ``reason`` holds codes into :data:`REASONS` (0 = visible).
     ``model="depiction"`` (or ``"vasl"``, see :func:`los_matrix`) reads the
-    LOS off the map's art (:mod:`kernel.line_of_sight.depiction`; its
-    ``continuous_slope`` is always false).
+    LOS off the map's art (:mod:`kernel.line_of_sight.depiction`).
 
     Examples
     --------
@@ -155,10 +154,9 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_), ranges, cover)
     if checked_model(model) in ART_MODELS:
-        blocked, result.hindrance, result.blocked_at, result.reason = depiction_pairs(
+        blocked, result.hindrance, result.blocked_at, result.reason, result.continuous_slope = depiction_pairs(
             board, hex_a, levels[0], hex_b, levels[1], counters, per_range=model == "vasl")
         result.blind = result.reason == rules.R_BLIND
-        result.continuous_slope = np.zeros(n, np.bool_)
         result.visible = ~blocked
         return result
     blocked = np.empty(n, np.bool_)

@@ -6,7 +6,8 @@ points that take it) traces each LOS over the pixels of the map's art
 model rasterised where a board has no art) instead of over whole hexes.  The
 rules are the hex model's (``docs/los-semantics.md`` section 2), applied to
 each pixel as if it were a hex at its own ground level, with ranges counted in
-hexes from the pixel's hex:
+hexes from the pixel's hex, a hex of the exact trace (``docs/los-semantics.md``
+section 6):
 
 * obstacles, their heights, blind hexes and height advantage
   (``asl_hex_effect``); hindrances and the +6 cap, counted once per hex
@@ -18,7 +19,8 @@ hexes from the pixel's hex:
   (read under the centre dot) plus their Location level.
 
 Only ASL boards.  SMOKE and vehicles (``counters``) count once per hex the
-walk meets outside the ends' hexes, as the hex model counts them per hex.
+walk meets outside the ends' hexes, as the hex model counts them per hex, and
+SMOKE in an end's own hex as the hex model counts it (A24).
 
 Examples
 --------
@@ -42,7 +44,7 @@ from kernel._dtypes import HEX_INDEX, LEVEL
 from kernel.maps.art import LEVEL_BIAS
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
-from kernel.line_of_sight.inputs import model_code
+from kernel.line_of_sight.inputs import depression_groups, model_code
 
 #: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
@@ -79,8 +81,8 @@ def depiction_tables(board, per_range: bool = False):
         raise ValueError(f"{board.source}: model='depiction' needs ASL LOS rules: this map's ruleset "
                          f"{board.ruleset.name!r} uses the {board.ruleset.los_model!r} LOS model")
     cap = int(board.ruleset.rules["hindrance_cap"])
-    if not 0 <= cap < MAX_HINDRANCE_HEXES:
-        raise ValueError(f"{board.source}: hindrance cap {cap}: expected 0..{MAX_HINDRANCE_HEXES - 1} "
+    if not 1 <= cap < MAX_HINDRANCE_HEXES:
+        raise ValueError(f"{board.source}: hindrance cap {cap}: expected 1..{MAX_HINDRANCE_HEXES - 1} "
                          "for model='depiction'")
     art = board_art(board)
     if not art.drawn:
@@ -111,7 +113,8 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              art.pixels, info, n_levels, level_min, class_wall, cap, False)
+              np.ascontiguousarray(board.neighbours), 2 * board.ground_level.astype(np.int64),
+              depression_groups(board), art.pixels, info, n_levels, level_min, class_wall, cap, False)
     board.__dict__["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
 
@@ -162,7 +165,7 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
 
 
 def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_range: bool = False):
-    """(blocked, hindrance, blocked_at, reason) of pairs a[k] -> b[k] in the depiction model."""
+    """(blocked, hindrance, blocked_at, reason, continuous slope) of pairs a[k] -> b[k] in the depiction model."""
     from kernel.line_of_sight import _depiction as D
 
     n = len(hex_a)
@@ -170,10 +173,11 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
     hindrance = np.empty(n, np.int32)
     at = np.empty(n, np.int32)
     reason = np.empty(n, np.int8)
+    slope = np.empty(n, np.bool_)
     D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
                              np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
-                             kernel_tables(board, counters, per_range), blocked, hindrance, at, reason)
-    return blocked, hindrance, at, reason
+                             kernel_tables(board, counters, per_range), blocked, hindrance, at, reason, slope)
+    return blocked, hindrance, at, reason, slope
 
 
 def best_of_sources(board, sources, source_levels, targets, target_levels, visible, hindrance, best,
@@ -183,7 +187,7 @@ def best_of_sources(board, sources, source_levels, targets, target_levels, visib
     best[:] = -1
     hindrance[:] = 0
     for s in range(len(sources)):
-        blocked, total, _, _ = depiction_pairs(board, np.full(len(targets), sources[s], HEX_INDEX),
+        blocked, total, _, _, _ = depiction_pairs(board, np.full(len(targets), sources[s], HEX_INDEX),
                                                np.full(len(targets), source_levels[s], np.int64),
                                                targets, target_levels, counters, per_range)
         better = ~blocked & ((best < 0) | (total < hindrance))
@@ -193,35 +197,16 @@ def best_of_sources(board, sources, source_levels, targets, target_levels, visib
     hindrance[best < 0] = rules.BLOCKED
 
 
-def art_runs(board, a: int, b: int, stop_at: int = -1):
-    """The runs of drawn pixels that the walk from a to b meets outside the ends' hexes: a list of
-    ``(hex, class, first pixel, last pixel)`` in walking order (from the end with the smaller index, as
-    the kernel walks), up to and including the hex ``stop_at`` (the pixels of that hex are listed
-    whatever is drawn there: a hill blocks on bare ground)."""
-    from kernel.maps.art import UNIT_X, UNIT_Y, board_art, pixel_hexes
+def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counters=None, per_range: bool = False):
+    """One depiction LOS with its steps: ``(blocked, hindrance, reason, blocked_at, continuous slope, log)``,
+    ``log`` the kernel's rows (columns ``LOG_*`` of :mod:`._depiction`) in walking order, from the end
+    with the smaller index."""
+    from kernel.line_of_sight import _depiction as D
 
-    art = board_art(board)
-    first, last = (a, b) if a < b else (b, a)
-    ax, ay = float(board.x[first]) * UNIT_X, float(board.y[first]) * UNIT_Y
-    dx, dy = float(board.x[last]) * UNIT_X - ax, float(board.y[last]) * UNIT_Y - ay
-    steps = int(np.ceil(max(abs(dx), abs(dy))))
-    t = np.arange(1, steps) / steps
-    px = np.clip(np.rint(ax + t * dx).astype(np.int64), 0, art.pixels.shape[1] - 1)
-    py = np.clip(np.rint(ay + t * dy).astype(np.int64), 0, art.pixels.shape[0] - 1)
-    hexes = pixel_hexes(board, px, py)
-    classes = art.pixels[py, px] >> 8
-    runs = []
-    for k in range(len(px)):
-        h, c = int(hexes[k]), int(classes[k])
-        if h in (a, b) or h < 0 or (c == 0 and h != stop_at):
-            continue
-        if runs and runs[-1][0] == h and runs[-1][1] == c and runs[-1][3] == (int(px[k - 1]), int(py[k - 1])):
-            runs[-1] = (h, c, runs[-1][2], (int(px[k]), int(py[k])))
-        else:
-            if stop_at >= 0 and runs and runs[-1][0] == stop_at and h != stop_at:
-                break
-            runs.append((h, c, (int(px[k]), int(py[k])), (int(px[k]), int(py[k]))))
-    return runs
+    levels2 = location_levels2(board, np.array([a, b], HEX_INDEX), np.array([level_a, level_b]))
+    blocked, total, reason, at, slope, log = D.depiction_recorded(
+        int(a), int(levels2[0]), int(b), int(levels2[1]), kernel_tables(board, counters, per_range))
+    return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 
 def class_name(board, c: int) -> str:

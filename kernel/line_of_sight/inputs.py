@@ -166,13 +166,15 @@ def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
     return cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index)[0]
 
 
-def cover_one(board, source: int, source_level: int, target: int, target_level: int, unit_index: int) -> int:
-    """:func:`cover_of` for one pair, as a Python int."""
+def cover_and_range_one(board, source: int, source_level: int, target: int, target_level: int,
+                        unit_index: int) -> tuple[int, int]:
+    """:func:`cover_of` and the range in hexes for one pair, as Python ints."""
     cover = np.empty(1, np.int16)
+    hexes = np.empty(1, np.int32)
     K_cover.cover_and_range(model_code(board), np.array([source], HEX_INDEX), np.array([source_level], np.int64),
                             np.array([target], HEX_INDEX), np.array([target_level], np.int64),
-                            *cover_tables(board, unit_index), cover, np.empty(1, np.int32))
-    return int(cover[0])
+                            *cover_tables(board, unit_index), cover, hexes)
+    return int(cover[0]), int(hexes[0])
 
 
 def location_of(board, hex_or_location, level, what):

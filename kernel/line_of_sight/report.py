@@ -95,7 +95,7 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
         lines.append(f"  {step.hex:<8} {step.kind:<17} {what}{drm}{rule}  (ground level "
                      f"{int(board.ground_level[h])}; range {board.distance(ia, h)} from the viewer, "
                      f"{board.distance(h, ib)} to the target)")
-        if step.effect == "blind" and board.ruleset.los_model == "asl":
+        if step.effect == "blind" and board.ruleset.los_model == "asl" and result.model == "hex":
             first, second = blind_arithmetic(board, result, step.hex).split("\n")
             lines += [f"           A6.4: {first}", f"           {second}"]
     hidden = len(result.steps) - len(matter)

@@ -68,8 +68,19 @@ class LOSResult:
     cover : int
         The target's cover against the firing unit class (TEM, cover
         modifier or battle dice lost).
+    range : int
+        The range in hexes between the two ends.
+    ruleset : str
+    model : str
+        The LOS model that answered: ``"hex"``, ``"depiction"`` or ``"vasl"``.
+    blocked_at_index : int
+        The hex index of ``blocked_at`` (-1 when not blocked): what
+        :class:`PairsResult` and :func:`~kernel.line_of_sight.bulk.los_pairs`
+        give for the same pair.
     steps : list of LOSStep
-        Every hex (or hexside) that had an effect, from the viewer; decoded
+        Every hex (or hexside) that had an effect, from the viewer (in the
+        depiction models: every run of art judged, from the end with the
+        smaller index); decoded
         from the kernel's records on first use (``step_decoder``), so a
         caller that reads only the verdict does not pay for them.
     """
@@ -83,7 +94,10 @@ class LOSResult:
     blind: bool
     continuous_slope: bool
     cover: int
+    range: int
     ruleset: str
+    model: str = "hex"
+    blocked_at_index: int = -1
     step_decoder: Callable[[], list[LOSStep]] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
@@ -97,8 +111,8 @@ class LOSResult:
         >>> import kernel
         >>> board = kernel.load("default")
         >>> data = kernel.los(board, "71I4", "71I6").to_dict()
-        >>> sorted(data)[:3], type(data["steps"])
-        (['blind', 'blocked_at', 'continuous_slope'], <class 'list'>)
+        >>> sorted(data)[:4], type(data["steps"])
+        (['blind', 'blocked_at', 'blocked_at_index', 'continuous_slope'], <class 'list'>)
         """
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "step_decoder"}
         data["steps"] = [asdict(step) for step in self.steps]
@@ -113,7 +127,8 @@ class LOSResult:
         LOS 71I4 -> 71I6 (asl): ...
         """
         verdict = "clear" if self.visible else f"BLOCKED at {self.blocked_at} ({self.reason})"
-        lines = [f"LOS {self.viewer} -> {self.target} ({self.ruleset}): {verdict}; "
+        model = "" if self.model == "hex" else f", {self.model} model"
+        lines = [f"LOS {self.viewer} -> {self.target} ({self.ruleset}{model}): {verdict}; "
                  f"hindrance +{self.hindrance}; target cover {self.cover}"
                  + ("; continuous slope" if self.continuous_slope else "")]
         for step in self.steps:
@@ -130,10 +145,24 @@ class LOSResult:
 class PairsResult:
     """Results of :func:`~kernel.line_of_sight.bulk.los_pairs`, one entry per pair (numpy arrays).
 
-    ``blocked_at`` is a hex index (-1: not blocked) and ``reason`` a code
-    into :data:`REASONS`; ``range`` is the range in hexes between the two
-    ends and ``cover`` the target's cover against the firing unit class, as
-    :attr:`LOSResult.cover` gives it for one pair.
+    The fields of :class:`LOSResult`, as arrays: ``blocked_at`` is a hex
+    index (-1: not blocked; :attr:`LOSResult.blocked_at_index`, and
+    :meth:`blocked_at_names` gives the names :attr:`LOSResult.blocked_at`
+    holds) and ``reason`` a code into :data:`REASONS` (:meth:`reason_names`);
+    ``range`` is the range in hexes between the two ends and ``cover`` the
+    target's cover against the firing unit class, as :attr:`LOSResult.range`
+    and :attr:`LOSResult.cover` give them for one pair.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> pairs = kernel.los_pairs(board, ["71I4", "71I4"], ["71I6", "72M6"])
+    >>> one = kernel.los(board, "71I4", "72M6")
+    >>> pairs.blocked_at_names(board)[1] == one.blocked_at, pairs.reason_names()[1] == one.reason
+    (True, True)
+    >>> int(pairs.blocked_at[1]) == one.blocked_at_index, int(pairs.range[1]) == one.range
+    (True, True)
     """
 
     visible: np.ndarray
@@ -144,6 +173,16 @@ class PairsResult:
     continuous_slope: np.ndarray
     range: np.ndarray
     cover: np.ndarray
+
+    def blocked_at_names(self, board) -> list:
+        """Per pair, the name of the hex where the LOS is blocked (None where visible), as
+        :attr:`LOSResult.blocked_at`."""
+        names = board.names
+        return [names[h] if h >= 0 else None for h in self.blocked_at.tolist()]
+
+    def reason_names(self) -> list:
+        """Per pair, the name of the reason it is blocked (None where visible), as :attr:`LOSResult.reason`."""
+        return [REASONS[r] for r in self.reason.tolist()]
 
 
 @dataclass

@@ -11,15 +11,14 @@ True
 
 from __future__ import annotations
 
-import numpy as np
 
-from kernel._dtypes import HEX_INDEX
+from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _field_kernels as K_fields
 from kernel.line_of_sight.counters import Counters, counter_tables
-from kernel.line_of_sight.inputs import cover_one, kernel_board_tables, location_of, model_code, template_tuple
+from kernel.line_of_sight.inputs import cover_and_range_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
-from kernel.line_of_sight.depiction import ART_MODELS, art_runs, checked_model, class_name, depiction_pairs
+from kernel.line_of_sight.depiction import ART_MODELS, checked_model, class_name, depiction_recorded
 
 
 def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
@@ -43,8 +42,9 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     model : {"hex", "depiction", "vasl"}
         ``"depiction"`` reads the LOS off the map's art
         (:mod:`kernel.line_of_sight.depiction`); its ``explain()`` lists the
-        runs of drawn pixels met (hex, terrain, first and last pixel), walked
-        from the end with the smaller hex index, up to the blocking hex.
+        runs of pixels the walk judged (hex, terrain, level, first and last
+        pixel, the hindrance each added) and the counters met, walked from
+        the end with the smaller hex index, up to the one that blocks.
         ``"vasl"``: the same, with hindrance counted as VASL's engine counts
         it (:func:`~kernel.line_of_sight.bulk.los_matrix`).
 
@@ -73,11 +73,12 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     blocked, total, at, reason, blind, slope, records = K_fields.recorded_kernel(
         ia, level_a, ib, level_b, *visible_tables(board),
         *counter_tables(board, counters, bulk=False))
+    cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index)
     return LOSResult(
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
         visible=not blocked, hindrance=int(total), blocked_at=board.names[at] if at >= 0 else None,
         reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
-        cover=cover_one(board, ia, level_a, ib, level_b, unit_index), ruleset=board.ruleset.name,
+        cover=cover, range=hexes, ruleset=board.ruleset.name, blocked_at_index=int(at),
         step_decoder=lambda: decoded_steps(board, records),
     )
 
@@ -138,28 +139,30 @@ def visible_tables(board) -> tuple:
 
 
 def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_range: bool = False) -> LOSResult:
-    """One LOS in the depiction model, with the runs of art it met as its steps."""
-    blocked, total, at, reason = depiction_pairs(board, np.array([ia], HEX_INDEX), np.array([level_a]),
-                                                 np.array([ib], HEX_INDEX), np.array([level_b]), counters,
-                                                 per_range)
-    blocked, total, at, reason = bool(blocked[0]), int(total[0]), int(at[0]), int(reason[0])
-    model = board.ruleset.los_model
-    steps = []
-    for h, c, (x0, y0), (x1, y1) in art_runs(board, ia, ib, at if blocked else -1):
-        blocks = blocked and h == at and (c != 0 or REASONS[reason] == "hill")
-        if blocked and h == at and not blocks:
-            continue   # bare ground of the blocking hex before its drawn obstacle
-        steps.append(LOSStep(
-            hex=board.names[h], kind=f"{class_name(board, c)} art, pixels {x0},{y0}-{x1},{y1}",
-            effect="blocks" if blocks else "none", hindrance=0, reason=REASONS[reason] if blocks else None,
-            rule=RULE_REFERENCE[model].get(REASONS[reason], "-") if blocks else "-",
-        ))
-        if blocks:
-            break
+    """One LOS in the depiction model, with the kernel's recorded steps (runs of art, counters)."""
+    blocked, total, reason, at, slope, log = depiction_recorded(board, ia, level_a, ib, level_b, counters, per_range)
+    references = RULE_REFERENCE[board.ruleset.los_model]
+
+    def steps():
+        from kernel.line_of_sight import _depiction as D
+
+        decoded = []
+        for row in log.tolist():
+            h, c, g, x0, y0, x1, y1, drm, effect, rec_reason = row[:D.LOG_LAST_PIXEL]
+            reason_name = REASONS[rec_reason]
+            kind = ("counters" if c == D.COUNTERS
+                    else f"{class_name(board, c)} art at level {g}, pixels {x0},{y0}-{x1},{y1}")
+            decoded.append(LOSStep(
+                hex=board.names[h], kind=kind, effect=EFFECT_NAMES[effect], hindrance=drm, reason=reason_name,
+                rule=references.get(reason_name, "-") if reason_name else (references["hindrance"] if drm else "-"),
+            ))
+        return decoded
+
+    cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index)
     return LOSResult(
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
         visible=not blocked, hindrance=total, blocked_at=board.names[at] if at >= 0 else None,
-        reason=REASONS[reason] if blocked else None, blind=reason == 4, continuous_slope=False,
-        cover=cover_one(board, ia, level_a, ib, level_b, unit_index), ruleset=board.ruleset.name,
-        step_decoder=lambda: steps,
+        reason=REASONS[reason] if blocked else None, blind=reason == rules.R_BLIND, continuous_slope=slope,
+        cover=cover, range=hexes, ruleset=board.ruleset.name, model="vasl" if per_range else "depiction",
+        blocked_at_index=at, step_decoder=steps,
     )

@@ -1,28 +1,68 @@
 """Slow, literal reference of the depiction LOS model (``model="depiction"``), for the tests.
 
-Written from ``docs/los-semantics.md`` (section 2, ASL, with the rule readings
-of issue #12) and the description in :mod:`kernel.line_of_sight.depiction`,
-independently of the kernels: it imports nothing from ``kernel.line_of_sight``.
-Its inputs are data: the compiled board (hex centres, ground levels, the
-ruleset's terrain and hexside tables) and the map's art (``kernel.maps.art``:
-per pixel a class and an elevation, per class a terrain mask, building levels
-and a hexside mask).
+Written from ``docs/los-semantics.md`` (sections 1, 2 and 6, ASL, with the rule
+readings of issues #12, #13 and #14), independently of the kernels: it imports
+nothing from ``kernel.line_of_sight``.  Its inputs are data: the compiled board
+(hex centres, ground levels, the ruleset's terrain and hexside tables) and the
+map's art (``kernel.maps.art``: per pixel a class and an elevation, per class a
+terrain mask, building levels and a hexside mask).
 
 * The walk runs from the centre dot of the hex with the smaller index to the
   other's, over the pixels ``rint(A + i / n * (B - A))``, ``0 < i < n``,
   ``n = ceil(max(|dx|, |dy|))``.
-* A pixel's hex is found by brute force: the hex whose centre dot is nearest,
-  ties to the smaller lattice ``(x, y)``.  Pixels of the ends' hexes are skipped.
+* The exact trace (section 1) is found by brute force, in integer lattice
+  units: every hex whose *closed* hexagon (centre plus ``(+-2, 0)``,
+  ``(+-1, +-1)``) the segment from centre A to centre B meets, through its
+  interior, along a hexside or at a single vertex.  The test is literal: an
+  endpoint inside or on the hexagon, or the segment meeting one of its six
+  edges (integer orientation tests, collinear overlaps and touches included).
+* A pixel's hex is the hex of that trace whose centre dot (pixel
+  ``(x * 18.75, y * 32.25)``) is nearest the pixel, compared exactly in
+  quarter pixels, ties to the smaller lattice ``(x, y)``.  Pixels whose hex
+  is one of the ends' are skipped; ranges count from the pixel's hex.
+  (:meth:`ReferenceDepiction.hex_of` keeps the nearest centre dot over *all*
+  hexes, the rasteriser's rule, for the art tests.)
 * Each other pixel is a hex of its own at its ground level ``G`` (half levels),
   ranges counted between hexes: hills (``G > S``; ``G == S`` between ends on
   different levels: height advantage), bare-crest blind hexes, obstacles
   (``O > S`` same level, ``O >= S`` otherwise, blind hexes behind them), an
-  orchard's obstacle height from above (B14.2), continuous slope (B.5: every
-  such pixel ``S - 2 r_S`` high; then only obstacles block and every hindrance
-  counts), hindrances once per hex (or per range, VASL's reading) with the cap;
-  wall and hedge pixels half a level above their ground, no blind hexes, not
-  counted where the hexside nearest the pixel (in its hex) shares a vertex with
-  an end's hex (B9.2 as VASL applies it).
+  orchard's obstacle height from above (B14.2), continuous slope (B.5: at
+  least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
+  block and every hindrance counts), hindrances once per hex (or per range
+  from the higher end, VASL's reading) at the largest DRM met there, with the
+  cap; wall and hedge pixels
+  half a level above their ground, no blind hexes, not counted where the
+  hexside nearest the pixel (in its hex) shares a vertex with an end's hex
+  (B9.2 as VASL applies it).
+* Depression banks (A6.3, B19-B20; sections 2 and 6): a hex has depression
+  terrain when its terrain bit set holds a terrain whose ruleset
+  ``terrain_depression`` flag is set; a *depression group* is a maximal set of
+  depression hexes connected through ``board.neighbours`` that all have one
+  ground level; a *bank* of a group is a hex not in it, with higher ground
+  than the group's, next to at least one of its hexes.  When an end's
+  Location is at level 0 (its Location level) of a hex of a group, a walked
+  pixel whose hex is a bank of that group and whose own elevation (the art's)
+  is above the group's ground blocks, reason ``"hill"``; both ends may be in
+  (possibly different) groups, and a pixel blocks if it is a bank of either
+  end's group above that group's ground.  With or without a continuous slope.
+* Counters (SMOKE, vehicles) of each hex the walk meets outside the ends count
+  once, when the walk first meets the hex.  SMOKE in an end's own hex (A24)
+  counts when that end's Location lies inside it (its absolute level
+  ``2 (ground + level)`` below the SMOKE's top): the walk's first end (the
+  smaller index) before the walk, the other end after it; a total reaching
+  the cap there blocks at that end's hex.  Vehicles in an end's hex never
+  count.  A LOS with ``a == b`` is clear with no hindrance.
+
+Per pixel the checks run in this order: the counters of its hex (first
+meeting), the wall/hedge (``"hexside"``), then, without a continuous slope,
+hills (``"hill"``), the bare-crest blind hex (``"blind hex"``), the obstacle
+(``"obstacle"``), the obstacle's blind hex (``"blind hex"``) (the first of
+these that holds is the pixel's result); under a continuous slope any obstacle
+(``"obstacle"``).  Then the depression bank (``"hill"``): it applies when the
+pixel has no result yet or a ``"blind hex"`` one, which it replaces (an
+``"obstacle"`` or ``"hill"`` result stays).  A result blocks the LOS there;
+last comes the terrain hindrance (``"hindrance"`` when the total reaches the
+cap).
 """
 
 from __future__ import annotations
@@ -33,8 +73,53 @@ import numpy as np
 
 PX_X = 18.75          # pixels per lattice unit across
 PX_Y = 32.25          # pixels per lattice unit down
+QX, QY = 75, 129      # the same in quarter pixels: 4 * 18.75, 4 * 32.25 (exact integers)
 VERTICES = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))   # a hex's corners around its centre, in order
 OBSTACLE, HINDRANCE = 2, 1   # LOS roles of the ruleset tables
+
+
+# ---------------------------------------------------------------------- exact integer geometry
+def orientation(p, q, r) -> int:
+    """Sign of ``cross(q - p, r - p)``: +1, -1, or 0 when the three points are collinear."""
+    value = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    return (value > 0) - (value < 0)
+
+
+def on_segment(p, q, r) -> bool:
+    """Whether ``r``, collinear with ``p`` and ``q``, lies on the closed segment ``p q``."""
+    return min(p[0], q[0]) <= r[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= r[1] <= max(p[1], q[1])
+
+
+def segments_meet(p1, p2, q1, q2) -> bool:
+    """Whether the closed segments ``p1 p2`` and ``q1 q2`` share a point (crossing, touching or overlapping)."""
+    o1, o2 = orientation(p1, p2, q1), orientation(p1, p2, q2)
+    o3, o4 = orientation(q1, q2, p1), orientation(q1, q2, p2)
+    if o1 * o2 < 0 and o3 * o4 < 0:
+        return True   # a proper crossing
+    if o1 == 0 and on_segment(p1, p2, q1):
+        return True
+    if o2 == 0 and on_segment(p1, p2, q2):
+        return True
+    if o3 == 0 and on_segment(q1, q2, p1):
+        return True
+    if o4 == 0 and on_segment(q1, q2, p2):
+        return True
+    return False
+
+
+def point_in_polygon(p, corners) -> bool:
+    """Whether ``p`` lies inside or on the closed convex polygon ``corners`` (in order, either way round)."""
+    signs = {orientation(corners[k], corners[(k + 1) % len(corners)], p) for k in range(len(corners))}
+    return not (1 in signs and -1 in signs)
+
+
+def segment_meets_polygon(p1, p2, corners) -> bool:
+    """Whether the closed segment ``p1 p2`` meets the closed convex polygon ``corners``: an endpoint inside
+    or on it, or the segment meeting one of its edges (a segment that meets a convex polygon with both
+    endpoints outside it must meet its boundary)."""
+    if point_in_polygon(p1, corners) or point_in_polygon(p2, corners):
+        return True
+    return any(segments_meet(p1, p2, corners[k], corners[(k + 1) % len(corners)]) for k in range(len(corners)))
 
 
 class ReferenceDepiction:
@@ -78,6 +163,55 @@ class ReferenceDepiction:
             for k in range(len(rs.hexside_names)):
                 if sides >> k & 1 and rs.hexside_los_role[k] == OBSTACLE:
                     self.wall[c] = max(self.wall[c], int(rs.hexside_height[k]))
+        self.find_depressions()
+
+    # ------------------------------------------------------------------ depressions
+    def is_depression(self, h: int) -> bool:
+        """Whether hex ``h`` has depression terrain: a terrain of its bit set whose ruleset
+        ``terrain_depression`` flag is set."""
+        rs = self.board.ruleset
+        mask = int(self.board.terrain[h])
+        return any(mask >> t & 1 and bool(rs.terrain_depression[t]) for t in range(len(rs.terrain_names)))
+
+    def find_depressions(self):
+        """The depression groups and their banks (section 2, A6.3), literally.
+
+        A group is a maximal set of depression hexes connected through ``board.neighbours`` that all
+        have the same ground level: grown from each depression hex not yet grouped, over neighbours
+        that are depression hexes at the starting hex's ground level.  A bank of a group is a hex not
+        in the group, with higher ground than the group's, and a neighbour of at least one of its hexes.
+
+        Sets ``group_of`` (hex -> group, -1 for none), ``group_ground`` (group -> its ground level,
+        whole levels) and ``group_banks`` (group -> the set of its bank hexes)."""
+        board = self.board
+        n = len(board.x)
+        ground = [int(level) for level in board.ground_level]
+        self.group_of = [-1] * n
+        self.group_ground = []
+        self.group_banks = []
+        for start in range(n):
+            if self.group_of[start] >= 0 or not self.is_depression(start):
+                continue
+            group = len(self.group_ground)
+            level = ground[start]
+            members = [start]
+            self.group_of[start] = group
+            k = 0
+            while k < len(members):   # grow the group, breadth first
+                for other in board.neighbours[members[k]]:
+                    other = int(other)
+                    if other >= 0 and self.group_of[other] < 0 and ground[other] == level and self.is_depression(other):
+                        self.group_of[other] = group
+                        members.append(other)
+                k += 1
+            banks = set()
+            for h in members:
+                for other in board.neighbours[h]:
+                    other = int(other)
+                    if other >= 0 and other not in members and ground[other] > level:
+                        banks.add(other)
+            self.group_ground.append(level)
+            self.group_banks.append(banks)
 
     # ------------------------------------------------------------------ geometry
     def distance(self, i: int, j) -> np.ndarray:
@@ -86,17 +220,38 @@ class ReferenceDepiction:
         return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
 
     def hex_of(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
-        """Nearest centre dot by brute force, ties to the smaller (x, y)."""
+        """Nearest centre dot of *any* hex by brute force, ties to the smaller (x, y): the rasteriser's
+        rule (``kernel.maps.art.pixel_hexes``), no longer the walk's (see :meth:`trace_hex_of`)."""
         cx, cy = self.cx[self.order], self.cy[self.order]
         d = (px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2
         return self.order[np.argmin(d, axis=1)]   # argmin takes the first of equal minima
+
+    def corners(self, h: int):
+        """The six vertices of hex ``h`` in exact lattice units, in order around it."""
+        x, y = int(self.board.x[h]), int(self.board.y[h])
+        return [(x + dx, y + dy) for dx, dy in VERTICES]
+
+    def trace_hexes(self, a: int, b: int) -> list[int]:
+        """The exact trace as a set (section 1): every hex whose closed hexagon the segment from the centre
+        of ``a`` to the centre of ``b`` meets, by brute force over all hexes, in ascending hex index."""
+        A = (int(self.board.x[a]), int(self.board.y[a]))
+        B = (int(self.board.x[b]), int(self.board.y[b]))
+        return [h for h in range(len(self.board.x)) if segment_meets_polygon(A, B, self.corners(h))]
+
+    def trace_hex_of(self, px: int, py: int, candidates) -> int:
+        """The hex of ``candidates`` (the trace) whose centre dot is nearest pixel ``(px, py)``, ties to the
+        smaller lattice ``(x, y)``.  Squared distances are exact integers in quarter pixels:
+        ``(4 px - 75 x)^2 + (4 py - 129 y)^2``."""
+        def key(h):
+            x, y = int(self.board.x[h]), int(self.board.y[h])
+            return ((4 * px - QX * x) ** 2 + (4 * py - QY * y) ** 2, x, y)
+        return min(candidates, key=key)
 
     def wall_touches_end(self, px: float, py: float, hx: int, ends) -> bool:
         """B9.2 as VASL applies it: the hexside of hex ``hx`` nearest the pixel (by its midpoint)
         shares a vertex with an end's hex (one of its own hexsides, or one running out from one of
         its vertices).  Vertices in exact lattice units: the centre plus (+-2, 0), (+-1, +-1)."""
-        x, y = int(self.board.x[hx]), int(self.board.y[hx])
-        corners = [(x + dx, y + dy) for dx, dy in VERTICES]
+        corners = self.corners(hx)
         best, side = math.inf, None
         for k in range(6):
             (x1, y1), (x2, y2) = corners[k], corners[(k + 1) % 6]
@@ -104,57 +259,107 @@ class ReferenceDepiction:
             if d < best:
                 best, side = d, (corners[k], corners[(k + 1) % 6])
         for end in ends:
-            ex, ey = int(self.board.x[end]), int(self.board.y[end])
-            end_corners = {(ex + dx, ey + dy) for dx, dy in VERTICES}
+            end_corners = set(self.corners(end))
             if side[0] in end_corners or side[1] in end_corners:
                 return True
         return False
 
+    def pixels(self, a: int, b: int):
+        """The walked pixels from the centre dot of ``a`` to that of ``b`` (ends excluded), clipped to the art."""
+        ax, ay, bx, by = self.cx[a], self.cy[a], self.cx[b], self.cy[b]
+        n = int(math.ceil(max(abs(bx - ax), abs(by - ay))))
+        w, h = self.art_class.shape
+        out = []
+        for i in range(1, n):
+            t = i / n
+            x = int(np.rint(ax + t * (bx - ax)))
+            y = int(np.rint(ay + t * (by - ay)))
+            out.append((min(max(x, 0), w - 1), min(max(y, 0), h - 1)))
+        return out
+
+    def end_smoke(self, end: int, level: int, counters) -> int:
+        """A24: the DRM of the SMOKE in an end's own hex when the end's Location lies inside it (its
+        absolute level in half levels below the SMOKE's top), else 0."""
+        if counters is None:
+            return 0
+        smoke, smoke_top = int(counters[0][end]), int(counters[1][end])
+        inside = 2 * (int(self.board.ground_level[end]) + level) < smoke_top
+        return smoke if smoke > 0 and inside else 0
+
     # ------------------------------------------------------------------ the walk
     def walk(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
-        """``(blocked, hindrance)`` of the LOS between Locations (a, level_a) and (b, level_b).
+        """``(blocked, hindrance)`` of the LOS between Locations (a, level_a) and (b, level_b); see :meth:`detail`."""
+        result = self.detail(a, b, level_a, level_b, per_range, counters)
+        return result["blocked"], result["hindrance"]
 
-        ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels, vehicle)``; each hex the
-        walk meets (outside the ends' hexes) adds its SMOKE (when its top reaches the LOS, as a
-        hindrance's) and its vehicle (ends and hex at one level, or a continuous slope) once.
+    def detail(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
+        """The LOS between Locations (a, level_a) and (b, level_b), walked from the smaller index.
+
+        ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels (absolute: the hex's ground
+        plus the SMOKE's height), vehicle)``; each hex the walk meets (outside the ends' hexes) adds its
+        SMOKE (when its top reaches the LOS, as a hindrance's) and its vehicle (ends and hex at one level,
+        or a continuous slope) once; an end's own SMOKE counts when the end's Location is inside it.
+
+        Returns a dict: ``blocked`` (bool), ``hindrance`` (int, the total so far when blocked),
+        ``blocked_at`` (hex index, -1 when clear), ``reason`` (None, "hill", "obstacle", "hexside",
+        "blind hex" or "hindrance"), ``slope`` (whether the continuous slope held) and ``drm_by_hex``
+        (hex index -> the DRM that hex added; hexes adding nothing left out).
         """
+        out = {"blocked": False, "hindrance": 0, "blocked_at": -1, "reason": None, "slope": False, "drm_by_hex": {}}
         if a == b:
-            return False, 0
+            return out
         if a > b:
             a, b, level_a, level_b = b, a, level_b, level_a
         ground = self.board.ground_level
         la, lb = 2 * (int(ground[a]) + level_a), 2 * (int(ground[b]) + level_b)
         high = a if la >= lb else b
+        low = b if high == a else a
         S, T = max(la, lb), min(la, lb)
         same = S == T
-        ax, ay, bx, by = self.cx[a], self.cy[a], self.cx[b], self.cy[b]
-        n = int(math.ceil(max(abs(bx - ax), abs(by - ay))))
-        xs, ys = [], []
-        for i in range(1, n):
-            t = i / n
-            xs.append(int(np.rint(ax + t * (bx - ax))))
-            ys.append(int(np.rint(ay + t * (by - ay))))
-        if not xs:
-            return False, 0
-        w, h = self.art_class.shape
-        px = np.clip(np.array(xs), 0, w - 1)
-        py = np.clip(np.array(ys), 0, h - 1)
-        hexes = self.hex_of(px.astype(np.float64), py.astype(np.float64))
-        keep = (hexes != a) & (hexes != b)
-        px, py, hexes = px[keep], py[keep], hexes[keep]
-        if hexes.size == 0:
-            return False, 0
-        G = 2 * self.art_level[px, py]
-        cls = self.art_class[px, py]
-        r_s = self.distance(high, hexes)
-        r_t = self.distance(a if high == b else b, hexes)
-        slope = (not same) and bool(np.all(S - G == 2 * r_s))
-        counted = set()
+        drm_by_hex = out["drm_by_hex"]
+
+        # depression banks (A6.3): (group ground, bank hexes) of each end whose Location is at level 0
+        # (its Location level) of a hex of a depression group
+        depressions = []
+        for end, level in ((a, level_a), (b, level_b)):
+            group = self.group_of[end]
+            if level == 0 and group >= 0:
+                depressions.append((self.group_ground[group], self.group_banks[group]))
+
+        def add(hx, drm):
+            out["hindrance"] += drm
+            drm_by_hex[hx] = drm_by_hex.get(hx, 0) + drm
+            return self.cap > 0 and out["hindrance"] >= self.cap
+
+        def block(hx, reason):
+            out["blocked"], out["blocked_at"], out["reason"] = True, int(hx), reason
+            return out
+
+        # the pixels, each given the nearest hex of the exact trace; the ends' pixels are skipped
+        trace = self.trace_hexes(a, b)
+        walked = []   # (px, py, hex)
+        for px, py in self.pixels(a, b):
+            hx = self.trace_hex_of(px, py, trace)
+            if hx != a and hx != b:
+                walked.append((px, py, hx))
+
+        # continuous slope (B.5): ends on different levels, at least one walked pixel, each S - 2 r_S high
+        slope = (not same) and len(walked) > 0 and all(
+            S - 2 * int(self.art_level[px, py]) == 2 * int(self.distance(high, hx)) for px, py, hx in walked)
+        out["slope"] = slope
+
+        # the first end's own SMOKE (A24), before the walk
+        drm = self.end_smoke(a, level_a, counters)
+        if drm and add(a, drm):
+            return block(a, "hindrance")
+
+        counted = {}   # hex (or range) -> the terrain DRM it counted
         counter_hexes = set()
-        total = 0
-        for k in range(hexes.size):
-            g, c, rs_, rt_ = int(G[k]), int(cls[k]), int(r_s[k]), int(r_t[k])
-            hx = int(hexes[k])
+        for px, py, hx in walked:
+            g = 2 * int(self.art_level[px, py])
+            c = int(self.art_class[px, py])
+            rs_ = int(self.distance(high, hx))
+            rt_ = int(self.distance(low, hx))
             if counters is not None and hx not in counter_hexes:
                 counter_hexes.add(hx)
                 smoke, smoke_top, vehicle = (int(array[hx]) for array in counters)
@@ -164,38 +369,50 @@ class ReferenceDepiction:
                     drm += smoke
                 if vehicle and ((same and hex_ground == S) or slope):
                     drm += 1
-                total += drm
-                if drm and self.cap > 0 and total >= self.cap:
-                    return True, total
-            if self.wall[c] > 0 and not self.wall_touches_end(px[k], py[k], int(hexes[k]), (a, b)):
+                if drm and add(hx, drm):
+                    return block(hx, "hindrance")
+            if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)):
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
-                    return True, total
+                    return block(hx, "hexside")
             oh = 0 if self.wall[c] > 0 else int(self.obstacle[c])
             hind = 0 if self.wall[c] > 0 else int(self.hindrance[c])
             if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0:
                 oh = int(self.above[c])   # B14.2
+            reason = None   # the pixel's own result: the first of these tests that holds
             if slope:
                 if oh > 0:
-                    return True, total
-            else:
-                if g > S or (not same and g == S):
-                    return True, total
-                if not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2):
-                    return True, total   # blind hex behind a bare crest
-                if oh > 0:
-                    top = g + oh
-                    if (same and top > S) or (not same and top >= S):
-                        return True, total
-                    if not same and top > T and rt_ <= max(1, (2 * top + 2 * (rs_ // 5) - S - T + 2) // 2):
-                        return True, total   # blind hex behind an obstacle
+                    reason = "obstacle"
+            elif g > S or (not same and g == S):
+                reason = "hill"
+            elif not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2):
+                reason = "blind hex"   # blind hex behind a bare crest
+            elif oh > 0:
+                top = g + oh
+                if (same and top > S) or (not same and top >= S):
+                    reason = "obstacle"
+                elif not same and top > T and rt_ <= max(1, (2 * top + 2 * (rs_ // 5) - S - T + 2) // 2):
+                    reason = "blind hex"   # blind hex behind an obstacle
+            if reason is None or reason == "blind hex":
+                # depression bank (A6.3): a bank of an end's group, the pixel above the group's ground
+                for group_ground, banks in depressions:
+                    if hx in banks and int(self.art_level[px, py]) > group_ground:
+                        reason = "hill"
+            if reason is not None:
+                return block(hx, reason)
             if hind > 0:
                 top = g + int(self.hindrance_height[c])
                 applies = slope or (same and top > S and g <= S) or (not same and top >= S)
-                key = rs_ if per_range else int(hexes[k])
-                if applies and key not in counted:
-                    counted.add(key)
-                    total += hind
-                    if self.cap > 0 and total >= self.cap:
-                        return True, total
-        return False, total
+                key = rs_ if per_range else hx
+                if applies and hind > counted.get(key, 0):
+                    # once per hex (or range), at the largest DRM met there: a larger one adds the difference
+                    more = hind - counted.get(key, 0)
+                    counted[key] = hind
+                    if add(hx, more):
+                        return block(hx, "hindrance")
+
+        # the other end's own SMOKE (A24), after the walk
+        drm = self.end_smoke(b, level_b, counters)
+        if drm and add(b, drm):
+            return block(b, "hindrance")
+        return out

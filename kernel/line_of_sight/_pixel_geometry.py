@@ -1,0 +1,151 @@
+"""Pixel geometry of the depiction LOS model: which hex a walked pixel belongs to, the pixels a walk visits
+(private, numba; used by :mod:`kernel.line_of_sight._depiction`).
+
+Pixels are VASL's: one lattice unit of :mod:`kernel.grid.lattice` is
+:data:`UNIT_X` pixels across and :data:`UNIT_Y` down, so hex ``h`` has its
+centre dot at ``(lat_x[h] * UNIT_X, lat_y[h] * UNIT_Y)``.  A walked pixel
+belongs to a hex of the exact trace (:func:`walk_hex`); the wall and hedge
+rule asks whether the hexside nearest a pixel touches an end's hex
+(:func:`hexside_touches_end`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernel._jit import jit_inline
+
+#: Pixels per lattice unit (kernel.maps.art.UNIT_X / UNIT_Y).
+UNIT_X = 18.75
+UNIT_Y = 32.25
+#: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
+#: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.
+TOUCH_RADIUS = 70.0
+#: A pixel this close to a centre dot (half the distance between neighbouring centre dots, 32.25 px,
+#: less the 0.75 px a rounded pixel may lie off the segment) is in that dot's hex.
+INNER_RADIUS = 31.5
+#: Squared: a pixel nearer than this to a hex's centre dot (32.25 px, half the least distance between
+#: two centre dots, squared) lies in that hex.
+INNER_RADIUS2 = 32.25 * 32.25
+# The steps between neighbouring centre dots N, NE, SE in pixels (a hexside's midpoint lies half way).
+_STEP_X = np.array([0.0, 3.0 * UNIT_X, 3.0 * UNIT_X])
+_STEP_Y = np.array([-2.0 * UNIT_Y, -UNIT_Y, UNIT_Y])
+
+
+@jit_inline
+def hex_range(h1, h2, lat_x, lat_y):
+    """Range in hexes between hexes h1 and h2 (lattice centres)."""
+    dc = abs(lat_x[h1] - lat_x[h2]) // 3
+    dy = abs(lat_y[h1] - lat_y[h2])
+    extra = (dy - dc) // 2
+    return dc + (extra if extra > 0 else 0)
+
+
+@jit_inline
+def pixel_hex(px, py, cell_index, lat_x, lat_y):
+    """The hex whose centre dot is nearest pixel (px, py) (ties: smaller lattice x, then y); -1 for none."""
+    max_col = cell_index.shape[0] - 3
+    max_row = cell_index.shape[1] - 3
+    first = int(np.floor(px / (3.0 * UNIT_X)))
+    best = -1
+    best_d = np.inf
+    for dc in range(2):
+        col = first + dc
+        if col < 0:
+            col = 0
+        if col > max_col:
+            col = max_col
+        parity = (col + 1) % 2
+        low = int(np.floor((py / UNIT_Y - parity) / 2.0))
+        for dr in range(2):
+            yc = 2 * (low + dr) + parity
+            row = (yc - 1 + col % 2) // 2
+            if row < -1:
+                row = -1
+            if row > max_row + 1:
+                row = max_row + 1
+            h = cell_index[col + 1, row + 1]
+            if h < 0:
+                continue
+            ddx = px - 3.0 * col * UNIT_X
+            ddy = py - yc * UNIT_Y
+            d = ddx * ddx + ddy * ddy
+            if d < best_d or (d == best_d and (lat_x[h] < lat_x[best] or (
+                    lat_x[h] == lat_x[best] and lat_y[h] < lat_y[best]))):
+                best = h
+                best_d = d
+    return best
+
+
+@jit_inline
+def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
+    """Whether the hexside of hex ``h`` nearest pixel (px, py) touches hex ``a``'s or hex ``b``'s
+    hexagon: is one of its hexsides or runs out from one of its vertices (its midpoint lies
+    within ``TOUCH_RADIUS`` of that hex's centre dot)."""
+    cx = lat_x[h] * UNIT_X
+    cy = lat_y[h] * UNIT_Y
+    best_d = np.inf
+    mx = cx
+    my = cy
+    for k in range(3):
+        for sign in (-0.5, 0.5):
+            x = cx + sign * _STEP_X[k]
+            y = cy + sign * _STEP_Y[k]
+            d = (px - x) * (px - x) + (py - y) * (py - y)
+            if d < best_d:
+                best_d = d
+                mx = x
+                my = y
+    for end in (a, b):
+        ex = mx - lat_x[end] * UNIT_X
+        ey = my - lat_y[end] * UNIT_Y
+        if ex * ex + ey * ey < TOUCH_RADIUS * TOUCH_RADIUS:
+            return True
+    return False
+
+
+@jit_inline
+def meets_trace(h, a, ddx, ddy, lat_x, lat_y):
+    """Whether hex ``h``'s closed hexagon meets the line through hex ``a``'s centre in lattice direction
+    ``(ddx, ddy)``: exact integers, true for a hexside or vertex touch.  The hexagon's vertices are its
+    centre plus (+-2, 0), (+-1, +-1), so its extent across the line is max(2|ddy|, |ddx| + |ddy|)."""
+    cross = ddx * (lat_y[h] - lat_y[a]) - ddy * (lat_x[h] - lat_x[a])
+    reach = max(2 * abs(ddy), abs(ddx) + abs(ddy))
+    return abs(cross) <= reach
+
+
+@jit_inline
+def walk_hex(px, py, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y):
+    """The hex a walked pixel (px, py) belongs to: of the hexes the segment from ``a`` meets, the one whose
+    centre dot is nearest (ties: smaller lattice x, then y); -1 for none.
+
+    The pixel lies within a pixel of the segment, so its nearest centre dot's hex meets the segment
+    unless the rounding crossed a hexside near a vertex; then the nearest trace hex is one of that
+    hex's neighbours.  (Only pixels strictly between the two ends' hexes are walked, so meeting the line
+    is meeting the segment.)"""
+    h = pixel_hex(px, py, cell_index, lat_x, lat_y)
+    if h < 0 or meets_trace(h, a, ddx, ddy, lat_x, lat_y):
+        return h
+    best = -1
+    best_d = np.inf
+    for k in range(6):
+        q = neighbours[h, k]
+        if q < 0 or not meets_trace(q, a, ddx, ddy, lat_x, lat_y):
+            continue
+        ex = px - lat_x[q] * UNIT_X
+        ey = py - lat_y[q] * UNIT_Y
+        d = ex * ex + ey * ey
+        if d < best_d or (d == best_d and (lat_x[q] < lat_x[best] or (
+                lat_x[q] == lat_x[best] and lat_y[q] < lat_y[best]))):
+            best = q
+            best_d = d
+    return best
+
+
+@jit_inline
+def walk_pixel(i, steps, ax, ay, dx, dy, width, height):
+    """Pixel ``i`` of a walk of ``steps`` from (ax, ay) by (dx, dy): rounded, clamped to the map."""
+    t = i / steps
+    x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
+    y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
+    return x, y
