@@ -2,7 +2,7 @@
 (private, numba; used by :mod:`kernel.line_of_sight._depiction`).
 
 Pixels are VASL's: one lattice unit of :mod:`kernel.grid.lattice` is
-:data:`UNIT_X` pixels across and :data:`UNIT_Y` down, so hex ``h`` has its
+``UNIT_X`` pixels across and ``UNIT_Y`` down (:mod:`kernel.maps.art`), so hex ``h`` has its
 centre dot at ``(lat_x[h] * UNIT_X, lat_y[h] * UNIT_Y)``.  A walked pixel
 belongs to a hex of the exact trace (:func:`walk_hex`); the wall and hedge
 rule asks whether the hexside nearest a pixel touches an end's hex
@@ -14,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit_inline
+from kernel.maps._art_kernels import pixel_hex
+from kernel.maps.art import UNIT_X, UNIT_Y
 
-#: Pixels per lattice unit (kernel.maps.art.UNIT_X / UNIT_Y).
-UNIT_X = 18.75
-UNIT_Y = 32.25
 #: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
 #: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.
 TOUCH_RADIUS = 70.0
@@ -39,42 +38,6 @@ def hex_range(h1, h2, lat_x, lat_y):
     dy = abs(lat_y[h1] - lat_y[h2])
     extra = (dy - dc) // 2
     return dc + (extra if extra > 0 else 0)
-
-
-@jit_inline
-def pixel_hex(px, py, cell_index, lat_x, lat_y):
-    """The hex whose centre dot is nearest pixel (px, py) (ties: smaller lattice x, then y); -1 for none."""
-    max_col = cell_index.shape[0] - 3
-    max_row = cell_index.shape[1] - 3
-    first = int(np.floor(px / (3.0 * UNIT_X)))
-    best = -1
-    best_d = np.inf
-    for dc in range(2):
-        col = first + dc
-        if col < 0:
-            col = 0
-        if col > max_col:
-            col = max_col
-        parity = (col + 1) % 2
-        low = int(np.floor((py / UNIT_Y - parity) / 2.0))
-        for dr in range(2):
-            yc = 2 * (low + dr) + parity
-            row = (yc - 1 + col % 2) // 2
-            if row < -1:
-                row = -1
-            if row > max_row + 1:
-                row = max_row + 1
-            h = cell_index[col + 1, row + 1]
-            if h < 0:
-                continue
-            ddx = px - 3.0 * col * UNIT_X
-            ddy = py - yc * UNIT_Y
-            d = ddx * ddx + ddy * ddy
-            if d < best_d or (d == best_d and (lat_x[h] < lat_x[best] or (
-                    lat_x[h] == lat_x[best] and lat_y[h] < lat_y[best]))):
-                best = h
-                best_d = d
-    return best
 
 
 @jit_inline

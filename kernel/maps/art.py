@@ -49,6 +49,7 @@ UNIT_X = 18.75
 UNIT_Y = 32.25
 #: A rasterised hexside feature covers the pixels within this many pixels of the hexside, on both sides.
 HEXSIDE_BAND = 2.0
+
 #: Most pixel classes one map can hold (the class is the high byte of a pixel word).
 MAX_CLASSES = 256
 #: Added to a pixel's elevation in the low byte of its word.
@@ -126,87 +127,34 @@ def map_size(board) -> tuple[int, int]:
 
 def pixel_hexes(board, px: np.ndarray, py: np.ndarray) -> np.ndarray:
     """The hex of each pixel ``(px, py)``: the one whose centre dot is nearest, ties going to the smaller
-    lattice ``x``, then ``y``; ``NO_HEX`` where no hex of the map is a candidate."""
+    lattice ``x``, then ``y``; ``NO_HEX`` where no hex of the map is a candidate (the kernel's
+    :func:`~kernel.maps._art_kernels.pixel_hex`, one pixel per entry)."""
+    from kernel.maps import _art_kernels as K
+
     px = np.asarray(px, np.float64)
     py = np.asarray(py, np.float64)
-    best = np.full(px.shape, NO_HEX, HEX_INDEX)
-    best_d = np.full(px.shape, np.inf)
-    max_col = board.cell_index.shape[0] - 3
-    max_row = board.cell_index.shape[1] - 3
-    first = np.floor(px / (3 * UNIT_X)).astype(np.int64)
-    for dc in (0, 1):
-        col = np.clip(first + dc, 0, max_col)
-        parity = (col + 1) % 2   # centre y of column col is congruent to col + 1 (mod 2)
-        low = np.floor((py / UNIT_Y - parity) / 2).astype(np.int64)
-        for dr in (0, 1):
-            yc = 2 * (low + dr) + parity
-            row = np.clip((yc - 1 + col % 2) // 2, -1, max_row + 1)
-            h = board.cell_index[col + 1, row + 1]
-            d = (px - 3 * col * UNIT_X) ** 2 + (py - yc * UNIT_Y) ** 2
-            closer = (h >= 0) & ((d < best_d) | ((d == best_d) & _before(board, h, best)))
-            best = np.where(closer, h, best)
-            best_d = np.where(closer, d, best_d)
-    return best
-
-
-def _before(board, h, other):
-    """Whether hex h comes before hex other in (x, y) order (other may be NO_HEX: then True)."""
-    safe_h = np.maximum(h, 0)
-    safe_o = np.maximum(other, 0)
-    earlier = (board.x[safe_h] < board.x[safe_o]) | ((board.x[safe_h] == board.x[safe_o]) & (board.y[safe_h] < board.y[safe_o]))
-    return (other < 0) | earlier
-
-
-def _hexside_direction(board, h, px, py):
-    """Per pixel: the hexside direction of hex h it lies nearest to, and its distance to that hexside."""
-    dx = px - board.x[h] * UNIT_X
-    dy = py - board.y[h] * UNIT_Y
-    steps = np.array([[0.0, -2.0], [3.0, -1.0], [3.0, 1.0]]) * np.array([UNIT_X, UNIT_Y])
-    half = np.hypot(steps[:, 0], steps[:, 1]) / 2
-    units = steps / (2 * half[:, None])
-    best_gap = np.full(px.shape, np.inf)
-    direction = np.zeros(px.shape, np.int64)
-    for k in range(3):
-        along = dx * units[k, 0] + dy * units[k, 1]
-        gap = half[k] - np.abs(along)
-        nearer = gap < best_gap
-        best_gap = np.where(nearer, gap, best_gap)
-        direction = np.where(nearer, np.where(along >= 0, k, k + 3), direction)
-    return direction, best_gap
+    shape = np.broadcast_shapes(px.shape, py.shape)
+    flat_x = np.ascontiguousarray(np.broadcast_to(px, shape).ravel())
+    flat_y = np.ascontiguousarray(np.broadcast_to(py, shape).ravel())
+    out = np.empty(flat_x.size, HEX_INDEX)
+    K.pixel_hexes_kernel(flat_x, flat_y, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
+                         board.y.astype(np.int64), out)
+    return out.reshape(shape)
 
 
 def _class_keys(terrain, levels, hexside):
     return (terrain.astype(np.int64) << 24) | (levels.astype(np.int64) << 16) | hexside.astype(np.int64)
 
 
-def rasterise(board, rows_per_chunk: int = 128, covered: np.ndarray | None = None):
-    """The key of every pixel of ``board``'s map drawn from its hex model, and the elevation (levels).
-
-    Returns ``(keys, elevation)``: int64 class keys (terrain mask << 24 | building levels << 16 |
-    hexside mask) and int8 ground levels, both of shape :func:`map_size`.  Pixels that
-    ``covered`` (bool, same shape) marks are left at 0 (a board's own art will cover them).
-    """
-    width, height = map_size(board)
-    keys = np.zeros((width, height), np.int64)
-    elevation = np.zeros((width, height), PIXEL_LEVEL)
+def _hex_model_keys(board):
+    """The class keys a rasterised map can show: per hex its terrain and building levels, per hex and
+    direction its LOS hexside features (-1 where none), as int64 arrays (N,) and (N, 6)."""
     rs = board.ruleset
     los_features = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] != 0)
     feature_sides = board.hexside.astype(np.int64) & los_features   # roads and the like are not drawn
-    for x0 in range(0, width, rows_per_chunk):
-        xs = np.arange(x0, min(width, x0 + rows_per_chunk), dtype=np.float64)
-        px, py = np.meshgrid(xs, np.arange(height, dtype=np.float64), indexing="ij")
-        todo = np.ones(px.shape, np.bool_) if covered is None else ~covered[x0:x0 + xs.size]
-        px, py = px[todo], py[todo]
-        h = pixel_hexes(board, px, py)
-        safe = np.maximum(h, 0)
-        key = _class_keys(board.terrain[safe], board.building_levels[safe], np.zeros(h.shape, np.int64))
-        direction, gap = _hexside_direction(board, safe, px, py)
-        side = feature_sides[safe, direction]
-        on_side = (side != 0) & (gap <= HEXSIDE_BAND)
-        key = np.where(on_side, side, key)
-        keys[x0:x0 + xs.size][todo] = np.where(h >= 0, key, 0)
-        elevation[x0:x0 + xs.size][todo] = np.where(h >= 0, board.ground_level[safe], 0)
-    return keys, elevation
+    hex_keys = _class_keys(board.terrain, board.building_levels, np.zeros(len(board), np.int64))
+    side_keys = np.where(feature_sides != 0, feature_sides, -1)   # a feature alone: no terrain, no levels
+    return hex_keys, side_keys
 
 
 def _local_keys(art: LocalArt, ruleset) -> np.ndarray:
@@ -250,34 +198,53 @@ def _paste(keys, elevation, placement, local_keys):
 def board_art(board) -> MapArt:
     """The art of ``board``'s whole map (computed once, then cached on the board).
 
+    Every pixel is rasterised from the hex model (:func:`~kernel.maps._art_kernels.rasterise_kernel`)
+    except where a board's own art is pasted.  The classes are the distinct class keys the map shows,
+    in increasing key order (class 0: Open Ground with nothing on it).
+
     Raises
     ------
     ValueError
         More than :data:`MAX_CLASSES` distinct pixel classes on the map, or a
         board whose art would not lie at whole pixels.
     """
+    from kernel.maps import _art_kernels as K
+
     cached = board.__dict__.get("_art")
     if cached is not None:
         return cached
+    width, height = map_size(board)
     with_art = [p for p in board.placements if p.board.art is not None]
-    covered = np.zeros(map_size(board), np.int64)
+    hex_keys, side_keys = _hex_model_keys(board)
+    local_keys = [_local_keys(p.board.art, board.ruleset) for p in with_art]
+    # every key the map can show, sorted (key 0 first): a pixel holds the index of its key in it
+    candidates = np.unique(np.concatenate([[0], hex_keys, side_keys[side_keys >= 0]] + local_keys))
+    covered = np.zeros((height, width), np.bool_)   # [y, x]; _paste writes through [x, y] views
+    index = np.zeros((height, width), np.int32)
+    level = np.zeros((height, width), PIXEL_LEVEL)
     for placement in with_art:   # where the boards' own art will lie
-        _paste(covered, np.zeros(covered.shape, PIXEL_LEVEL), placement, np.ones(len(placement.board.art.classes), np.int64))
-    keys, elevation = rasterise(board, covered=covered.astype(bool))
-    for placement in with_art:
-        _paste(keys, elevation, placement, _local_keys(placement.board.art, board.ruleset))
-    drawn = bool(with_art)
-    unique, inverse = np.unique(np.concatenate([[0], keys.ravel()]), return_inverse=True)
+        _paste(covered.T, level.T, placement, np.ones(len(placement.board.art.classes), np.bool_))
+    K.rasterise_kernel(covered, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
+                       board.y.astype(np.int64), np.searchsorted(candidates, hex_keys).astype(np.int32),
+                       np.where(side_keys >= 0, np.searchsorted(candidates, side_keys), -1).astype(np.int32),
+                       board.ground_level.astype(PIXEL_LEVEL), index, level)
+    for placement, keys in zip(with_art, local_keys):
+        _paste(index.T, level.T, placement, np.searchsorted(candidates, keys).astype(np.int32))
+    # the classes: the candidates some pixel shows (and Open Ground), renumbered in key order
+    shown = np.bincount(index.ravel(), minlength=candidates.size) > 0
+    shown[0] = True
+    unique = candidates[shown]
     if unique.size > MAX_CLASSES:
         raise ValueError(f"{board.source}: the map's art has {unique.size} distinct pixel classes: "
                          f"expected at most {MAX_CLASSES}")
-    word = (inverse[1:].reshape(keys.shape).astype(np.uint16) << 8) | (elevation.astype(np.int16) + LEVEL_BIAS).astype(np.uint16)
+    renumber = (np.cumsum(shown) - 1).astype(np.uint16)
+    pixels = (renumber[index] << np.uint16(8)) | (level.astype(np.int16) + LEVEL_BIAS).astype(np.uint16)
     art = MapArt(
-        pixels=np.ascontiguousarray(word.T),
+        pixels=pixels,
         class_terrain=(unique >> 24).astype(TERRAIN_MASK),
         class_levels=((unique >> 16) & 0xFF).astype(LEVEL),
         class_hexside=(unique & 0xFFFF).astype(HEXSIDE_MASK),
-        drawn=drawn,
+        drawn=bool(with_art),
     )
     board.__dict__["_art"] = art
     return art
