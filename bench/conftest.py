@@ -67,7 +67,7 @@ def _format(seconds: float) -> str:
 
 
 def pytest_terminal_summary(terminalreporter):
-    if not TIMINGS:
+    if not TIMINGS and not FIGURES:
         return
     write = terminalreporter.write_line
     terminalreporter.section("hexkernel benchmarks (best of the rounds of this run)")
