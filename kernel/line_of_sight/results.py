@@ -175,13 +175,29 @@ class PairsResult:
     cover: np.ndarray
 
     def blocked_at_names(self, board) -> list:
-        """Per pair, the name of the hex where the LOS is blocked (None where visible), as
-        :attr:`LOSResult.blocked_at`."""
+        """Per pair, the name of the hex where the LOS is blocked, as :attr:`LOSResult.blocked_at`.
+
+        Parameters
+        ----------
+        board : Board
+            The board the pairs were evaluated on.
+
+        Returns
+        -------
+        list of str or None
+            One entry per pair; None where the pair is visible.
+        """
         names = board.names
         return [names[h] if h >= 0 else None for h in self.blocked_at.tolist()]
 
     def reason_names(self) -> list:
-        """Per pair, the name of the reason it is blocked (None where visible), as :attr:`LOSResult.reason`."""
+        """Per pair, the name of the reason it is blocked, as :attr:`LOSResult.reason`.
+
+        Returns
+        -------
+        list of str or None
+            One entry per pair (:data:`REASONS`); None where the pair is visible.
+        """
         return [REASONS[r] for r in self.reason.tolist()]
 
 
