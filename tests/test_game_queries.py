@@ -68,6 +68,27 @@ def test_can_see_is_los_visible(ruleset, seed):
         assert can_see(board, name, 0, counters=state) == los(board, name, 0, counters=state).visible
 
 
+def test_can_see_follows_every_change_of_a_game_state():
+    """can_see keeps its arguments per GameState version: each change must reach the next query."""
+    board = kernel.load("default")
+    state = kernel.GameState(board)
+    assert can_see(board, "71I4", "71L5", counters=state)
+    for h in ("71J4", "71K5"):
+        state.place_smoke(h, 3)
+    assert not can_see(board, "71I4", "71L5", counters=state) and not los(board, "71I4", "71L5", counters=state).visible
+    state.remove_smoke("71K5")
+    assert can_see(board, "71I4", "71L5", counters=state) == los(board, "71I4", "71L5", counters=state).visible
+    state.move_smoke("71J4", "71K5")
+    assert can_see(board, "71I4", "71L5", counters=state) == los(board, "71I4", "71L5", counters=state).visible
+    state.remove_smoke("71K5")
+    assert can_see(board, "71I4", "71L5", counters=state)
+    # the same state on another board is refused as los refuses it
+    other = kernel.load("71")
+    for query in (los, can_see):
+        with pytest.raises(ValueError, match="counters is a GameState of another board: expected one made for this"):
+            query(other, "71I4", "71L5", counters=state)
+
+
 def scipy_costs(board, start, unit, allowance, state, blocked_states, penalty_states=None, penalty=0.0):
     """Shortest-path costs on the peer graph, with edges into ``blocked_states`` removed or penalised."""
     graph, starts = movement_graph(board, start, unit, allowance, counters=state)

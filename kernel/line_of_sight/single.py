@@ -15,6 +15,7 @@ from __future__ import annotations
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _field_kernels as K_fields
 from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.maps.counters import GameState
 from kernel.line_of_sight.inputs import cover_and_range_one, kernel_board_tables, location_of, model_code, template_tuple
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
@@ -123,8 +124,28 @@ def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -
     else:
         ia, level_a = location_of(board, a, level_a, "level_a")
         ib, level_b = location_of(board, b, level_b, "level_b")
-    tables = board.__dict__.get("_los_visible_tables") or visible_tables(board)
-    return K_fields.visible_kernel(ia, level_a, ib, level_b, *tables, *counter_tables(board, counters))
+    return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
+
+
+def visible_arguments(board, counters) -> tuple:
+    """The arguments of :func:`~kernel.line_of_sight._field_kernels.visible_kernel` after the two ends:
+    :func:`visible_tables` and the counters' tables, as one tuple, kept (on the board without counters, on
+    a :class:`GameState` for the version it was built at) so that a query of an unchanged state builds
+    nothing (a third of a microsecond of ``can_see``)."""
+    if counters is None:
+        cached = board.__dict__.get("_visible_no_counters")
+        if cached is None:
+            cached = visible_tables(board) + counter_tables(board, None)
+            board.__dict__["_visible_no_counters"] = cached
+        return cached
+    if isinstance(counters, GameState):
+        kept = counters.prepared.get("visible")
+        if kept is not None and kept[0] is board and kept[1] == counters.version:
+            return kept[2]
+        arguments = visible_tables(board) + counter_tables(board, counters)  # brings them up to date
+        counters.prepared["visible"] = (board, counters.version, arguments)
+        return arguments
+    return visible_tables(board) + counter_tables(board, counters)
 
 
 def visible_tables(board) -> tuple:
