@@ -207,44 +207,52 @@ def _depth_px(board, a, b, h):
 
 def test_on_a_board_without_art_it_follows_the_hex_model():
     """On a board without art the depiction model gives the hex model's answer (blocked or clear, the
-    hindrance, the continuous slope) on every pair but the documented edge cases
-    (docs/los-semantics.md section 6): a trace with a hexside run or a vertex touch (A6.1 lets the hex
-    model pass an obstacle on one side, the pixels do not), a segment passing within
-    HEXSIDE_BAND + 3/4 pixels of a vertex (a rasterised wall's band, or a rounded pixel in the hex beyond),
-    and a blocking hex the segment enters by less than a pixel (its pixels round onto the hexside)."""
+    hindrance, the continuous slope) on every pair of the default map but the documented edge cases
+    (docs/los-semantics.md section 6, docs/vasl-agreement.md): a trace with a hexside run or a vertex
+    touch (A6.1 lets the hex model pass an obstacle on one side, the pixels do not), a segment passing
+    within HEXSIDE_BAND + 3/4 pixels of a vertex (a rasterised wall's band, or a rounded pixel in the hex
+    beyond), and a blocking hex the segment enters by less than a pixel (its pixels round onto the
+    hexside).  Each class may not grow beyond what was measured (2026-11-26)."""
     from kernel.line_of_sight.tracer import trace
     from kernel.maps.art import HEXSIDE_BAND
 
     board = kernel.load("default")
-    hexes = np.arange(0, len(board), 2)
     with pytest.warns(DepictionWarning, match="no drawn art: its hexes are rasterised"):
-        ours = kernel.los_matrix(board, hexes, model="depiction")
-    hex_model = kernel.los_matrix(board, hexes)
-    rows, cols = np.triu_indices(len(hexes), 1)
+        ours = kernel.los_matrix(board, model="depiction")
+    hex_model = kernel.los_matrix(board)
+    rows, cols = np.triu_indices(len(board), 1)
     differ = np.flatnonzero(ours[rows, cols] != hex_model[rows, cols])
     classes = {"hexside run or vertex": 0, "near a vertex": 0, "graze": 0}
     unexplained = []
     for k in differ.tolist():
-        a, b = int(hexes[rows[k]]), int(hexes[cols[k]])
+        a, b = int(rows[k]), int(cols[k])
         met = trace(board, a, b)
         if any(kind != "interior" for _, kind in met):
             classes["hexside run or vertex"] += 1
         elif _nearest_vertex_px(board, a, b, [h for h, _ in met]) < HEXSIDE_BAND + 0.75:
             classes["near a vertex"] += 1
-        elif hex_model[rows[k], cols[k]] == kernel.BLOCKED and ours[rows[k], cols[k]] != kernel.BLOCKED and \
+        elif hex_model[a, b] == kernel.BLOCKED and ours[a, b] != kernel.BLOCKED and \
                 _depth_px(board, a, b, board.index(kernel.los(board, a, b).blocked_at)) < 1:
             classes["graze"] += 1
         else:
-            unexplained.append((board.name(a), board.name(b), int(ours[rows[k], cols[k]]),
-                                int(hex_model[rows[k], cols[k]])))
+            unexplained.append((board.name(a), board.name(b), int(ours[a, b]), int(hex_model[a, b])))
     assert unexplained == []
-    # measured: 2,638 of 221,445 pairs differ (1.2 %), 2,614 of them with a hexside run or a vertex touch
-    assert len(differ) < 0.02 * len(rows), (len(differ), classes)
-    # the continuous slope (B.5) too: 305 of these pairs have one, the same in both models
-    a, b = hexes[rows], hexes[cols]
-    levels = kernel.los_pairs(board, a, b).continuous_slope
-    pixels = quiet(kernel.los_pairs, board, a, b, model="depiction").continuous_slope
-    assert levels.sum() > 100 and (levels == pixels).all()
+    # measured: 9,132 of the 886,446 pairs differ: 9,018 with a hexside run or a vertex touch, 114 near a vertex
+    assert classes["hexside run or vertex"] <= 9_018 and classes["near a vertex"] <= 114 and classes["graze"] <= 5, \
+        classes
+    # the hexside-run class is the hex model's A6.1 reading against the pixels: the depiction model blocks more
+    more = ((ours[rows, cols] == kernel.BLOCKED) & (hex_model[rows, cols] != kernel.BLOCKED)).sum()
+    fewer = ((ours[rows, cols] != kernel.BLOCKED) & (hex_model[rows, cols] == kernel.BLOCKED)).sum()
+    assert more <= 6_310 and fewer <= 288, (more, fewer)
+    # the continuous slope (B.5): 912 pairs have one in the hex model; the depiction model agrees on all
+    # but 59 LOS of range 2 exactly along a hexside (the pixels lie beside one of the two hexes)
+    levels = kernel.los_pairs(board, rows, cols).continuous_slope
+    pixels = quiet(kernel.los_pairs, board, rows, cols, model="depiction").continuous_slope
+    assert levels.sum() > 900
+    odd = np.flatnonzero(levels != pixels)
+    assert len(odd) <= 59
+    assert all(board.distance(int(rows[k]), int(cols[k])) == 2
+               and "hexside" in {kind for _, kind in trace(board, int(rows[k]), int(cols[k]))} for k in odd)
 
 
 def test_the_warning_is_given_once_per_board():
@@ -387,6 +395,33 @@ def test_explain_matches_the_reference_walk(seed):
     levels = np.stack([rng.integers(0, top[pairs[:, 0]] + 1), rng.integers(0, top[pairs[:, 1]] + 1)], axis=1)
     _explained_against_reference(board, pairs, levels)
     _explained_against_reference(board, pairs, levels, counters, (smoke_drm, smoke_top, vehicle))
+
+
+#: Pairs where the kernel and the reference once disagreed (found by review, 2026-11-26): a pixel that is both a
+#: bare-crest blind hex and an obstacle block (the block wins, section 2), and wall pixels equally near two
+#: hexsides (either touching an end is enough, section 6).  (map, seed of a 14 x 9 random map, viewer, target)
+FOUND_CASES = [("default", None, "73T4", "72V8"), ("default", None, "73T3", "72V8"), ("random", 7, "A6", "M4"),
+               ("random", 18, "M6", "C5"), ("random", 8, "L7", "N4"), ("random", 16, "D3", "F6"),
+               ("random", 3, "H5", "J2")]
+
+
+@pytest.mark.parametrize("kind, seed, viewer, target", FOUND_CASES, ids=lambda v: str(v))
+def test_kernel_and_reference_agree_on_the_cases_review_found(kind, seed, viewer, target):
+    board = kernel.load("default") if kind == "default" else kernel.random_board("asl", 14, 9, seed=seed,
+                                                                                    max_level=3)
+    a, b = board.index(viewer), board.index(target)
+    _explained_against_reference(board, np.array([[a, b], [b, a]]), np.zeros((2, 2), np.int64))
+    if kind == "default":   # the block outranks the blind hex, as in the hex model
+        assert quiet(kernel.los, board, viewer, target, model="depiction").reason == "obstacle" == \
+            kernel.los(board, viewer, target).reason
+
+
+@pytest.mark.parametrize("seed", [51, 52])
+def test_explain_matches_the_reference_walk_among_many_walls(seed):
+    board = kernel.random_board("asl", 14, 9, seed=seed, max_level=3, hexside_density=0.35)
+    rng = np.random.default_rng(seed)
+    pairs = rng.integers(0, len(board), (150, 2))
+    _explained_against_reference(board, pairs, np.zeros_like(pairs))
 
 
 @needs_vasl

@@ -44,12 +44,12 @@ def hex_range(h1, h2, lat_x, lat_y):
 def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
     """Whether the hexside of hex ``h`` nearest pixel (px, py) touches hex ``a``'s or hex ``b``'s
     hexagon: is one of its hexsides or runs out from one of its vertices (its midpoint lies
-    within ``TOUCH_RADIUS`` of that hex's centre dot)."""
+    within ``TOUCH_RADIUS`` of that hex's centre dot).  Where two hexsides are equally near (a pixel
+    level with a vertex), either one touching is enough.  The distances are exact: centre dots,
+    midpoints and pixels all lie on multiples of 1/8 pixel."""
     cx = lat_x[h] * UNIT_X
     cy = lat_y[h] * UNIT_Y
     best_d = np.inf
-    mx = cx
-    my = cy
     for k in range(3):
         for sign in (-0.5, 0.5):
             x = cx + sign * _STEP_X[k]
@@ -57,13 +57,17 @@ def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
             d = (px - x) * (px - x) + (py - y) * (py - y)
             if d < best_d:
                 best_d = d
-                mx = x
-                my = y
-    for end in (a, b):
-        ex = mx - lat_x[end] * UNIT_X
-        ey = my - lat_y[end] * UNIT_Y
-        if ex * ex + ey * ey < TOUCH_RADIUS * TOUCH_RADIUS:
-            return True
+    for k in range(3):
+        for sign in (-0.5, 0.5):
+            x = cx + sign * _STEP_X[k]
+            y = cy + sign * _STEP_Y[k]
+            if (px - x) * (px - x) + (py - y) * (py - y) != best_d:
+                continue
+            for end in (a, b):
+                ex = x - lat_x[end] * UNIT_X
+                ey = y - lat_y[end] * UNIT_Y
+                if ex * ex + ey * ey < TOUCH_RADIUS * TOUCH_RADIUS:
+                    return True
     return False
 
 

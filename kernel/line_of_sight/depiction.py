@@ -14,9 +14,12 @@ section 6):
   (``asl_hex_hindrance``); continuous slopes over the pixels' levels;
 * walls and hedges are pixels too: half a level above their ground, no blind
   hexes, ignored near the ends' hexes (B9.2);
-* depressions need no rule of their own: their banks are higher pixels;
-* the ends are the centre dots of their hexes, at the hex's ground level
-  (read under the centre dot) plus their Location level.
+* depressions: from an end at level 0 of a depression hex, the pixels of
+  the depression's banks above its ground block (A6.3, as the hex model reads
+  it);
+* the ends are the centre dots of their hexes, at their hexes' ground levels
+  (the board's, as in the hex model; a VASL import reads it under the centre
+  dot, B.1) plus their Location levels.
 
 Only ASL boards.  SMOKE and vehicles (``counters``) count once per hex the
 walk meets outside the ends' hexes, as the hex model counts them per hex, and

@@ -55,10 +55,11 @@ terrain mask, building levels and a hexside mask).
 
 Per pixel the checks run in this order: the counters of its hex (first
 meeting), the wall/hedge (``"hexside"``), then, without a continuous slope,
-hills (``"hill"``), the bare-crest blind hex (``"blind hex"``), the obstacle
-(``"obstacle"``), the obstacle's blind hex (``"blind hex"``) (the first of
-these that holds is the pixel's result); under a continuous slope any obstacle
-(``"obstacle"``).  Then the depression bank (``"hill"``): it applies when the
+hills (``"hill"``), the obstacle's block (``"obstacle"``), the bare-crest
+blind hex (``"blind hex"``), the obstacle's blind hex (``"blind hex"``) (the
+first of these that holds is the pixel's result: a block outranks a blind
+hex, as section 2 takes the larger effect); under a continuous slope any
+obstacle (``"obstacle"``).  Then the depression bank (``"hill"``): it applies when the
 pixel has no result yet or a ``"blind hex"`` one, which it replaces (an
 ``"obstacle"`` or ``"hill"`` result stays).  A result blocks the LOS there;
 last comes the terrain hindrance (``"hindrance"`` when the total reaches the
@@ -250,18 +251,19 @@ class ReferenceDepiction:
     def wall_touches_end(self, px: float, py: float, hx: int, ends) -> bool:
         """B9.2 as VASL applies it: the hexside of hex ``hx`` nearest the pixel (by its midpoint)
         shares a vertex with an end's hex (one of its own hexsides, or one running out from one of
-        its vertices).  Vertices in exact lattice units: the centre plus (+-2, 0), (+-1, +-1)."""
+        its vertices); where two hexsides are equally near, either one doing so is enough.  Vertices
+        in exact lattice units: the centre plus (+-2, 0), (+-1, +-1)."""
         corners = self.corners(hx)
-        best, side = math.inf, None
-        for k in range(6):
-            (x1, y1), (x2, y2) = corners[k], corners[(k + 1) % 6]
-            d = (px - (x1 + x2) / 2 * PX_X) ** 2 + (py - (y1 + y2) / 2 * PX_Y) ** 2
-            if d < best:
-                best, side = d, (corners[k], corners[(k + 1) % 6])
+        sides = [(corners[k], corners[(k + 1) % 6]) for k in range(6)]
+        # squared distance to each hexside's midpoint, exactly, in quarter pixels (x4: 75 and 129 per unit)
+        distance = [(4 * px - QX * (x1 + x2) / 2) ** 2 + (4 * py - QY * (y1 + y2) / 2) ** 2
+                    for (x1, y1), (x2, y2) in sides]
+        nearest = [side for side, d in zip(sides, distance) if d == min(distance)]   # ties: all of them
         for end in ends:
             end_corners = set(self.corners(end))
-            if side[0] in end_corners or side[1] in end_corners:
-                return True
+            for first, second in nearest:
+                if first in end_corners or second in end_corners:
+                    return True
         return False
 
     def pixels(self, a: int, b: int):
@@ -379,19 +381,21 @@ class ReferenceDepiction:
             hind = 0 if self.wall[c] > 0 else int(self.hindrance[c])
             if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0:
                 oh = int(self.above[c])   # B14.2
-            reason = None   # the pixel's own result: the first of these tests that holds
+            reason = None   # the pixel's own result: a block outranks a blind hex (section 2)
             if slope:
                 if oh > 0:
                     reason = "obstacle"
             elif g > S or (not same and g == S):
                 reason = "hill"
-            elif not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2):
-                reason = "blind hex"   # blind hex behind a bare crest
-            elif oh > 0:
+            else:
+                crest_blind = not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
                 top = g + oh
-                if (same and top > S) or (not same and top >= S):
+                if oh > 0 and ((same and top > S) or (not same and top >= S)):
                     reason = "obstacle"
-                elif not same and top > T and rt_ <= max(1, (2 * top + 2 * (rs_ // 5) - S - T + 2) // 2):
+                elif crest_blind:
+                    reason = "blind hex"   # blind hex behind a bare crest
+                elif oh > 0 and not same and top > T and \
+                        rt_ <= max(1, (2 * top + 2 * (rs_ // 5) - S - T + 2) // 2):
                     reason = "blind hex"   # blind hex behind an obstacle
             if reason is None or reason == "blind hex":
                 # depression bank (A6.3): a bank of an end's group, the pixel above the group's ground
