@@ -68,11 +68,13 @@ class LOSResult:
     cover : int
         The target's cover against the firing unit class (TEM, cover
         modifier or battle dice lost).
-    range : int
-        The range in hexes between the two ends.
     ruleset : str
     model : str
         The LOS model that answered: ``"hex"``, ``"depiction"`` or ``"vasl"``.
+    range : int
+        The range in hexes between the two ends (:func:`~kernel.los` always
+        gives it; -1 only in a result built without it, the fields before it
+        keeping their 0.1 positions).
     blocked_at_index : int
         The hex index of ``blocked_at`` (-1 when not blocked): what
         :class:`PairsResult` and :func:`~kernel.line_of_sight.bulk.los_pairs`
@@ -94,9 +96,9 @@ class LOSResult:
     blind: bool
     continuous_slope: bool
     cover: int
-    range: int
     ruleset: str
     model: str = "hex"
+    range: int = -1
     blocked_at_index: int = -1
     step_decoder: Callable[[], list[LOSStep]] | None = field(default=None, repr=False, compare=False)
 
