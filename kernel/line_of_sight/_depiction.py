@@ -17,7 +17,10 @@ elevation), ranges counted in hexes from the pixel's hex.  A wall or hedge
 pixel (``class_wall`` > 0) is an obstacle half a level above its ground that
 makes no blind hexes and is ignored when the hexside of its hex nearest it
 touches either end's hex: one of the end's own hexsides or one running out
-from one of its vertices (B9.2 as VASL's engine applies it).  SMOKE and vehicles (``counter_info``, laid out like
+from one of its vertices (B9.2 as VASL's engine applies it).  An end at level 0
+of a depression hex is in its depression: the pixels of its banks above its
+ground block (``_rules.depression_bank``, over the hexes' ground levels in
+``counter_info``).  SMOKE and vehicles (``counter_info``, laid out like
 ``hex_info``, read only when ``has_counters``) count once per hex the walk
 meets, with the hex's ground level; SMOKE in an end's own hex counts as in the
 hex model (A24): the walk's first end before the walk, the other after it.
@@ -37,8 +40,8 @@ from kernel.line_of_sight._pixel_geometry import (
     INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
-    BLOCK, BLOCKED, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, asl_hex_effect, asl_hex_hindrance, end_smoke,
-    ranges_from_higher,
+    BLOCK, BLOCKED, H_GROUND2, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, asl_hex_effect, asl_hex_hindrance,
+    depression_bank, end_smoke, ranges_from_higher,
 )
 
 #: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
@@ -57,19 +60,6 @@ KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
 LOG_COLUMNS = 11
 #: ``LOG_CLASS`` of a step that is a hex's SMOKE and vehicles (or an end's own SMOKE), not its art.
 COUNTERS = -1
-
-@jit_inline
-def depression_bank(h, group, group_ground2, neighbours, depression_group, ground2):
-    """Whether hex h is a bank of depression ``group`` (ground ``group_ground2`` half levels): higher
-    ground than it, outside it, next to one of its hexes (the hex model's rule, over ``ground2``)."""
-    if group < 0 or depression_group[h] == group or ground2[h] <= group_ground2:
-        return False
-    for d in range(6):
-        n = neighbours[h, d]
-        if n >= 0 and depression_group[n] == group:
-            return True
-    return False
-
 
 @jit_inline
 def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
@@ -94,7 +84,21 @@ def log_counters(log, n_log, h, drm, effect, reason):
 
 
 @jit_inline
-def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group,
+def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
+    """SMOKE in an end's own hex (A24) added to ``total``: ``(total, whether it reaches the cap, log rows)``;
+    recorded as a counters step of that hex."""
+    smoke = end_smoke(end, level2, counter_info)
+    if smoke == 0:
+        return total, False, n_log
+    total += smoke
+    blocks = total >= cap
+    if record:
+        n_log = log_counters(log, n_log, end, smoke, BLOCK if blocks else NONE, R_HINDRANCE if blocks else R_NONE)
+    return total, blocks, n_log
+
+
+@jit_inline
+def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
                    pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters,
                    counted):
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
@@ -125,14 +129,23 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     same = S2 == T2
     high = a if higher_is_a else b
     # an end at level 0 of a depression hex is IN its depression: the banks around it block (A6.3)
-    group_a = depression_group[a] if la2 == ground2[a] else -1
-    group_b = depression_group[b] if lb2 == ground2[b] else -1
-    # open ground at or below this many half levels is no bank of such a depression
-    bank_floor2 = 1 << 30
-    if group_a >= 0:
-        bank_floor2 = ground2[a]
-    if group_b >= 0 and ground2[b] < bank_floor2:
-        bank_floor2 = ground2[b]
+    # (ground levels read only for an end in a depression hex: most pairs have none)
+    group_a = -1
+    group_b = -1
+    ground_a2 = 0
+    ground_b2 = 0
+    bank_floor2 = 1 << 30   # open ground at or below this many half levels is no bank of such a depression
+    if depression_group[a] >= 0:
+        ground_a2 = counter_info[a, H_GROUND2]
+        if la2 == ground_a2:
+            group_a = depression_group[a]
+            bank_floor2 = ground_a2
+    if depression_group[b] >= 0:
+        ground_b2 = counter_info[b, H_GROUND2]
+        if lb2 == ground_b2:
+            group_b = depression_group[b]
+            if ground_b2 < bank_floor2:
+                bank_floor2 = ground_b2
 
     # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high; the
     # middle pixel first (a cheap test that rules most LOS out)
@@ -158,15 +171,9 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     total = 0
     # SMOKE in the first end's own hex (A24), before the walk
     if has_counters:
-        first_smoke = end_smoke(a, la2, counter_info)
-        if first_smoke > 0:
-            total = first_smoke
-            blocks = total >= cap
-            if record:
-                n_log = log_counters(log, n_log, a, first_smoke, BLOCK if blocks else NONE,
-                                     R_HINDRANCE if blocks else R_NONE)
-            if blocks:
-                return True, total, R_HINDRANCE, a, slope, n_log
+        total, blocks, n_log = add_end_smoke(a, la2, total, cap, record, log, n_log, counter_info)
+        if blocks:
+            return True, total, R_HINDRANCE, a, slope, n_log
     n_counted = 0
     cached_hex = -1
     cached_x = 0.0
@@ -267,9 +274,10 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
         if effect != BLOCK and (group_a >= 0 or group_b >= 0) and (
-                (2 * g > ground2[a] and depression_bank(h, group_a, ground2[a], neighbours, depression_group, ground2))
-                or (2 * g > ground2[b]
-                    and depression_bank(h, group_b, ground2[b], neighbours, depression_group, ground2))):
+                (2 * g > ground_a2 and depression_bank(h, group_a, ground_a2, neighbours, depression_group,
+                                                       counter_info))
+                or (2 * g > ground_b2 and depression_bank(h, group_b, ground_b2, neighbours, depression_group,
+                                                          counter_info))):
             effect, reason = BLOCK, R_HILL   # bank ground of an end's depression
         if effect != NONE:
             if record:
@@ -308,27 +316,21 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         last_row = row
     # SMOKE in the other end's own hex (A24), after the walk
     if has_counters:
-        last_smoke = end_smoke(b, lb2, counter_info)
-        if last_smoke > 0:
-            total += last_smoke
-            blocks = total >= cap
-            if record:
-                n_log = log_counters(log, n_log, b, last_smoke, BLOCK if blocks else NONE,
-                                     R_HINDRANCE if blocks else R_NONE)
-            if blocks:
-                return True, total, R_HINDRANCE, b, slope, n_log
+        total, blocks, n_log = add_end_smoke(b, lb2, total, cap, record, log, n_log, counter_info)
+        if blocks:
+            return True, total, R_HINDRANCE, b, slope, n_log
     return False, total, R_NONE, -1, slope, n_log
 
 
 @jit
-def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels,
+def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
                    pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
     ``COUNTED_SIZE``)."""
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     blocked, total, reason, at, slope, n_log = depiction_walk(
-        False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels,
+        False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
         pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope
 
@@ -337,7 +339,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2
 def depiction_recorded(a, la2, b, lb2, tables):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
     log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
-    (lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels, pixel_info, n_levels, level_min,
+    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
      class_wall, cap, per_range, counter_info, has_counters) = tables
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
@@ -346,19 +348,19 @@ def depiction_recorded(a, la2, b, lb2, tables):
     log = np.zeros((2 * steps + 2, LOG_COLUMNS), np.int64)
     counted = np.empty(COUNTED_SIZE, np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
-        True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels,
+        True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
         pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    (lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels, pixel_info, n_levels, level_min,
+    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
      class_wall, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
-            a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, ground2, depression_group,
+            a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
             pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
         if blocked:
             out[out_row, j] = BLOCKED
@@ -397,14 +399,14 @@ CHUNK = 256
 def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    (lat_x, lat_y, cell_index, neighbours, ground2, depression_group, pixels, pixel_info, n_levels, level_min,
+    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
      class_wall, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(COUNTED_SIZE, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
-                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours, ground2,
+                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
                 depression_group, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
                 has_counters, counted)
             out_blocked[p] = blocked

@@ -116,8 +116,7 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              np.ascontiguousarray(board.neighbours), 2 * board.ground_level.astype(np.int64),
-              depression_groups(board), art.pixels, info, n_levels, level_min, class_wall, cap, False)
+              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall, cap, False)
     board.__dict__["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
 
@@ -128,15 +127,16 @@ def location_levels2(board, hexes, levels) -> np.ndarray:
 
 
 def kernel_tables(board, counters, per_range: bool = False):
-    """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of SMOKE and
-    vehicles (zeros without counters) and whether there are any."""
+    """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of each hex's
+    ground level (half levels) and its SMOKE and vehicles (zeros without counters), and whether there
+    are any counters."""
     from kernel.line_of_sight.counters import counter_arrays
 
     info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
+    info[:, rules.H_GROUND2] = 2 * board.ground_level   # also the depression rule's ground levels
     has_counters = False
     if counters is not None:
         smoke, smoke_top, vehicles, _ = counter_arrays(board, counters)
-        info[:, rules.H_GROUND2] = 2 * board.ground_level
         info[:, rules.H_SMOKE] = smoke
         info[:, rules.H_SMOKE_TOP] = smoke_top
         info[:, rules.H_VEHICLE] = vehicles
