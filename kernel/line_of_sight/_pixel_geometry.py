@@ -102,6 +102,8 @@ def walk_hex(px, py, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y):
         ex = px - lat_x[q] * UNIT_X
         ey = py - lat_y[q] * UNIT_Y
         d = ex * ex + ey * ey
+        # pixel_hex's tie rule written out again: as one inlined helper of both, the depiction matrix ran
+        # about 20 % slower (measured 2026-11-26: 256 -> 312 ns per ordered pair)
         if d < best_d or (d == best_d and (lat_x[q] < lat_x[best] or (
                 lat_x[q] == lat_x[best] and lat_y[q] < lat_y[best]))):
             best = q
