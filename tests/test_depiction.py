@@ -354,6 +354,18 @@ def test_walk_names_only_hexes_of_the_exact_trace(long_board, viewer, target):
     assert (board.index(result.blocked_at) if result.blocked_at else -1) == detail["blocked_at"]
 
 
+def random_counters(board, rng, smoke_hexes: int, vehicle_hexes: int):
+    """Seeded SMOKE (+1..+3) and vehicles on distinct random hexes: the ``Counters`` and the reference's
+    per-hex arrays (SMOKE DRM, SMOKE top in half levels, vehicle)."""
+    from kernel.line_of_sight.counters import counter_arrays
+
+    smoke = {board.name(int(h)): int(rng.integers(1, 4)) for h in rng.choice(len(board), smoke_hexes, replace=False)}
+    vehicles = [board.name(int(h)) for h in rng.choice(len(board), vehicle_hexes, replace=False)]
+    counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
+    smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
+    return counters, (smoke_drm, smoke_top, vehicle)
+
+
 def _explained_against_reference(board, pairs, levels, counters=None, counter_tables=None):
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     for (a, b), (la, lb) in zip(pairs.tolist(), levels.tolist()):
@@ -382,19 +394,14 @@ def _explained_against_reference(board, pairs, levels, counters=None, counter_ta
 
 @pytest.mark.parametrize("seed", [31, 32])
 def test_explain_matches_the_reference_walk(seed):
-    from kernel.line_of_sight.counters import counter_arrays
-
     board = kernel.random_board("asl", 14, 9, seed=seed, max_level=3)
     rng = np.random.default_rng(seed)
-    smoke = {board.name(int(h)): int(rng.integers(1, 4)) for h in rng.choice(len(board), 20, replace=False)}
-    vehicles = [board.name(int(h)) for h in rng.choice(len(board), 10, replace=False)]
-    counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
-    smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
+    counters, tables = random_counters(board, rng, 20, 10)
     pairs = rng.integers(0, len(board), (120, 2))
     top = board.top_level
     levels = np.stack([rng.integers(0, top[pairs[:, 0]] + 1), rng.integers(0, top[pairs[:, 1]] + 1)], axis=1)
     _explained_against_reference(board, pairs, levels)
-    _explained_against_reference(board, pairs, levels, counters, (smoke_drm, smoke_top, vehicle))
+    _explained_against_reference(board, pairs, levels, counters, tables)
 
 
 #: Pairs where the kernel and the reference once disagreed (found by review, 2026-11-26): a pixel that is both a
@@ -531,21 +538,16 @@ def test_unknown_model_is_an_error(small_board):
 
 @pytest.mark.parametrize("seed", [21, 22])
 def test_smoke_and_vehicles_match_the_reference(seed):
-    from kernel.line_of_sight.counters import counter_arrays
-
     board = kernel.random_board("asl", 12, 8, seed=seed, max_level=2)
     rng = np.random.default_rng(seed)
-    smoke = {board.name(int(h)): int(rng.integers(1, 4)) for h in rng.choice(len(board), 15, replace=False)}
-    vehicles = [board.name(int(h)) for h in rng.choice(len(board), 10, replace=False)]
-    counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
-    smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
+    counters, tables = random_counters(board, rng, 15, 10)
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     pairs = rng.integers(0, len(board), (150, 2))
     result = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], counters=counters, model="depiction")
     plain = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="depiction")
     assert (result.hindrance[result.visible & plain.visible] > plain.hindrance[result.visible & plain.visible]).any()
     for k, (a, b) in enumerate(pairs):
-        blocked, hindrance = reference.walk(int(a), int(b), counters=(smoke_drm, smoke_top, vehicle))
+        blocked, hindrance = reference.walk(int(a), int(b), counters=tables)
         assert (not result.visible[k]) == blocked, (board.name(int(a)), board.name(int(b)))
         if not blocked:
             assert result.hindrance[k] == hindrance, (board.name(int(a)), board.name(int(b)))
