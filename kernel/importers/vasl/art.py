@@ -47,15 +47,17 @@ def local_art(los, lookup: TerrainLookup, ruleset, grid, building_types: dict[tu
         if code_class[code] == len(classes):
             classes.append(pixel_class)
     terrain = code_class[los.terrain]
+    # the building pixels of each overridden hex take its type's class (one pass over the pixels)
+    override = np.full(len(grid.cells), -1, np.int16)
     for cell, type_name in building_types.items():
         mapping = BUILDING_TYPES[type_name]
         pixel_class = PixelClass((mapping.name,), mapping.levels)
         if pixel_class not in by_class:
             by_class[pixel_class] = len(classes)
             classes.append(pixel_class)
-        in_hex = grid.hex_of == grid.cell_index[cell]
-        building = np.zeros(len(classes), np.bool_)
-        for k, c in enumerate(classes):
-            building[k] = any(name.endswith("building") for name in c.terrain)
-        terrain = np.where(in_hex & building[terrain], by_class[pixel_class], terrain).astype(np.uint8)
+        override[grid.cell_index[cell]] = by_class[pixel_class]
+    if building_types:
+        building = np.array([any(name.endswith("building") for name in c.terrain) for c in classes], np.bool_)
+        wanted = override[grid.hex_of]
+        terrain = np.where((wanted >= 0) & building[terrain], wanted, terrain).astype(np.uint8)
     return LocalArt(tuple(classes), np.ascontiguousarray(terrain), np.ascontiguousarray(los.elevation.astype(np.int8)))

@@ -120,8 +120,8 @@ def hexside_pixels(los, x: float, y: float, direction: int) -> tuple[np.ndarray,
     sx = np.rint(mx + s * ux + t * nx).astype(np.int64).ravel()
     sy = np.rint(my + s * uy + t * ny).astype(np.int64).ravel()
     keep = (sx >= 0) & (sx < los.grid_width) & (sy >= 0) & (sy < los.grid_height)
-    points = np.unique(np.stack([sx[keep], sy[keep]]), axis=1)
-    return points[0], points[1]
+    flat = np.unique(sx[keep] * los.grid_height + sy[keep])  # each pixel once, ordered by x then y
+    return flat // los.grid_height, flat % los.grid_height
 
 
 def cell_name(cell: tuple[int, int]) -> str:
