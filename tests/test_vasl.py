@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import math
+import re
 import struct
 import warnings
 import zipfile
@@ -324,6 +325,51 @@ def test_version_with_a_hash_still_writes_a_board_file(tmp_path, synthetic_files
     spec = import_quietly(board)
     assert spec.title == "VASL board 5 (version 6 1)"
     assert read_board_file(write_board_file(spec, tmp_path / "5.board")).title == spec.title
+
+
+def test_terrain_is_mapped_by_code_and_by_name_for_other_tables():
+    from kernel.importers.vasl.terrain_map import TERRAIN_CODES, Mapping, vasl_mapping
+
+    assert vasl_mapping(60, "Woods") == Mapping("terrain", "woods")
+    assert vasl_mapping(17, "Shallow Stream") == Mapping("terrain", "stream", depression=True)  # another code
+    assert vasl_mapping(60, "Forest") is None          # a table naming code 60 otherwise is read by its name
+    assert vasl_mapping(49, "Stone Market Place") == Mapping("terrain", "stone-building", 0)
+    assert vasl_mapping(59, "Wooden Market Place") == Mapping("terrain", "wooden-building", 0)
+    assert [TERRAIN_CODES[code][0] for code in (100, 121)] == ["Scrub", "Scrub"]   # two codes, one name
+    assert vasl_mapping(100, "Scrub") is None and vasl_mapping(121, "Scrub") is None
+    assert vasl_mapping(250, "Castle") is None
+
+
+def test_unmapped_terrain_and_building_types_warn_and_name_the_hexes(tmp_path, synthetic_files):
+    """Two codes both named Scrub warn each under its own code; a building type with no asl building keeps
+    the pixels' building and warns; a Market Place building type is a building."""
+    elevation, terrain, _ = synthetic_files
+    scrub = terrain.copy()
+    paint_disc(scrub, "C8", 34, 100)
+    paint_disc(scrub, "E8", 34, 121)
+    table = TERRAIN_TABLE.replace("</terrainTypes>", """
+  <terrainType name="Scrub" typeCode="100" height="0" LOSCategory="OPEN" />
+  <terrainType name="Scrub" typeCode="121" height="0" LOSCategory="OPEN" />
+  <terrainType name="Lumberyard" typeCode="29" isLOSObstacle="TRUE" height="1" LOSCategory="OTHER" />
+</terrainTypes>""")
+    board = make_board_folder(tmp_path, los_bytes(elevation, scrub), table=table, buildings=(
+        '<buildingType hexName="C3" buildingTypeName="Lumberyard" />'
+        '<buildingType hexName="I9" buildingTypeName="Wooden Market Place" />'))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", kernel.VaslImportWarning)
+        spec = kernel.read_vasl_board(board)
+    messages = [str(w.message) for w in caught]
+    assert any(re.search(r"VASL terrain 100 'Scrub' has no asl equivalent .*Open Ground in C8$", m) for m in messages)
+    assert any(re.search(r"VASL terrain 121 'Scrub' has no asl equivalent .*Open Ground in E8$", m) for m in messages)
+    assert any(re.search(r"building type 'Lumberyard' of BoardMetadata.xml has no asl equivalent .*: C3 kept the "
+                         r"building its pixels show", m) for m in messages)
+    def cell(name):
+        ref = kernel.parse_hex(name)
+        return ref.column_index, ref.number
+
+    assert spec.hexes[cell("C8")].terrain == () and spec.hexes[cell("E8")].terrain == ()
+    assert spec.hexes[cell("C3")].terrain == ("stone-building",) and spec.hexes[cell("C3")].building_levels == 0
+    assert spec.hexes[cell("I9")].terrain == ("woods", "wooden-building") and spec.hexes[cell("I9")].building_levels == 0
 
 
 # ---------------------------------------------------------------- error paths
