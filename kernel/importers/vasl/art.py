@@ -1,7 +1,7 @@
 """A VASL board's pixels as the board's own art (:class:`kernel.maps.art.LocalArt`), for the depiction LOS model.
 
 Each VASL terrain code becomes a pixel class of our ``asl`` ruleset through
-:data:`~kernel.importers.vasl.terrain_map.TERRAIN_MAP`: a terrain (woods, a
+:data:`~kernel.importers.vasl.terrain_map.TERRAIN_CODES`: a terrain (woods, a
 building with its upper levels, grain, ...), a hexside feature (wall, hedge,
 bocage, cliff) or Open Ground (roads, bridges, surfaces, and terrain with no
 ``asl`` equivalent).  A building type of ``BoardMetadata.xml`` overrides the
