@@ -347,6 +347,8 @@ def test_unmapped_terrain_and_building_types_warn_and_name_the_hexes(tmp_path, s
     scrub = terrain.copy()
     paint_disc(scrub, "C8", 34, 100)
     paint_disc(scrub, "E8", 34, 121)
+    x, y = centre("K5")
+    scrub[int(x) + 18:int(x) + 22, int(y) - 2:int(y) + 2] = 29      # a few Lumberyard pixels that decide nothing
     table = TERRAIN_TABLE.replace("</terrainTypes>", """
   <terrainType name="Scrub" typeCode="100" height="0" LOSCategory="OPEN" />
   <terrainType name="Scrub" typeCode="121" height="0" LOSCategory="OPEN" />
@@ -361,6 +363,8 @@ def test_unmapped_terrain_and_building_types_warn_and_name_the_hexes(tmp_path, s
     messages = [str(w.message) for w in caught]
     assert any(re.search(r"VASL terrain 100 'Scrub' has no asl equivalent .*Open Ground in C8$", m) for m in messages)
     assert any(re.search(r"VASL terrain 121 'Scrub' has no asl equivalent .*Open Ground in E8$", m) for m in messages)
+    assert any(re.search(r"VASL terrain 29 'Lumberyard' has no asl equivalent .*: it decides no hex or hexside, and "
+                         r"its pixels in K5 are Open Ground in the board's art$", m) for m in messages)
     assert any(re.search(r"building type 'Lumberyard' of BoardMetadata.xml has no asl equivalent .*: C3 kept the "
                          r"building its pixels show", m) for m in messages)
     def cell(name):

@@ -27,7 +27,7 @@ from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImpor
 from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes
 from kernel.importers.vasl.hexsides import classify_hexsides
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, pixel_grid
-from kernel.importers.vasl.terrain_map import BUILDING_TYPES, KIND_UNKNOWN, TerrainLookup, terrain_lookup
+from kernel.importers.vasl.terrain_map import BUILDING_TYPES, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup, terrain_lookup
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
 
@@ -140,7 +140,7 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
     overrides = {parse_building_cell(name, spec, files.source): type_name
                  for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}
     spec.art = local_art(los, lookup, ruleset, grid, overrides)
-    _warn(files.source, lookup, hexes, unmapped_hits, kept)
+    _warn(files.source, lookup, hexes, unmapped_hits, kept, _unmapped_pixels(los, lookup, grid, unmapped_hits))
     return spec
 
 
@@ -156,6 +156,19 @@ def _check_codes(files: VaslBoardFiles, lookup: TerrainLookup, grid: PixelGrid) 
             f"{los.source}: terrain code {code} (first in hex {cell_name(cell)}, pixel {int(xs[0])},{int(ys[0])}) "
             f"is not in the terrain table {files.terrain_table_source}: expected one of its typeCodes"
         )
+
+
+def _unmapped_pixels(los, lookup: TerrainLookup, grid: PixelGrid,
+                     unmapped_hits: dict[int, list[str]]) -> dict[int, list[str]]:
+    """VASL codes with no asl equivalent that are drawn on the board but decided no hex or hexside:
+    code -> the hexes holding their pixels (they are Open Ground in the board's art)."""
+    drawn: dict[int, list[str]] = {}
+    for code in np.unique(los.terrain):
+        code = int(code)
+        if lookup.kind[code] == KIND_UNMAPPED and code not in unmapped_hits:
+            holding = np.unique(grid.hex_of[los.terrain == code])
+            drawn[code] = [cell_name(grid.cells[int(i)]) for i in holding if i >= 0]
+    return drawn
 
 
 def _apply_building_types(metadata: BoardMetadata, spec: BoardSpec, hexes: HexClasses, ruleset,
@@ -188,7 +201,7 @@ def _apply_building_types(metadata: BoardMetadata, spec: BoardSpec, hexes: HexCl
 
 
 def _warn(source: str, lookup: TerrainLookup, hexes: HexClasses, unmapped_hits: dict[int, list[str]],
-          kept_buildings: dict[str, list[str]]) -> None:
+          kept_buildings: dict[str, list[str]], unmapped_drawn: dict[int, list[str]]) -> None:
     """The import's warnings: ground levels read at the centre dot that differ from most of the hex,
     bridge decks drawn at another level, VASL terrain and building types with no asl equivalent."""
     if hexes.centre_levels:
@@ -209,6 +222,14 @@ def _warn(source: str, lookup: TerrainLookup, hexes: HexClasses, unmapped_hits: 
         warnings.warn(
             f"{source}: VASL terrain {code} {lookup.names.get(code, '?')!r} has no asl equivalent "
             f"(see kernel.importers.vasl.terrain_map.TERRAIN_CODES): imported as Open Ground in {shown}",
+            VaslImportWarning, stacklevel=4,
+        )
+    for code, where in sorted(unmapped_drawn.items()):
+        shown = ", ".join(where[:8]) + (f" and {len(where) - 8} more" if len(where) > 8 else "")
+        warnings.warn(
+            f"{source}: VASL terrain {code} {lookup.names.get(code, '?')!r} has no asl equivalent "
+            f"(see kernel.importers.vasl.terrain_map.TERRAIN_CODES): it decides no hex or hexside, and its pixels "
+            f"in {shown} are Open Ground in the board's art",
             VaslImportWarning, stacklevel=4,
         )
     for type_name, where in sorted(kept_buildings.items()):
