@@ -295,8 +295,8 @@ def test_board_names_that_are_not_board_numbers_need_a_board_id(tmp_path, synthe
     for name in ("00", "RB", "a"):
         board = make_board_folder(tmp_path / name, synthetic_files[2])
         (board / "BoardMetadata.xml").write_text(BOARD_METADATA.format(buildings="").replace('name="05"', f'name="{name}"'))
-        with pytest.raises(ValueError, match=rf"board name '{name}' \(BoardMetadata.xml\) is not a board number "
-                                             r"1..999.*board_id=\"N\".*--board-id N"):
+        with pytest.raises(ValueError, match=rf"board name '{name}' \(BoardMetadata.xml\): expected a board "
+                                             r"number 1..999.*board_id=\"N\".*--board-id N"):
             import_quietly(board)
         spec = import_quietly(board, board_id="50")
         assert spec.id == "50" and spec.title == f"VASL board {name} as board 50 (version 1.0)"
@@ -730,7 +730,7 @@ def test_cli_import_vasl_reads_an_archive_and_numbers_a_board(tmp_path, syntheti
         zf.writestr("BoardMetadata.xml", BOARD_METADATA.format(buildings="").replace('name="05"', 'name="00"'))
     out = tmp_path / "00.board"
     assert main(["import-vasl", str(archive), "--out", str(out)]) == 2
-    assert "board name '00' (BoardMetadata.xml) is not a board number 1..999" in capsys.readouterr().err
+    assert "board name '00' (BoardMetadata.xml): expected a board number 1..999" in capsys.readouterr().err
     assert not out.exists()
     assert main(["import-vasl", str(archive), "--out", str(out), "--board-id", "50"]) == 0
     assert "board 50: 346 hexes" in capsys.readouterr().out

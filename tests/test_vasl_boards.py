@@ -61,7 +61,7 @@ def test_every_shared_board_imports(folder):
     path = VASL / folder
     board_id = BOARD_IDS.get(folder)
     if board_id is not None:
-        with pytest.raises(ValueError, match=r"is not a board number 1..999.*board_id="):
+        with pytest.raises(ValueError, match=r"expected a board number 1..999.*board_id="):
             kernel.read_vasl_board(path)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", kernel.VaslImportWarning)

@@ -95,7 +95,7 @@ def board_number(metadata: BoardMetadata, board_id: str | int | None, source: st
     number = metadata.board_id
     if not (number.isascii() and number.isdigit()) or board_problem(number):
         raise ValueError(
-            f"{source}: board name {metadata.name!r} (BoardMetadata.xml) is not a board number 1..999, which hex "
+            f"{source}: board name {metadata.name!r} (BoardMetadata.xml): expected a board number 1..999, which hex "
             f"names need (2I9 is hex I9 of board 2): give it one with board_id=\"N\" (kernel.load(path, "
             "board_id=\"N\"); hexkernel import-vasl --board-id N)")
     return number
