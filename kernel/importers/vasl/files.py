@@ -70,7 +70,8 @@ def read_terrain_table(path: str | Path) -> dict[int, VaslTerrain]:
     FileNotFoundError
         The file does not exist.
     ValueError
-        The file is not XML, holds no ``terrainType`` or a malformed one.
+        The file is not XML, holds no ``terrainType`` or a malformed one, or
+        ``path`` is a folder.
     """
     path = Path(path)
     _require_file(path, "VASL terrain table")
@@ -147,7 +148,8 @@ def read_board_metadata(path: str | Path) -> BoardMetadata:
     Raises
     ------
     FileNotFoundError, ValueError
-        Missing file; not XML or no ``boardMetadata`` element.
+        Missing file; not XML, no ``boardMetadata`` element, or ``path`` is a
+        folder.
     """
     path = Path(path)
     _require_file(path, "VASL board metadata")
