@@ -46,7 +46,7 @@ def read_scenario(path: str | Path) -> ScenarioSpec:
     return read_scenario_file(path, read_board=read_board_any)
 
 
-def load(name_or_path: str | Path, **switches: bool) -> Board:
+def load(name_or_path: str | Path, *, board_id: str | int | None = None, **switches: bool) -> Board:
     """Load and compile a map: a scenario or board file, or a bundled name.
 
     Parameters
@@ -55,7 +55,13 @@ def load(name_or_path: str | Path, **switches: bool) -> Board:
         ``"default"`` (the bundled four-board ASL scenario), another bundled
         scenario or board name (``"71"``, ``"vv-village"``), a path to a
         ``.scenario`` / ``.board`` file, or a VASL board (a folder holding
-        ``LOSData`` or a board archive; see :func:`kernel.read_vasl_board`).
+        ``LOSData`` or a board archive, such as VASL's ``bd02`` or
+        ``bd02.zip``; see :func:`kernel.read_vasl_board`).
+    board_id : str or int, optional
+        The board number of a single VASL board, for one whose name is not
+        a number 1..999 (VASL's ``00``, ``RB``); see
+        :func:`kernel.read_vasl_board`. A scenario numbers its boards itself
+        (``as NUMBER``).
     **switches : bool
         Ruleset switches overriding the scenario's (``orchards_in_season=False``).
 
@@ -66,7 +72,9 @@ def load(name_or_path: str | Path, **switches: bool) -> Board:
     kernel.BoardFileError
         The file is malformed (the message names file, line and coordinate).
     ValueError
-        A VASL board's files are malformed (the message names the file).
+        A VASL board's files are malformed (the message names the file), or
+        ``board_id`` is not a board number or is given for a scenario or a
+        board file.
 
     Examples
     --------
@@ -77,10 +85,16 @@ def load(name_or_path: str | Path, **switches: bool) -> Board:
     path = Path(name_or_path)
     is_board = path.suffix in (".board", ".overlay")
     if path.suffix == ".scenario" or (not is_board and not path.is_file() and _bundled_scenario(str(name_or_path))):
+        if board_id is not None:
+            raise ValueError(f"board_id={board_id!r} with scenario {str(name_or_path)!r}: board_id numbers a "
+                             "single VASL board; a scenario numbers its boards with 'as NUMBER'")
         scenario = read_scenario(resolve_file(name_or_path, None, "scenario"))
     else:
         if is_vasl_board(path):
-            spec = read_vasl_board(path)
+            spec = read_vasl_board(path, board_id=board_id)
+        elif board_id is not None:
+            raise ValueError(f"board_id={board_id!r} with {str(name_or_path)!r}: board_id numbers a VASL board "
+                             "(a folder holding LOSData or a board archive)")
         else:
             board_path = resolve_file(name_or_path, None, "board")
             spec = read_board_file(board_path)

@@ -99,8 +99,12 @@ def test_fuzz_vasl_archives(tmp_path, archive_bytes, data):
             raw[at + offset:at + offset + 4] = data.draw(st.binary(min_size=4, max_size=4))
     path = tmp_path / "bd02"
     path.write_bytes(bytes(raw))
+    # the terrain table given, or beside the archive as a VASL install keeps it
+    table_beside = data.draw(st.booleans())
+    if table_beside and not (tmp_path / "SharedBoardMetadata.xml").is_file():
+        (tmp_path / "SharedBoardMetadata.xml").write_bytes((VASL / "SharedBoardMetadata.xml").read_bytes())
     try:
-        files = read_board_files(path, VASL / "SharedBoardMetadata.xml")
+        files = read_board_files(path, None if table_beside else VASL / "SharedBoardMetadata.xml")
     except (ValueError, FileNotFoundError) as error:
         assert str(path) in str(error) or "LOSData" in str(error)
         tried("VASL archives", False)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import math
+import re
 import struct
 import warnings
 import zipfile
@@ -264,6 +265,117 @@ def test_archive_and_shared_metadata_locations(tmp_path, synthetic_files):
     assert board.terrain_of("5I9") == ["woods", "stone-building"] and len(board) == 346
 
 
+def test_archive_as_vasl_keeps_it_finds_the_terrain_table_beside_it(tmp_path, synthetic_files):
+    """A board archive holding only LOSData and BoardMetadata.xml, the terrain table beside it (the
+    layout of a VASL install), named with or without .zip."""
+    folder = make_board_folder(tmp_path / "plain", synthetic_files[2])
+    expected = import_quietly(folder)
+    for name in ("bd05.zip", "bd05"):
+        place = tmp_path / name.replace(".", "-")
+        place.mkdir()
+        (place / "SharedBoardMetadata.xml").write_text(TERRAIN_TABLE)
+        archive = place / name
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("LOSData", synthetic_files[2])
+            zf.writestr("BoardMetadata.xml", BOARD_METADATA.format(buildings=""))
+        spec = import_quietly(archive)
+        assert spec.hexes == expected.hexes and spec.hexsides == expected.hexsides, name
+        with pytest.warns(kernel.VaslImportWarning, match="Forest"):
+            board = load(archive)
+        assert len(board) == 346 and board.terrain_of("5I9") == ["woods", "stone-building"]
+    # nowhere to be found: the places looked at are named, and how to give it
+    (tmp_path / "bd05-zip" / "SharedBoardMetadata.xml").unlink()
+    with pytest.raises(FileNotFoundError, match=r"no VASL terrain table for .*bd05.zip.*: looked for .*bd05-zip/"
+                                                r"SharedBoardMetadata.xml.*--metadata PATH"):
+        kernel.read_vasl_board(tmp_path / "bd05-zip" / "bd05.zip")
+
+
+def test_board_names_that_are_not_board_numbers_need_a_board_id(tmp_path, synthetic_files):
+    """VASL's board 00, or a board named with letters (RB), imports under a board number the user gives."""
+    for name in ("00", "RB", "a"):
+        board = make_board_folder(tmp_path / name, synthetic_files[2])
+        (board / "BoardMetadata.xml").write_text(BOARD_METADATA.format(buildings="").replace('name="05"', f'name="{name}"'))
+        with pytest.raises(ValueError, match=rf"board name '{name}' \(BoardMetadata.xml\): expected a board "
+                                             r"number 1..999.*board_id=\"N\".*--board-id N"):
+            import_quietly(board)
+        spec = import_quietly(board, board_id="50")
+        assert spec.id == "50" and spec.title == f"VASL board {name} as board 50 (version 1.0)"
+        assert len(spec.hexes) == 346
+    assert import_quietly(board, board_id=7).id == "7"
+    with pytest.warns(kernel.VaslImportWarning):
+        loaded = load(board, board_id="50")
+    assert "50I9" in loaded.names and loaded.terrain_of("50I9") == ["woods", "stone-building"]
+    numbered = make_board_folder(tmp_path / "numbered", synthetic_files[2])
+    assert import_quietly(numbered, board_id="12").id == "12"            # renumbers a numbered board too
+    assert import_quietly(numbered).title == "VASL board 5 (version 1.0)"
+    for bad, why in (("0", "boards count from 1"), ("07", "leading zero"), ("1000", "more than 3 digits"),
+                     ("x", "not a number"), (True, "not a number"), (-3, "not a number")):
+        with pytest.raises(ValueError, match=rf"board_id {bad!r}: .*{why}.*: expected a board number 1..999"):
+            import_quietly(board, board_id=bad)
+    with pytest.raises(ValueError, match=r"board_id='5' with scenario 'default': .*'as NUMBER'"):
+        load("default", board_id="5")
+    with pytest.raises(ValueError, match=r"board_id='5' with '71': board_id numbers a VASL board"):
+        load("71", board_id="5")
+
+
+def test_version_with_a_hash_still_writes_a_board_file(tmp_path, synthetic_files):
+    board = make_board_folder(tmp_path, synthetic_files[2])
+    (board / "BoardMetadata.xml").write_text(BOARD_METADATA.format(buildings="").replace('name="05" version="1.0"',
+                                                                                          'name="05" version="6#1"'))
+    spec = import_quietly(board)
+    assert spec.title == "VASL board 5 (version 6 1)"
+    assert read_board_file(write_board_file(spec, tmp_path / "5.board")).title == spec.title
+
+
+def test_terrain_is_mapped_by_code_and_by_name_for_other_tables():
+    from kernel.importers.vasl.terrain_map import TERRAIN_CODES, Mapping, vasl_mapping
+
+    assert vasl_mapping(60, "Woods") == Mapping("terrain", "woods")
+    assert vasl_mapping(17, "Shallow Stream") == Mapping("terrain", "stream", depression=True)  # another code
+    assert vasl_mapping(60, "Forest") is None          # a table naming code 60 otherwise is read by its name
+    assert vasl_mapping(49, "Stone Market Place") == Mapping("terrain", "stone-building", 0)
+    assert vasl_mapping(59, "Wooden Market Place") == Mapping("terrain", "wooden-building", 0)
+    assert [TERRAIN_CODES[code][0] for code in (100, 121)] == ["Scrub", "Scrub"]   # two codes, one name
+    assert vasl_mapping(100, "Scrub") is None and vasl_mapping(121, "Scrub") is None
+    assert vasl_mapping(250, "Castle") is None
+
+
+def test_unmapped_terrain_and_building_types_warn_and_name_the_hexes(tmp_path, synthetic_files):
+    """Two codes both named Scrub warn each under its own code; a building type with no asl building keeps
+    the pixels' building and warns; a Market Place building type is a building."""
+    elevation, terrain, _ = synthetic_files
+    scrub = terrain.copy()
+    paint_disc(scrub, "C8", 34, 100)
+    paint_disc(scrub, "E8", 34, 121)
+    x, y = centre("K5")
+    scrub[int(x) + 18:int(x) + 22, int(y) - 2:int(y) + 2] = 29      # a few Lumberyard pixels that decide nothing
+    table = TERRAIN_TABLE.replace("</terrainTypes>", """
+  <terrainType name="Scrub" typeCode="100" height="0" LOSCategory="OPEN" />
+  <terrainType name="Scrub" typeCode="121" height="0" LOSCategory="OPEN" />
+  <terrainType name="Lumberyard" typeCode="29" isLOSObstacle="TRUE" height="1" LOSCategory="OTHER" />
+</terrainTypes>""")
+    board = make_board_folder(tmp_path, los_bytes(elevation, scrub), table=table, buildings=(
+        '<buildingType hexName="C3" buildingTypeName="Lumberyard" />'
+        '<buildingType hexName="I9" buildingTypeName="Wooden Market Place" />'))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", kernel.VaslImportWarning)
+        spec = kernel.read_vasl_board(board)
+    messages = [str(w.message) for w in caught]
+    assert any(re.search(r"VASL terrain 100 'Scrub' has no asl equivalent .*Open Ground in C8$", m) for m in messages)
+    assert any(re.search(r"VASL terrain 121 'Scrub' has no asl equivalent .*Open Ground in E8$", m) for m in messages)
+    assert any(re.search(r"VASL terrain 29 'Lumberyard' has no asl equivalent .*: it decides no hex or hexside, and "
+                         r"its pixels in K5 are Open Ground in the board's art$", m) for m in messages)
+    assert any(re.search(r"building type 'Lumberyard' of BoardMetadata.xml has no asl equivalent .*: C3 kept the "
+                         r"building its pixels show", m) for m in messages)
+    def cell(name):
+        ref = kernel.parse_hex(name)
+        return ref.column_index, ref.number
+
+    assert spec.hexes[cell("C8")].terrain == () and spec.hexes[cell("E8")].terrain == ()
+    assert spec.hexes[cell("C3")].terrain == ("stone-building",) and spec.hexes[cell("C3")].building_levels == 0
+    assert spec.hexes[cell("I9")].terrain == ("woods", "wooden-building") and spec.hexes[cell("I9")].building_levels == 0
+
+
 # ---------------------------------------------------------------- error paths
 
 
@@ -289,6 +401,38 @@ def test_missing_files(tmp_path, synthetic_files):
     text.write_text("hello")
     with pytest.raises(ValueError, match=r"notes.txt: not a VASL board"):
         kernel.read_vasl_board(text)
+
+
+def test_a_folder_where_a_file_belongs_is_not_reported_missing(tmp_path, synthetic_files):
+    from kernel.importers.vasl.files import read_board_metadata, read_los_data, read_terrain_table
+
+    board = make_board_folder(tmp_path, synthetic_files[2])
+    (board / "LOSData").unlink()
+    (board / "LOSData").mkdir()
+    with pytest.raises(ValueError, match=r"VASL LOSData file '.*bd05/LOSData' is a folder \(board folder .*\): "
+                                         r"expected a file"):
+        kernel.read_vasl_board(board)
+    with pytest.raises(ValueError, match=r"VASL LOSData file '.*LOSData' is a folder: expected a file"):
+        read_los_data(board / "LOSData")
+    with pytest.raises(ValueError, match=r"VASL board metadata '.*bd05' is a folder: expected a file"):
+        read_board_metadata(board)
+    with pytest.raises(ValueError, match=r"VASL terrain table '.*bd05' is a folder: expected a file"):
+        read_terrain_table(board)
+    with pytest.raises(ValueError, match=r"VASL terrain table '/dev/null' is not a regular file: expected a file"):
+        read_terrain_table("/dev/null")
+    with pytest.raises(FileNotFoundError, match=r"VASL LOSData file '.*nothing' does not exist"):
+        read_los_data(tmp_path / "nothing")
+
+
+def test_ground_elevation_outside_the_level_range_is_refused(tmp_path, synthetic_files):
+    elevation, terrain, _ = synthetic_files
+    for value in (120, -30):
+        high = elevation.copy()
+        high[300:310, 200:205] = value
+        board = make_board_folder(tmp_path / str(value), los_bytes(high, terrain))
+        with pytest.raises(ValueError, match=rf"bd05/LOSData: pixel 300,200 has elevation {value} \(50 pixels "
+                                             r"outside the range\): expected ground levels -20..100"):
+            kernel.read_vasl_board(board)
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -574,3 +718,45 @@ def test_ground_level_is_read_under_the_centre_dot_and_the_differences_are_liste
     assert (by_centre.hexes[y4].level, by_area.hexes[y4].level) == (2, 1)
     differing = sorted(c for c in by_centre.hexes if by_centre.hexes[c].level != by_area.hexes[c].level)
     assert len(differing) == 6
+
+
+def test_cli_import_vasl_reads_an_archive_and_numbers_a_board(tmp_path, synthetic_files, capsys):
+    from kernel.cli import main
+
+    (tmp_path / "SharedBoardMetadata.xml").write_text(TERRAIN_TABLE)
+    archive = tmp_path / "bd00.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("LOSData", synthetic_files[2])
+        zf.writestr("BoardMetadata.xml", BOARD_METADATA.format(buildings="").replace('name="05"', 'name="00"'))
+    out = tmp_path / "00.board"
+    assert main(["import-vasl", str(archive), "--out", str(out)]) == 2
+    assert "board name '00' (BoardMetadata.xml): expected a board number 1..999" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["import-vasl", str(archive), "--out", str(out), "--board-id", "50"]) == 0
+    assert "board 50: 346 hexes" in capsys.readouterr().out
+    assert read_board_file(out).id == "50" and load(out).terrain_of("50I9") == ["woods", "stone-building"]
+
+
+def test_cli_import_vasl_errors_name_the_users_files_not_the_staging_file(tmp_path, synthetic_files, capsys,
+                                                                          monkeypatch):
+    from kernel.cli import main
+    import kernel.maps.board_text as board_text
+
+    elevation, terrain, _ = synthetic_files
+    high = elevation.copy()
+    high[300:310, 200:205] = 120
+    board = make_board_folder(tmp_path / "high", los_bytes(high, terrain))
+    out = tmp_path / "5.board"
+    assert main(["import-vasl", str(board), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{board / 'LOSData'}: pixel 300,200 has elevation 120" in err and ".part" not in err
+    # whatever fails while the board file is written or read back names --out, never the staged file
+    def failing_write(spec, path):
+        raise ValueError(f"{path}:3: something is wrong")
+
+    monkeypatch.setattr(board_text, "write_board_file", failing_write)
+    assert main(["import-vasl", str(make_board_folder(tmp_path / "plain", synthetic_files[2])),
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {out}:3: something is wrong" in err and ".part" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["high", "plain"]          # no board file, no .part

@@ -22,6 +22,9 @@ def register(commands) -> None:
     importer.add_argument("board", metavar="VASL_BOARD", help="VASL board folder or archive")
     importer.add_argument("--out", required=True, metavar="FILE.board", help="board file to write")
     importer.add_argument("--metadata", metavar="FILE", help="SharedBoardMetadata.xml (default: found beside the board)")
+    importer.add_argument("--board-id", metavar="NUMBER",
+                          help="board number for the hex names (default: the board's name in BoardMetadata.xml; "
+                               "needed when that name is not a number 1..999, like 00 or RB)")
     importer.add_argument("--json", action="store_true", help="print a JSON summary")
     add_force_option(importer)
     importer.set_defaults(run=command_import_vasl)
@@ -44,13 +47,17 @@ def command_import_vasl(args) -> None:
     if not out.parent.is_dir():
         raise UserError(f"--out folder {str(out.parent)!r} does not exist")
     check_writable(("--out", args.out, (".board",)))
+    written = None
     try:
-        spec = read_vasl_board(args.board, args.metadata)
+        spec = read_vasl_board(args.board, args.metadata, board_id=args.board_id)
         written = staged(args.out)
         write_board_file(spec, written)
         check = read_board_file(written)
     except (OSError, BoardFileError, RulesetError, ValueError) as error:
-        raise UserError(error_message(error)) from None
+        message = error_message(error)
+        if written is not None and written != str(out):
+            message = message.replace(written, str(out))  # name the user's file, never the staging file
+        raise UserError(message) from None
     summary = {"board": check.id, "source": str(args.board), "out": str(out), "hexes_listed": len(check.hexes),
                "hexsides_listed": len(check.hexsides)}
     if args.json:

@@ -23,10 +23,11 @@ ruleset ``asl``, layout ``geomorphic``):
   between two road hexes; ``touch`` bits (Bypass, A4.3) where the hex's
   obstacle pixels reach a hexside's midpoint.
 
-VASL terrain is mapped onto our ASL terrain names by :data:`TERRAIN_MAP`.  A
-VASL terrain with no entry there is imported as Open Ground with a
-:class:`VaslImportWarning` naming its code and the hexes concerned; a pixel
-code missing from the VASL terrain table is an error.
+VASL terrain is mapped onto our ASL terrain names by typeCode
+(:data:`~kernel.importers.vasl.terrain_map.TERRAIN_CODES`, every code of VASL's
+table).  A VASL terrain with no ``asl`` equivalent is imported as Open Ground
+with a :class:`VaslImportWarning` naming its code and the hexes concerned; a
+pixel code missing from the VASL terrain table is an error.
 
 The package, stage by stage: :mod:`~kernel.importers.vasl.files` (the archive
 and its files), :mod:`~kernel.importers.vasl.pixels` (pixel geometry),

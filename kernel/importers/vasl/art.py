@@ -1,7 +1,7 @@
 """A VASL board's pixels as the board's own art (:class:`kernel.maps.art.LocalArt`), for the depiction LOS model.
 
 Each VASL terrain code becomes a pixel class of our ``asl`` ruleset through
-:data:`~kernel.importers.vasl.terrain_map.TERRAIN_MAP`: a terrain (woods, a
+:data:`~kernel.importers.vasl.terrain_map.TERRAIN_CODES`: a terrain (woods, a
 building with its upper levels, grain, ...), a hexside feature (wall, hedge,
 bocage, cliff) or Open Ground (roads, bridges, surfaces, and terrain with no
 ``asl`` equivalent).  A building type of ``BoardMetadata.xml`` overrides the
@@ -47,15 +47,17 @@ def local_art(los, lookup: TerrainLookup, ruleset, grid, building_types: dict[tu
         if code_class[code] == len(classes):
             classes.append(pixel_class)
     terrain = code_class[los.terrain]
+    # the building pixels of each overridden hex take its type's class (one pass over the pixels)
+    override = np.full(len(grid.cells), -1, np.int16)
     for cell, type_name in building_types.items():
         mapping = BUILDING_TYPES[type_name]
         pixel_class = PixelClass((mapping.name,), mapping.levels)
         if pixel_class not in by_class:
             by_class[pixel_class] = len(classes)
             classes.append(pixel_class)
-        in_hex = grid.hex_of == grid.cell_index[cell]
-        building = np.zeros(len(classes), np.bool_)
-        for k, c in enumerate(classes):
-            building[k] = any(name.endswith("building") for name in c.terrain)
-        terrain = np.where(in_hex & building[terrain], by_class[pixel_class], terrain).astype(np.uint8)
+        override[grid.cell_index[cell]] = by_class[pixel_class]
+    if building_types:
+        building = np.array([any(name.endswith("building") for name in c.terrain) for c in classes], np.bool_)
+        wanted = override[grid.hex_of]
+        terrain = np.where((wanted >= 0) & building[terrain], wanted, terrain).astype(np.uint8)
     return LocalArt(tuple(classes), np.ascontiguousarray(terrain), np.ascontiguousarray(los.elevation.astype(np.int8)))

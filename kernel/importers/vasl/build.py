@@ -27,12 +27,13 @@ from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImpor
 from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes
 from kernel.importers.vasl.hexsides import classify_hexsides
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, pixel_grid
-from kernel.importers.vasl.terrain_map import BUILDING_TYPES, KIND_UNKNOWN, TerrainLookup, terrain_lookup
+from kernel.importers.vasl.terrain_map import BUILDING_TYPES, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup, terrain_lookup
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
 
 
-def read_vasl_board(path: str | Path, shared_metadata: str | Path | None = None) -> BoardSpec:
+def read_vasl_board(path: str | Path, shared_metadata: str | Path | None = None, *,
+                    board_id: str | int | None = None) -> BoardSpec:
     """Import a VASL board (folder or archive) as a board of our model.
 
     Parameters
@@ -43,6 +44,11 @@ def read_vasl_board(path: str | Path, shared_metadata: str | Path | None = None)
     shared_metadata : str or Path, optional
         VASL's terrain table ``SharedBoardMetadata.xml``; default: found in
         the archive, beside the board or in its parent folder.
+    board_id : str or int, optional
+        The board number our hex names carry (``"2"`` in ``2I9``); default:
+        the board's name in ``BoardMetadata.xml`` without leading zeros
+        (``"02"`` -> ``"2"``). Needed when that name is not a number 1..999
+        (VASL's ``00``, or letters such as ``RB``).
 
     Returns
     -------
@@ -55,19 +61,47 @@ def read_vasl_board(path: str | Path, shared_metadata: str | Path | None = None)
     FileNotFoundError, ValueError
         Missing or malformed files (the message names the file); a pixel code
         missing from the terrain table; a building type override naming no
-        hex of the board or an unknown building type.
+        hex of the board or a building type that is not a VASL terrain; a
+        board name that is not a board number 1..999 and no ``board_id``.
 
     Warns
     -----
     VaslImportWarning
         A VASL terrain with no ``asl`` equivalent decided a hex or hexside
-        (imported as Open Ground / left out), naming its code and the hexes.
+        (imported as Open Ground / left out), or a building type override
+        names one (the hex keeps the building its pixels show), naming its
+        code or name and the hexes.
     """
     files = read_board_files(path, shared_metadata)
-    return board_spec_from_files(files)
+    return board_spec_from_files(files, board_id=board_id)
 
 
-def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
+def board_number(metadata: BoardMetadata, board_id: str | int | None, source: str) -> str:
+    """The board number of an imported board: ``board_id`` when given, else the board's name.
+
+    Raises
+    ------
+    ValueError
+        ``board_id`` is not a board number 1..999 without leading zeros, or
+        (none given) the board's name is not a number 1..999.
+    """
+    if board_id is not None:
+        text = str(board_id) if isinstance(board_id, int) and not isinstance(board_id, bool) else board_id
+        if not isinstance(text, str) or not (text.isascii() and text.isdigit()) or board_problem(text):
+            problem = board_problem(text) if isinstance(text, str) and text.isascii() and text.isdigit() else None
+            raise ValueError(f"{source}: board_id {board_id!r}: {problem or 'not a number'}: expected a board "
+                             "number 1..999 without leading zeros, like \"2\"")
+        return text
+    number = metadata.board_id
+    if not (number.isascii() and number.isdigit()) or board_problem(number):
+        raise ValueError(
+            f"{source}: board name {metadata.name!r} (BoardMetadata.xml): expected a board number 1..999, which hex "
+            f"names need (2I9 is hex I9 of board 2): give it one with board_id=\"N\" (kernel.load(path, "
+            "board_id=\"N\"); hexkernel import-vasl --board-id N)")
+    return number
+
+
+def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None = None) -> BoardSpec:
     """Build the :class:`BoardSpec` of an already read VASL board.
 
     The stages: check every pixel code against the terrain table; per hex,
@@ -78,22 +112,23 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
     then one :class:`HexSpec` per hex and the import's warnings.
     """
     los, metadata = files.los_data, files.metadata
+    number = board_number(metadata, board_id, files.source)
     ruleset = load_ruleset("asl")
     lookup = terrain_lookup(files.terrain_table, ruleset)
     grid = pixel_grid(los.width, los.height, los.grid_width, los.grid_height)
     _check_codes(files, lookup, grid)
+    # the title is written into board files, whose comments start at '#' and which hold one title line
+    version = " ".join(metadata.version.replace("#", " ").split())
+    named = metadata.board_id if number == metadata.board_id else f"{metadata.name.strip()} as board {number}"
     spec = BoardSpec(
-        source=files.source, kind="board", id=metadata.board_id, ruleset="asl", layout="geomorphic",
+        source=files.source, kind="board", id=number, ruleset="asl", layout="geomorphic",
         orientation="flat", columns=los.width, rows=los.height,
-        title=f"VASL board {metadata.board_id}" + (f" (version {metadata.version})" if metadata.version else ""),
+        title=f"VASL board {named}" + (f" (version {version})" if version else ""),
         default_level=0,
     )
-    if not (spec.id.isascii() and spec.id.isdigit()) or board_problem(spec.id):
-        raise ValueError(f"{files.source}: board name {metadata.name!r}: expected a board number 1..999 "
-                         "like \"02\"")
     unmapped_hits: dict[int, list[str]] = {}
     hexes = classify_hexes(los, grid, lookup, ruleset, unmapped_hits)
-    _apply_building_types(metadata, spec, hexes, ruleset, files.source)
+    kept = _apply_building_types(metadata, spec, hexes, ruleset, files)
     touch = classify_hexsides(los, grid, lookup, ruleset, spec, hexes, unmapped_hits)
     for cell in grid.cells:
         terrain = hexes.terrain[cell]
@@ -103,9 +138,9 @@ def board_spec_from_files(files: VaslBoardFiles) -> BoardSpec:
             touch=touch.get(cell), line=0,
         )
     overrides = {parse_building_cell(name, spec, files.source): type_name
-                 for name, type_name in metadata.building_types.items()}
+                 for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}
     spec.art = local_art(los, lookup, ruleset, grid, overrides)
-    _warn(files.source, lookup, hexes, unmapped_hits)
+    _warn(files.source, lookup, hexes, unmapped_hits, kept, _unmapped_pixels(los, lookup, grid, unmapped_hits))
     return spec
 
 
@@ -123,24 +158,52 @@ def _check_codes(files: VaslBoardFiles, lookup: TerrainLookup, grid: PixelGrid) 
         )
 
 
-def _apply_building_types(metadata: BoardMetadata, spec: BoardSpec, hexes: HexClasses, ruleset, source: str) -> None:
-    """Building types of ``BoardMetadata.xml`` override the pixels' (kind and upper levels)."""
+def _unmapped_pixels(los, lookup: TerrainLookup, grid: PixelGrid,
+                     unmapped_hits: dict[int, list[str]]) -> dict[int, list[str]]:
+    """VASL codes with no asl equivalent that are drawn on the board but decided no hex or hexside:
+    code -> the hexes holding their pixels (they are Open Ground in the board's art)."""
+    drawn: dict[int, list[str]] = {}
+    for code in np.unique(los.terrain):
+        code = int(code)
+        if lookup.kind[code] == KIND_UNMAPPED and code not in unmapped_hits:
+            holding = np.unique(grid.hex_of[los.terrain == code])
+            drawn[code] = [cell_name(grid.cells[int(i)]) for i in holding if i >= 0]
+    return drawn
+
+
+def _apply_building_types(metadata: BoardMetadata, spec: BoardSpec, hexes: HexClasses, ruleset,
+                          files: VaslBoardFiles) -> dict[str, list[str]]:
+    """Building types of ``BoardMetadata.xml`` override the pixels' (kind and upper levels).
+
+    A type that VASL's terrain table names but that has no ``asl`` building
+    leaves the hex as its pixels show it; returned as ``{type name: [hex names]}``
+    for the warning. A type the table does not name is an error.
+    """
+    source = files.source
+    known = {terrain.name for terrain in files.terrain_table.values()}
+    kept: dict[str, list[str]] = {}
     for hex_name, type_name in metadata.building_types.items():
         cell = parse_building_cell(hex_name, spec, source)
         mapping = BUILDING_TYPES.get(type_name)
+        if mapping is None and type_name in known:
+            kept.setdefault(type_name, []).append(hex_name)
+            continue
         if mapping is None:
             raise ValueError(
                 f"{source}: buildingType of hex {hex_name} is {type_name!r}: expected one of "
                 + ", ".join(sorted(BUILDING_TYPES))
+                + f" (or another terrainType name of the terrain table {files.terrain_table_source})"
             )
         others = tuple(t for t in hexes.terrain[cell] if not t.endswith("building"))
         hexes.terrain[cell] = tuple(sorted(others + (mapping.name,), key=ruleset.terrain_index))
         hexes.building_levels[cell] = mapping.levels
+    return kept
 
 
-def _warn(source: str, lookup: TerrainLookup, hexes: HexClasses, unmapped_hits: dict[int, list[str]]) -> None:
+def _warn(source: str, lookup: TerrainLookup, hexes: HexClasses, unmapped_hits: dict[int, list[str]],
+          kept_buildings: dict[str, list[str]], unmapped_drawn: dict[int, list[str]]) -> None:
     """The import's warnings: ground levels read at the centre dot that differ from most of the hex,
-    bridge decks drawn at another level, VASL terrain with no asl equivalent."""
+    bridge decks drawn at another level, VASL terrain and building types with no asl equivalent."""
     if hexes.centre_levels:
         warnings.warn(
             f"{source}: the ground level of {len(hexes.centre_levels)} hexes is read under the centre dot (B.1) "
@@ -158,7 +221,22 @@ def _warn(source: str, lookup: TerrainLookup, hexes: HexClasses, unmapped_hits: 
         shown = ", ".join(where[:8]) + (f" and {len(where) - 8} more" if len(where) > 8 else "")
         warnings.warn(
             f"{source}: VASL terrain {code} {lookup.names.get(code, '?')!r} has no asl equivalent "
-            f"(see kernel.importers.vasl.terrain_map.TERRAIN_MAP): imported as Open Ground in {shown}",
+            f"(see kernel.importers.vasl.terrain_map.TERRAIN_CODES): imported as Open Ground in {shown}",
+            VaslImportWarning, stacklevel=4,
+        )
+    for code, where in sorted(unmapped_drawn.items()):
+        shown = ", ".join(where[:8]) + (f" and {len(where) - 8} more" if len(where) > 8 else "")
+        warnings.warn(
+            f"{source}: VASL terrain {code} {lookup.names.get(code, '?')!r} has no asl equivalent "
+            f"(see kernel.importers.vasl.terrain_map.TERRAIN_CODES): it decides no hex or hexside, and its pixels "
+            f"in {shown} are Open Ground in the board's art",
+            VaslImportWarning, stacklevel=4,
+        )
+    for type_name, where in sorted(kept_buildings.items()):
+        warnings.warn(
+            f"{source}: building type {type_name!r} of BoardMetadata.xml has no asl equivalent "
+            f"(see kernel.importers.vasl.terrain_map.TERRAIN_CODES): {', '.join(where)} kept the building "
+            "its pixels show",
             VaslImportWarning, stacklevel=4,
         )
 
@@ -176,12 +254,14 @@ def parse_building_cell(text: str, spec: BoardSpec, source: str) -> tuple[int, i
     return cell
 
 
-def load_vasl_board(path: str | Path, shared_metadata: str | Path | None = None, **switches: bool):
+def load_vasl_board(path: str | Path, shared_metadata: str | Path | None = None, *,
+                    board_id: str | int | None = None, **switches: bool):
     """Import a VASL board and compile it: a :class:`kernel.maps.board.Board` of one board.
 
-    ``switches`` set ruleset switches (``orchards_in_season=False``).
+    ``board_id`` as in :func:`read_vasl_board`; ``switches`` set ruleset
+    switches (``orchards_in_season=False``).
     """
-    spec = read_vasl_board(path, shared_metadata)
+    spec = read_vasl_board(path, shared_metadata, board_id=board_id)
     return compile_spec(spec, **switches)
 
 

@@ -70,11 +70,11 @@ def read_terrain_table(path: str | Path) -> dict[int, VaslTerrain]:
     FileNotFoundError
         The file does not exist.
     ValueError
-        The file is not XML, holds no ``terrainType`` or a malformed one.
+        The file is not XML, holds no ``terrainType`` or a malformed one, or
+        ``path`` is a folder.
     """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"VASL terrain table {str(path)!r} does not exist")
+    _require_file(path, "VASL terrain table")
     return _parse_terrain_table(_read_file(path, "VASL terrain table"), str(path))
 
 
@@ -148,11 +148,11 @@ def read_board_metadata(path: str | Path) -> BoardMetadata:
     Raises
     ------
     FileNotFoundError, ValueError
-        Missing file; not XML or no ``boardMetadata`` element.
+        Missing file; not XML, no ``boardMetadata`` element, or ``path`` is a
+        folder.
     """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"VASL board metadata {str(path)!r} does not exist")
+    _require_file(path, "VASL board metadata")
     return _parse_board_metadata(_read_file(path, "VASL board metadata"), str(path))
 
 
@@ -213,12 +213,12 @@ def read_los_data(path: str | Path) -> LOSData:
     FileNotFoundError
         The file does not exist.
     ValueError
-        Not gzip, wrong magic, an unknown record, or truncated data (the
-        message names the file).
+        Not gzip, wrong magic, an unknown record, truncated data, a ground
+        elevation outside ``MIN_LEVEL..MAX_LEVEL`` (the message names the
+        file), or ``path`` is a folder.
     """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"VASL LOSData file {str(path)!r} does not exist")
+    _require_file(path, "VASL LOSData file")
     return parse_los_data(_read_file(path, "VASL LOSData file"), str(path))
 
 
@@ -255,12 +255,30 @@ def parse_los_data(raw: bytes, source: str = "LOSData") -> LOSData:
             f"(header, 2 bytes for each of {grid_width}x{grid_height} pixels, {hexes} stairway flags)"
         )
     grid = np.frombuffer(payload, dtype=np.uint8, count=2 * pixels, offset=16).reshape(grid_width, grid_height, 2)
+    elevation = np.ascontiguousarray(grid[:, :, 0]).view(np.int8)
+    outside = (elevation < MIN_LEVEL) | (elevation > MAX_LEVEL)
+    if outside.any():
+        xs, ys = np.nonzero(outside)
+        raise ValueError(
+            f"{source}: pixel {int(xs[0])},{int(ys[0])} has elevation {int(elevation[xs[0], ys[0]])} "
+            f"({int(outside.sum())} pixels outside the range): expected ground levels {MIN_LEVEL}..{MAX_LEVEL}")
     return LOSData(
         source=source, width=width, height=height, grid_width=grid_width, grid_height=grid_height,
-        elevation=np.ascontiguousarray(grid[:, :, 0]).view(np.int8),
+        elevation=elevation,
         terrain=np.ascontiguousarray(grid[:, :, 1]),
         stairways=np.frombuffer(payload, dtype=np.uint8, count=hexes, offset=16 + 2 * pixels).copy(),
     )
+
+
+def _require_file(path: Path, what: str, context: str = "") -> None:
+    """Raise unless ``path`` is a regular file: FileNotFoundError when nothing is there, ValueError when
+    something else is (a folder, a device), each naming the path."""
+    if path.is_file():
+        return
+    if not path.exists():
+        raise FileNotFoundError(f"{what} {str(path)!r} does not exist{context}")
+    kind = "a folder" if path.is_dir() else "not a regular file"
+    raise ValueError(f"{what} {str(path)!r} is {kind}{context}: expected a file")
 
 
 def _read_file(path: Path, what: str) -> bytes:
@@ -370,7 +388,7 @@ def read_board_files(path: str | Path, shared_metadata: str | Path | None = None
     FileNotFoundError
         The board, one of its files or the terrain table is missing.
     ValueError
-        A file is malformed (the message names it).
+        A file is malformed or is a folder (the message names it).
     """
     path = Path(path)
     if not path.exists():
@@ -381,8 +399,7 @@ def read_board_files(path: str | Path, shared_metadata: str | Path | None = None
         los_path = path / LOS_DATA_NAME
         meta_path = path / BOARD_METADATA_NAME
         for required, what in ((los_path, "LOSData"), (meta_path, "board metadata")):
-            if not required.is_file():
-                raise FileNotFoundError(f"VASL {what} file {str(required)!r} does not exist (board folder {str(path)!r})")
+            _require_file(required, f"VASL {what} file", f" (board folder {str(path)!r})")
         los_data = read_los_data(los_path)
         metadata = read_board_metadata(meta_path)
         search = [path / SHARED_METADATA_NAME, path.parent / SHARED_METADATA_NAME]
@@ -408,10 +425,11 @@ def read_board_files(path: str | Path, shared_metadata: str | Path | None = None
             if isinstance(error, FileNotFoundError):
                 raise
             raise ValueError(f"{path}: damaged board archive ({error})") from None
+        # an archive as VASL keeps it holds no terrain table: look beside the archive, then one folder up
+        search = [path.parent / SHARED_METADATA_NAME, path.parent.parent / SHARED_METADATA_NAME]
     elif _looks_like_zip(path):
         raise ValueError(f"{path}: damaged board archive (it starts like a zip file but has no complete "
                          "directory: truncated?)")
-        search = [path.parent / SHARED_METADATA_NAME, path.parent.parent / SHARED_METADATA_NAME]
     else:
         raise ValueError(
             f"{path}: not a VASL board: expected a folder holding {LOS_DATA_NAME} and {BOARD_METADATA_NAME}, "
@@ -429,7 +447,7 @@ def read_board_files(path: str | Path, shared_metadata: str | Path | None = None
             raise FileNotFoundError(
                 f"no VASL terrain table for {str(path)!r}: looked for "
                 + " and ".join(repr(str(candidate)) for candidate in search)
-                + "; pass shared_metadata=PATH to SharedBoardMetadata.xml"
+                + "; pass shared_metadata=PATH (import-vasl --metadata PATH) to VASL's SharedBoardMetadata.xml"
             )
         table = read_terrain_table(found)
         shared_source = str(found)

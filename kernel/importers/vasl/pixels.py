@@ -98,9 +98,9 @@ def disc_pixels(los, x: float, y: float, radius: float) -> tuple[np.ndarray, np.
     y0, y1 = max(int(np.floor(y - radius)), 0), min(int(np.ceil(y + radius)), los.grid_height - 1)
     if x0 > x1 or y0 > y1:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    gx, gy = np.meshgrid(np.arange(x0, x1 + 1), np.arange(y0, y1 + 1), indexing="ij")
-    inside = (gx - x) ** 2 + (gy - y) ** 2 <= radius * radius
-    return gx[inside], gy[inside]
+    gx, gy = np.arange(x0, x1 + 1)[:, None], np.arange(y0, y1 + 1)[None, :]
+    xs, ys = np.nonzero((gx - x) ** 2 + (gy - y) ** 2 <= radius * radius)  # ordered by x, then y
+    return xs + x0, ys + y0
 
 
 def hexside_pixels(los, x: float, y: float, direction: int) -> tuple[np.ndarray, np.ndarray]:
@@ -116,12 +116,12 @@ def hexside_pixels(los, x: float, y: float, direction: int) -> tuple[np.ndarray,
     mx, my = (ax + bx) / 2, (ay + by) / 2
     along = np.arange(-HEXSIDE_SPAN * length / 2, HEXSIDE_SPAN * length / 2 + 1e-9, 1.0)
     across = np.arange(-HEXSIDE_DEPTH, HEXSIDE_DEPTH + 1e-9, 1.0)
-    s, t = np.meshgrid(along, across, indexing="ij")
+    s, t = along[:, None], across[None, :]
     sx = np.rint(mx + s * ux + t * nx).astype(np.int64).ravel()
     sy = np.rint(my + s * uy + t * ny).astype(np.int64).ravel()
     keep = (sx >= 0) & (sx < los.grid_width) & (sy >= 0) & (sy < los.grid_height)
-    points = np.unique(np.stack([sx[keep], sy[keep]]), axis=1)
-    return points[0], points[1]
+    flat = np.unique(sx[keep] * los.grid_height + sy[keep])  # each pixel once, ordered by x then y
+    return flat // los.grid_height, flat % los.grid_height
 
 
 def cell_name(cell: tuple[int, int]) -> str:
