@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import platform
+import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +33,13 @@ from kernel.batch.spec import BatchJob, BatchJobError, read_job
 
 #: Seconds to wait for an existing scheduler (``scheduler=``) before giving up.
 CONNECT_TIMEOUT = 10
+#: Worker processes of the embedded cluster per core of this machine (``workers=`` is bounded by it).
+WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    """The most worker processes the embedded cluster may start: :data:`WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
 class BatchClusterError(RuntimeError):
@@ -69,10 +77,13 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
               "block_rows": rows,
               "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
-    existing = storage.read_map_info(Path(folder))
+    try:
+        existing = storage.read_map_info(Path(folder))
+    except storage.BatchOutputError as error:
+        return {"error": str(error)}
     if existing is None:
         storage.prepare_map(Path(folder), wanted)
-    elif existing != wanted:
+    elif {k: v for k, v in existing.items() if k != "creation"} != wanted:
         changed = sorted(k for k in wanted if existing.get(k) != wanted[k])
         return {"error": f"{folder}: the results there are of another version of map {entry.name!r} "
                          f"({', '.join(changed)} differ): expected the same map (use a new output folder)"}
@@ -103,19 +114,23 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
               count: int, wanted, allowance, threads: int) -> dict:
     """Task: compute one block of one map for one kind of work and write its arrays; returns timings.
 
-    Arrays whose markers already exist are not written again (a task run a
-    second time after its worker died mid-way).
+    Arrays whose block is already done (a marker of these arrays, and stored
+    bytes that match it) are not written again (a task run a second time
+    after its worker died mid-way).
     """
     from kernel._jit import max_threads, set_thread_count
 
     start = time.perf_counter()
-    todo = [name for name in wanted if not storage.marker_path(Path(folder), name, block).exists()]
+    info = storage.read_map_info(Path(folder))
+    todo = [name for name in wanted if info is None or not storage.block_is_done(Path(folder), name, block, info)]
     if not todo:
         return {"block": block, "kind": kind, "seconds": 0.0, "write_seconds": 0.0, "bytes": 0, "skipped": True}
     board = sources.cached_board(entry, source_digest)
     if _board_digest(board) != board_digest:
         raise RuntimeError(f"map {entry.name!r} compiled on this worker has digest {_board_digest(board)[:12]}: "
                            f"expected {board_digest[:12]} (did its files change during the job?)")
+    if info is None:
+        raise RuntimeError(f"{folder}: map.json is gone: expected the folder its open_map task prepared")
     previous = set_thread_count(max(1, min(threads, max_threads())))
     try:
         counters = counters_for(board, entry.counters)
@@ -129,7 +144,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     written = 0
     computed = time.perf_counter()
     for name in todo:
-        storage.write_block(Path(folder), name, block, first, arrays[name])
+        storage.write_block(Path(folder), name, block, first, arrays[name], info.get("creation"))
         written += arrays[name].nbytes
     end = time.perf_counter()
     return {"block": block, "kind": kind, "seconds": end - start, "write_seconds": end - computed,
@@ -212,17 +227,27 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     (``tests/test_batch*.py``) runs jobs on a real two-worker cluster.
     """
     job = job if isinstance(job, BatchJob) else read_job(job)
+    limit = max_workers()
+    if workers is not None and not 1 <= workers <= limit:
+        raise BatchJobError(f"workers is {workers}: expected 1..{limit} ({WORKERS_PER_CORE} per core)")
     out = Path(out).resolve()
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)  # an OSError here, before any cluster starts
-    manifest_path = out / storage.MANIFEST
-    if manifest_path.is_file():
-        previous = json.loads(manifest_path.read_text(encoding="utf-8"))
-        if previous.get("job_digest") != job.digest:
-            raise BatchJobError(f"{out} holds the results of another job ({previous.get('job', '?')}): expected "
-                                "an empty folder or this job's unfinished results")
-    start = time.perf_counter()
-    with cluster_client(scheduler, workers, connect_timeout) as client:
-        return _run(client, job, out, progress, threads_per_task, start)
+    try:
+        with storage.locked_output(out):
+            manifest_path = out / storage.MANIFEST
+            if manifest_path.exists():
+                previous = storage.read_record(manifest_path, "manifest")
+                if previous.get("job_digest") != job.digest:
+                    raise BatchJobError(f"{out} holds the results of another job ({previous.get('job', '?')}): "
+                                        "expected an empty folder or this job's unfinished results")
+            start = time.perf_counter()
+            with cluster_client(scheduler, workers, connect_timeout) as client:
+                return _run(client, job, out, progress, threads_per_task, start)
+    except (BatchJobError, BatchClusterError, storage.BatchOutputError):
+        if created:  # nothing of this run is worth keeping: leave no partial folder
+            shutil.rmtree(out, ignore_errors=True)
+        raise
 
 
 def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: float) -> dict:
@@ -232,6 +257,10 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
                 "allowance": job.allowance, "threads": threads}
     digests = [sources.source_digest(entry) for entry in job.maps]
     folders = [out / "maps" / entry.name for entry in job.maps]
+    for entry, folder in zip(job.maps, folders):
+        if folder.resolve().parent != (out / "maps").resolve() or folder.name != entry.name:
+            raise BatchJobError(f"{job.path}: map name {entry.name!r} gives the folder {folder}: expected a folder "
+                                f"inside {out / 'maps'}")
     opened = [client.submit(open_map, entry, digest, str(folder), settings, key=f"map-{entry.name}-{digest[:12]}")
               for entry, digest, folder in zip(job.maps, digests, folders)]
     if progress:
@@ -247,7 +276,10 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
         if info["done"]:
             continue  # a one-block map: done by its open_map task
         arrays = array_shapes(job.compute, info["hexes"], info["units"])
-        finished = {name: storage.completed_blocks(folder, name) for name in arrays}
+        map_info = storage.read_map_info(folder)
+        finished = {name: storage.verified_blocks(folder, name, map_info,
+                                                  storage.completed_blocks(folder, name, map_info.get("creation")))
+                    for name in arrays}  # a rerun skips only blocks whose bytes match their markers
         for block, first in enumerate(range(0, info["hexes"], job.block_rows)):
             count = min(job.block_rows, info["hexes"] - first)
             for kind, names in work_kinds(arrays, info["units"]).items():
@@ -277,7 +309,7 @@ def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:
         map_info = storage.read_map_info(folder)
         arrays = {}
         for name, spec in map_info["arrays"].items():
-            done = storage.completed_blocks(folder, name)
+            done = storage.completed_blocks(folder, name, map_info.get("creation"))
             arrays[name] = {**spec, "chunks": [job.block_rows, spec["shape"][1]],
                             "block_sha256": [done[k]["sha256"] if k in done else None
                                              for k in range(-(-info["hexes"] // job.block_rows))]}
