@@ -25,8 +25,8 @@ JOB = "[job]\ncompute = ['visibility', 'hindrance']\nblock_rows = 64\n[[maps]]\n
 
 @pytest.fixture(scope="module")
 def scheduler():
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
-                                  silence_logs=50) as local:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp://",
+                                  dashboard_address=None, silence_logs=50) as local:
         yield local.scheduler_address
 
 

@@ -163,12 +163,8 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout=connect_timeout)
-        except (OSError, TimeoutError, ValueError) as error:
-            reason = " ".join(str(error).split()) or type(error).__name__
-            raise BatchClusterError(f"cannot reach the dask scheduler at {scheduler!r} ({reason}): expected a "
-                                    "running scheduler (leave out the address for a local cluster)") from None
+        probe_scheduler(scheduler, connect_timeout)
+        client = _connect_within(lambda: Client(scheduler, timeout=connect_timeout), scheduler, connect_timeout)
         with client:
             yield client
         return
@@ -176,6 +172,110 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
     with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
         yield client
+
+
+#: Bytes of the first message a dask scheduler sends (its handshake: a few hundred bytes).
+MAX_HANDSHAKE_BYTES = 1 << 20
+
+
+def _unreachable(scheduler: str, reason: str) -> BatchClusterError:
+    return BatchClusterError(f"cannot reach the dask scheduler at {scheduler!r} ({reason}): expected a running "
+                             "scheduler (leave out the address for a local cluster)")
+
+
+def scheduler_endpoint(scheduler: str) -> tuple[str, int]:
+    """``(host, port)`` of a scheduler address ``tcp://HOST:PORT`` (or ``HOST:PORT``), else a BatchClusterError.
+
+    >>> scheduler_endpoint("tcp://10.0.0.5:8786"), scheduler_endpoint("[::1]:8786")
+    (('10.0.0.5', 8786), ('::1', 8786))
+    """
+    scheme, _, rest = scheduler.rpartition("://") if "://" in scheduler else ("tcp", "", scheduler)
+    if scheme != "tcp":
+        raise BatchClusterError(f"the scheduler address {scheduler[:200]!r} uses {scheme[:20]}://: expected "
+                                "tcp://HOST:PORT (the only protocol hexkernel connects with)")
+    host, _, port = rest.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not host or len(host) > 253 or any(c.isspace() or c in "/@?#" for c in host) or not port.isdigit() \
+            or len(port) > 5 or not 1 <= int(port) <= 65535:
+        raise BatchClusterError(f"the scheduler address {scheduler[:200]!r} is not tcp://HOST:PORT: expected a "
+                                "host name or IP address and a port 1..65535")
+    return host, int(port)
+
+
+def probe_scheduler(scheduler: str, timeout: float) -> None:
+    """Check that a dask scheduler answers at ``scheduler`` within ``timeout`` seconds, before dask connects.
+
+    Opens a TCP connection, reads the handshake a scheduler sends first (an
+    8-byte length, at most :data:`MAX_HANDSHAKE_BYTES`, then that many bytes)
+    and echoes it back, all under one deadline; a listener that never
+    answers, or answers with something no scheduler sends, is refused here
+    in one line instead of hanging or allocating what it claims.
+
+    Raises
+    ------
+    BatchClusterError
+        A malformed address, a refused or silent connection, or a wrong answer.
+    """
+    import socket
+    import struct
+
+    host, port = scheduler_endpoint(scheduler)
+    deadline = time.monotonic() + timeout
+
+    def receive(conn, size):
+        data = bytearray()
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            conn.settimeout(left)
+            chunk = conn.recv(min(size - len(data), 65536))
+            if not chunk:
+                raise _unreachable(scheduler, "the connection was closed before the handshake")
+            data += chunk
+        return bytes(data)
+
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            header = receive(conn, 8)
+            size = struct.unpack("<Q", header)[0]
+            if not 0 < size <= MAX_HANDSHAKE_BYTES:
+                raise _unreachable(scheduler, f"it answered with a message of {size} bytes, not a dask handshake "
+                                              f"of at most {MAX_HANDSHAKE_BYTES}")
+            body = receive(conn, size)
+            conn.settimeout(max(0.1, deadline - time.monotonic()))
+            conn.sendall(header + body)
+    except (TimeoutError, socket.timeout):
+        raise _unreachable(scheduler, f"no answer within {timeout:g} s") from None
+    except OSError as error:
+        raise _unreachable(scheduler, error.strerror or type(error).__name__) from None
+
+
+def _connect_within(connect, scheduler: str, timeout: float):
+    """``connect()`` run in a helper thread and given ``timeout`` seconds more than dask's own timeout; any
+    exception dask raises, or no client in time, becomes one BatchClusterError."""
+    import threading
+
+    outcome = {}
+
+    def attempt():
+        try:
+            outcome["client"] = connect()
+        except BaseException as error:  # noqa: BLE001 - reported in one line below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=attempt, name="hexkernel-connect", daemon=True)
+    thread.start()
+    thread.join(2 * timeout + 5)
+    if thread.is_alive():
+        raise _unreachable(scheduler, f"no client connection within {2 * timeout + 5:g} s")
+    if "error" in outcome:
+        error = outcome["error"]
+        if isinstance(error, KeyboardInterrupt):
+            raise error
+        reason = " ".join(str(error).split())[:200] or type(error).__name__
+        raise _unreachable(scheduler, reason)
+    return outcome["client"]
 
 
 def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = None, progress: bool = False,
