@@ -99,3 +99,23 @@ def test_a_real_scheduler_passes_the_probe():
         probe_scheduler(local.scheduler_address, 5)
         with distributed.Client(local.scheduler_address, timeout=5) as client:
             assert client.submit(lambda: 6 * 7).result() == 42
+
+
+def test_ctrl_c_during_a_batch_on_the_embedded_cluster_is_one_line(tmp_path):
+    import signal
+
+    job = tmp_path / "job.toml"
+    job.write_text("[job]\ncompute = ['visibility', 'hindrance']\nblock_rows = 8\n[[maps]]\n"
+                   "random = { ruleset = 'asl', columns = 44, rows = 20, seed = 3, count = 2 }\n")
+    out = tmp_path / "out"
+    run = subprocess.Popen([sys.executable, "-m", "kernel.cli", "batch", str(job), "--out", str(out), "--workers", "2",
+                            "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not list(out.glob("maps/*/done/*/*.json")):
+        assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+        time.sleep(0.01)
+    run.send_signal(signal.SIGINT)
+    _, error = run.communicate(timeout=120)
+    assert run.returncode == 130, error
+    assert "Task exception was never retrieved" not in error and "Traceback" not in error, error
+    assert error.strip().splitlines() == ["hexkernel batch: interrupted"], error

@@ -166,12 +166,31 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
         probe_scheduler(scheduler, connect_timeout)
         client = _connect_within(lambda: Client(scheduler, timeout=connect_timeout), scheduler, connect_timeout)
         with client:
-            yield client
+            with _quiet_when_interrupted():
+                yield client
         return
     count = workers or os.cpu_count() or 1
     with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
-        yield client
+        with _quiet_when_interrupted():
+            yield client
+
+
+@contextmanager
+def _quiet_when_interrupted():
+    """On Ctrl-C or SIGTERM, silence asyncio's and dask's loggers before the client and cluster close.
+
+    Closing them with tasks in flight makes asyncio log each pending task's
+    cancellation ("Task exception was never retrieved", with a traceback);
+    the user asked to stop, and ``hexkernel`` reports that in one line.
+    """
+    try:
+        yield
+    except BaseException as error:
+        if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: not a task's failure
+            for name in ("asyncio", "distributed", "tornado", "dask"):
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        raise
 
 
 #: Bytes of the first message a dask scheduler sends (its handshake: a few hundred bytes).
