@@ -15,7 +15,7 @@ a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -57,6 +57,8 @@ class Counters:
     smoke_height: np.ndarray | None = None
     vehicles: np.ndarray | None = None
     units: np.ndarray | None = None
+    #: The board whose hex names :meth:`on` read (None when built from arrays); used on another board, refused.
+    board: object = field(default=None, repr=False, compare=False)
 
     @classmethod
     def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
@@ -76,7 +78,7 @@ class Counters:
         vehicle_array[board.indices(list(vehicles))] = True
         unit_array = np.zeros(n, np.bool_)
         unit_array[board.indices(list(units))] = True
-        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array)
+        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, board=board)
 
 
 def _checked_int(value, what: str, low: int, high: int) -> int:
@@ -106,6 +108,14 @@ def checked_counter_array(board, value, name: str, dtype, default, high: int | N
     if array.shape != (n,):
         raise ValueError(f"counters.{name} has shape {array.shape}: expected ({n},), one value per hex")
     if dtype is np.bool_:
+        if array.dtype.kind == "b":
+            return np.ascontiguousarray(array, dtype=np.bool_)
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"counters.{name} has dtype {array.dtype}: expected bool (or integers 0 and 1)")
+        wrong = np.flatnonzero((array != 0) & (array != 1))
+        if wrong.size:
+            i = int(wrong[0])
+            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: expected bool (or 0 and 1)")
         return np.ascontiguousarray(array, dtype=np.bool_)
     if array.dtype.kind not in "iub":
         raise ValueError(f"counters.{name} has dtype {array.dtype}: expected integers")
@@ -127,6 +137,10 @@ def counter_values(board, counters):
         return counters._smoke, counters._height, counters._vehicles > 0, counters._units > 0
     if not isinstance(counters, Counters):
         raise TypeError(f"counters must be a kernel.Counters or kernel.GameState, not {type(counters).__name__}")
+    made_for = counters.board
+    if made_for is not None and made_for is not board and tuple(made_for.names) != tuple(board.names):
+        raise ValueError(f"counters were placed by hex name on another board ({made_for.title}, {len(made_for)} "
+                         f"hexes): expected counters made for this board ({board.title}, {len(board)} hexes)")
     smoke = checked_counter_array(board, counters.smoke, "smoke", HINDRANCE, 0, MAX_SMOKE_DRM)
     height = checked_counter_array(board, counters.smoke_height, "smoke_height", HINDRANCE, DEFAULT_SMOKE_HEIGHT,
                                    MAX_SMOKE_HEIGHT)
@@ -229,7 +243,7 @@ class GameState:
 
     def counters(self) -> Counters:
         """A copy of the current counters as a :class:`Counters`."""
-        return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units)
+        return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units, board=self.board)
 
     # --- changes -----------------------------------------------------------------------------------
     def place_smoke(self, hex_, drm: int, height: int = DEFAULT_SMOKE_HEIGHT) -> None:
