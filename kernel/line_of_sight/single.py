@@ -20,8 +20,10 @@ from kernel.line_of_sight.inputs import cover_and_range_one, kernel_board_tables
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
 from kernel.line_of_sight.depiction import ART_MODELS, checked_model, class_name, depiction_recorded
+from kernel.maps.counters import holding_state
 
 
+@holding_state
 def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
         unit: str | None = None, model: str = "hex") -> LOSResult:
     """Evaluate one LOS between two Locations under the board's ruleset.
@@ -101,6 +103,7 @@ def decoded_steps(board, records) -> list[LOSStep]:
     return steps
 
 
+@holding_state
 def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -> bool:
     """Whether ``b`` is visible from ``a``: the fast boolean form of :func:`los` for one pair.
 

@@ -8,6 +8,15 @@ each change is logged, and the kernel tables prepared from it (by LOS and by
 movement, kept on the state) catch up with the log on their next use by
 rewriting only the changed hexes' entries.
 
+Threads: a :class:`GameState` may be shared by threads.  Each state has a
+lock: every change holds it, and so does every LOS or movement query given
+the state as ``counters`` (:func:`holding_state`) for its whole run, from
+bringing the prepared tables up to date to the kernel's last read of them.
+So a query sees the state either before or after a change, never half of
+it, and the prepared tables always match the state's version; queries on
+one state from several threads run one after another (each kernel is
+itself parallel), and a change waits for the running query.
+
 Allowed values (checked here, at the boundary, with the offending hex named):
 a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 ``0 .. MAX_SMOKE_HEIGHT`` levels above the hex's ground.
@@ -15,6 +24,9 @@ a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 
 from __future__ import annotations
 
+import functools
+import inspect
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -194,6 +206,8 @@ class GameState:
         self._smoke_changes: list[int] = []  # the hexes whose SMOKE changed, in order (movement reads only these)
         #: Kernel tables prepared from this state, by the module that owns them (each with the version it reflects).
         self.prepared: dict = {}
+        #: Held by every change and by every query on the state (module docstring, "Threads").
+        self.lock = threading.RLock()
 
     # --- read-only views -------------------------------------------------------------------------
     @property
@@ -319,3 +333,56 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
     return view
+
+
+def _locked_method(method):
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self.lock:
+            return method(self, *args, **kwargs)
+    return locked
+
+
+# every public method of a GameState (its changes, and the reads of its log) holds the state's lock
+for _name, _member in list(vars(GameState).items()):
+    if not _name.startswith("_") and inspect.isfunction(_member):
+        setattr(GameState, _name, _locked_method(_member))
+
+
+def holding_state(function):
+    """Run ``function`` holding the lock of the :class:`GameState` it is given as ``counters`` (by keyword or
+    position), if any: a query's tables and kernel see one version of the state (module docstring)."""
+    def state_of(args, kwargs):
+        counters = kwargs.get("counters")
+        if isinstance(counters, GameState):
+            return counters
+        for value in args:
+            if isinstance(value, GameState):
+                return value
+        return None
+
+    if inspect.isgeneratorfunction(function):
+        @functools.wraps(function)
+        def blocks(*args, **kwargs):
+            state = state_of(args, kwargs)
+            if state is None:
+                yield from function(*args, **kwargs)
+                return
+            steps = function(*args, **kwargs)
+            while True:
+                with state.lock:  # each block sees one version (the state may change between blocks)
+                    try:
+                        item = next(steps)
+                    except StopIteration:
+                        return
+                yield item
+        return blocks
+
+    @functools.wraps(function)
+    def held(*args, **kwargs):
+        state = state_of(args, kwargs)
+        if state is None:
+            return function(*args, **kwargs)
+        with state.lock:
+            return function(*args, **kwargs)
+    return held
