@@ -65,6 +65,8 @@ MAX_MEMBER_BYTES = 256 * 1024 * 1024
 #: Counters files: nesting depth of the JSON, digits of an integer, hexes named.
 MAX_JSON_DEPTH = 8
 MAX_JSON_DIGITS = 6
+#: Nesting depth of a ruleset's TOML (its switches nest tables three deep).
+MAX_RULESET_DEPTH = 16
 MAX_COUNTERS = MAX_MAP_HEXES
 
 
@@ -108,6 +110,41 @@ def trace_entries_bound(max_dc: int, max_dy: int) -> int:
     99461888
     """
     return (2 * max_dc + 1) * (2 * max_dy + 1) // 2 * (max_dy + 4 * max_dc + 24)
+
+
+def nesting_depth(text: str, limit: int) -> int:
+    """The deepest nesting of ``[`` / ``{`` outside quoted strings, counted up to ``limit + 1``.
+
+    A cheap scan before parsing TOML or JSON: both parsers recurse once per
+    level, and a file nested 100,000 deep ends in a RecursionError after a
+    long time (or never, for TOML).  TOML's table headers (``[job]``,
+    ``[[maps]]``) count at most two.
+
+    >>> nesting_depth('a = [[1], "[[["]', 10)
+    2
+    """
+    depth = deepest = 0
+    quote = None
+    escaped = False
+    for char in text:
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote or char == "\n":
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def read_limited(path, what: str = "file") -> bytes:

@@ -26,7 +26,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kernel._limits import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL, MAX_MAP_HEXES, read_limited
+from kernel._limits import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL, MAX_MAP_HEXES, nesting_depth, read_limited
 from kernel.movement.inputs import MAX_ALLOWANCE
 
 #: What a job may compute per map (``docs/batch-jobs.md`` describes each array).
@@ -115,37 +115,6 @@ def read_job(path: str | Path) -> BatchJob:
     return job_from_text(text, str(path))
 
 
-def _nesting_depth(text: str, limit: int) -> int:
-    """The deepest nesting of ``[`` / ``{`` outside quoted strings, counted up to ``limit + 1``.
-
-    A cheap scan before parsing: both parsers recurse once per level, and a
-    file nested 100,000 deep ends in a RecursionError after a long time.
-    TOML's table headers (``[job]``, ``[[maps]]``) count at most two.
-    """
-    depth = deepest = 0
-    quote = None
-    escaped = False
-    for char in text:
-        if quote is not None:
-            if escaped:
-                escaped = False
-            elif char == "\\" and quote == '"':
-                escaped = True
-            elif char == quote or char == "\n":
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    break
-        elif char in "]}":
-            depth = max(0, depth - 1)
-    return deepest
-
-
 def _integer(digits: str) -> int:
     if len(digits.lstrip("+-").replace("_", "")) > MAX_JOB_DIGITS:
         raise ValueError(f"an integer of {len(digits.lstrip('+-'))} digits: expected at most {MAX_JOB_DIGITS}")
@@ -158,7 +127,7 @@ def job_from_text(text: str, name: str) -> BatchJob:
     Relative map paths are taken from the folder of ``name``.
     """
     kind = "JSON" if name.endswith(".json") else "TOML"
-    if _nesting_depth(text, MAX_JOB_DEPTH) > MAX_JOB_DEPTH:
+    if nesting_depth(text, MAX_JOB_DEPTH) > MAX_JOB_DEPTH:
         raise BatchJobError(f"{name}: {kind} nested deeper than {MAX_JOB_DEPTH} levels: expected the flat tables of "
                             "docs/batch-jobs.md")
     try:
