@@ -352,8 +352,8 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     out = Path(out).resolve()
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)  # an OSError here, before any cluster starts
-    try:
-        with storage.locked_output(out):
+    with storage.locked_output(out):  # refused here when another run holds the folder: nothing is touched
+        try:
             manifest_path = out / storage.MANIFEST
             if manifest_path.exists():
                 previous = storage.read_record(manifest_path, "manifest")
@@ -363,10 +363,10 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
             start = time.perf_counter()
             with cluster_client(scheduler, workers, connect_timeout) as client:
                 return _run(client, job, out, progress, threads_per_task, start)
-    except (BatchJobError, BatchClusterError, storage.BatchOutputError):
-        if created:  # nothing of this run is worth keeping: leave no partial folder
-            shutil.rmtree(out, ignore_errors=True)
-        raise
+        except (BatchJobError, BatchClusterError, storage.BatchOutputError):
+            if created:  # this run made the folder and holds it: nothing of it is worth keeping
+                shutil.rmtree(out, ignore_errors=True)
+            raise
 
 
 def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: float) -> dict:
