@@ -146,3 +146,19 @@ def test_an_unwritable_matrix_in_a_library_call_leaves_no_file(tmp_path, monkeyp
     with pytest.raises(Exception, match=r"cannot write .*m.npy: No space left on device"):
         matrix_command.write_matrix(kernel.load("71"), tmp_path / "m.npy")
     assert os.listdir(tmp_path) == []
+
+
+def test_sigterm_during_demo_leaves_no_part_files(tmp_path):
+    out = tmp_path / "demo"
+    process = subprocess.Popen([sys.executable, "-m", "kernel.cli", "demo", "--out", str(out), "--quiet"],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not (out.is_dir() and any(name.endswith(".part") for name in os.listdir(out))):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 143, (process.returncode, stderr[-2000:])
+    assert stderr.strip().splitlines() == ["hexkernel demo: terminated"]
+    assert [p.name for p in out.rglob("*")] == []
