@@ -119,3 +119,18 @@ def test_ctrl_c_during_a_batch_on_the_embedded_cluster_is_one_line(tmp_path):
     assert run.returncode == 130, error
     assert "Task exception was never retrieved" not in error and "Traceback" not in error, error
     assert error.strip().splitlines() == ["hexkernel batch: interrupted"], error
+
+
+def test_a_handshake_claiming_huge_frames_is_one_error_not_an_allocation(tmp_path):
+    import kernel
+
+    answer = struct.pack("<Q", 16) + struct.pack("<Q", 2 ** 62) + struct.pack("<Q", 2 ** 62)
+    server, address = _listener(answer)
+    job = tmp_path / "job.toml"
+    job.write_text("[[maps]]\nsource = '71'\n")
+    try:
+        with pytest.raises(BatchClusterError, match=rf"cannot reach the dask scheduler at '{address}' \("):
+            kernel.run_batch(job, tmp_path / "out", scheduler=address, connect_timeout=3)
+    finally:
+        server.close()
+    assert not (tmp_path / "out").exists()
