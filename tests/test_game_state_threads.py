@@ -100,3 +100,31 @@ def test_a_query_holds_the_state_so_a_change_waits_for_it(board):
         release.set()
     thread.join(10)
     assert changed.is_set() and state.version == 1
+
+
+def test_holding_state_finds_the_state_by_keyword_or_position(board):
+    from kernel.maps.counters import holding_state
+
+    state = kernel.GameState(board)
+
+    def held_elsewhere() -> bool:
+        outcome = []
+
+        def probe_lock():
+            outcome.append(state.lock.acquire(blocking=False))
+            if outcome[0]:
+                state.lock.release()
+
+        probe = threading.Thread(target=probe_lock)
+        probe.start()
+        probe.join()
+        return not outcome[0]
+
+    @holding_state
+    def query(board, hexes, counters=None):
+        return held_elsewhere()
+
+    assert query(board, [0], state) and query(board, [0], counters=state)
+    assert not query(board, [0], None) and not held_elsewhere()
+    with pytest.raises(TypeError, match=r"has no 'counters' parameter to hold"):
+        holding_state(lambda board: None)

@@ -352,14 +352,18 @@ for _name, _member in list(vars(GameState).items()):
 def holding_state(function):
     """Run ``function`` holding the lock of the :class:`GameState` it is given as ``counters`` (by keyword or
     position), if any: a query's tables and kernel see one version of the state (module docstring)."""
+    parameter = inspect.signature(function).parameters.get("counters")
+    if parameter is None:
+        raise TypeError(f"{function.__qualname__} has no 'counters' parameter to hold")
+    # where a positional ``counters`` sits (None when it is keyword-only): looked up once, not per call
+    position = (list(inspect.signature(function).parameters).index("counters")
+                if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None)
+
     def state_of(args, kwargs):
         counters = kwargs.get("counters")
-        if isinstance(counters, GameState):
-            return counters
-        for value in args:
-            if isinstance(value, GameState):
-                return value
-        return None
+        if counters is None and position is not None and len(args) > position:
+            counters = args[position]
+        return counters if isinstance(counters, GameState) else None
 
     if inspect.isgeneratorfunction(function):
         @functools.wraps(function)
