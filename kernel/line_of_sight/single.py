@@ -103,7 +103,6 @@ def decoded_steps(board, records) -> list[LOSStep]:
     return steps
 
 
-@holding_state
 def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -> bool:
     """Whether ``b`` is visible from ``a``: the fast boolean form of :func:`los` for one pair.
 
@@ -127,6 +126,9 @@ def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -
     else:
         ia, level_a = location_of(board, a, level_a, "level_a")
         ib, level_b = location_of(board, b, level_b, "level_b")
+    if type(counters) is GameState:  # the state's lock, held here rather than by a wrapper (the engine's hot path)
+        with counters.lock:
+            return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
     return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
 
 
