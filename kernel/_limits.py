@@ -17,6 +17,13 @@ Why these values
   extent and hex count; ``MAX_MAP_HEXES`` is about 1.5 × the largest map
   measured (64 boards, 20,688 hexes, 237 MB of templates), and no board may
   be longer than ``MAX_BOARD_ROWS`` rows or wider than ``MAX_BOARD_COLUMNS``.
+* Extent: the trace templates hold one template per displacement between
+  two hexes of the lattice, so their size follows the map's extent (columns
+  by rows it spans), not its hex count: two boards placed far apart make a
+  map of few hexes and gigabytes of templates.  :func:`trace_entries_bound`
+  estimates the entries from the extent (within -10 % .. +35 % of the
+  builder's own capacity bound) and a map above :data:`MAX_TRACE_ENTRIES`
+  is refused when it is compiled; the 64-board map needs 99 million.
 * VASL archives: a member is read only when its size as stored in the
   archive and the size it inflates to are both within the bounds below, so a
   small file can never make the reader allocate gigabytes.
@@ -45,6 +52,8 @@ MAX_BOARD_ROWS = 200
 #: Boards in one scenario, hexes in one compiled map.
 MAX_BOARDS = 256
 MAX_MAP_HEXES = 30_000
+#: Estimated trace template entries of one map (:func:`trace_entries_bound`): about 2 × the 64-board map's.
+MAX_TRACE_ENTRIES = 200_000_000
 #: Hexes per VASL board (columns x rows of its LOSData header) and pixels per side.
 MAX_VASL_HEXES = 10_000
 MAX_VASL_PIXELS = 20_000
@@ -56,6 +65,8 @@ MAX_MEMBER_BYTES = 256 * 1024 * 1024
 #: Counters files: nesting depth of the JSON, digits of an integer, hexes named.
 MAX_JSON_DEPTH = 8
 MAX_JSON_DIGITS = 6
+#: Nesting depth of a ruleset's TOML (its switches nest tables three deep).
+MAX_RULESET_DEPTH = 16
 MAX_COUNTERS = MAX_MAP_HEXES
 
 
@@ -86,6 +97,54 @@ def check_range(value: int, low: int, high: int, what: str, where: str) -> int:
     if not low <= value <= high:
         raise ValueError(f"{where}: {what} is {value}: expected {low}..{high}")
     return value
+
+
+def trace_entries_bound(max_dc: int, max_dy: int) -> int:
+    """Estimated capacity of the trace templates of a map spanning ``max_dc`` lattice columns and ``max_dy``
+    half-hex rows (the largest displacements between two of its hexes).
+
+    Half of the ``(2 max_dc + 1)(2 max_dy + 1)`` displacements have a
+    template, of on average at most about ``max_dy + 4 max_dc + 24`` entries.
+
+    >>> trace_entries_bound(256, 160)  # the 64-board (8 x 8) ASL map
+    99461888
+    """
+    return (2 * max_dc + 1) * (2 * max_dy + 1) // 2 * (max_dy + 4 * max_dc + 24)
+
+
+def nesting_depth(text: str, limit: int) -> int:
+    """The deepest nesting of ``[`` / ``{`` outside quoted strings, counted up to ``limit + 1``.
+
+    A cheap scan before parsing TOML or JSON: both parsers recurse once per
+    level, and a file nested 100,000 deep ends in a RecursionError after a
+    long time (or never, for TOML).  TOML's table headers (``[job]``,
+    ``[[maps]]``) count at most two.
+
+    >>> nesting_depth('a = [[1], "[[["]', 10)
+    2
+    """
+    depth = deepest = 0
+    quote = None
+    escaped = False
+    for char in text:
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote or char == "\n":
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def read_limited(path, what: str = "file") -> bytes:

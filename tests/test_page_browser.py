@@ -11,6 +11,7 @@ instead, so they cannot silently stop running.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -301,5 +302,33 @@ def test_other_rulesets_field_of_fire_and_los(page, page_file, tmp_path, name):
         panel = page.find_element(By.ID, "panel").text
         assert panel.splitlines()[0] == kernel.los(board, a, b).explain().splitlines()[0]
     finally:   # the other tests share this browser on the default page
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+
+
+HOSTILE = '<img src=x onerror="document.title=&quot;pwned&quot;"><b style="color:red">bold</b>'
+
+
+def test_hostile_terrain_names_are_shown_as_text_not_run(page, page_file, tmp_path):
+    """A ruleset terrain named like HTML (an <img> whose onerror runs script): the legend shows the name as
+    text; no element is created from it and the script does not run."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    text = (kernel.data_dir() / "rulesets" / "asl.toml").read_text()
+    ruleset = tmp_path / "hostile.toml"
+    ruleset.write_text(text.replace("[terrain.orchard]", "[terrain." + json.dumps(HOSTILE) + "]"))
+    board = kernel.random_board(str(ruleset), 10, 8, seed=1, terrain_density=1.0)
+    path = tmp_path / "hostile.html"
+    kernel.map_page(board, path, max_allowance=2)
+    ready = "return document.body.dataset.tables === '1'"
+    page.get(path.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        legend = page.find_element(By.ID, "legend")
+        assert HOSTILE in legend.text.splitlines()
+        assert page.execute_script("return document.querySelectorAll('#legend img, #legend b').length") == 0
+        assert page.title != "pwned"
+    finally:
         page.get(page_file.as_uri())
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))

@@ -197,9 +197,16 @@ def test_ruleset_by_path():
         (dict(cliffs=-0.5), "cliffs is -0.5: expected a probability in 0..1"),
         (dict(layout="hexagonal"), "layout is 'hexagonal': expected one of geomorphic, rectangular, staggered"),
         (dict(max_level=-1), "max_level is -1: expected 0 or more"),
+        (dict(rows=1000), "rows is 1000: expected at most 200"),
+        (dict(max_level=40000), "max_level is 40000: expected at most 100"),
+        (dict(hills=10**9), "hills is 1000000000: expected 0..240 (at most one summit per hex)"),
+        (dict(hills=-1), "hills is -1: expected 0..240"),
+        (dict(rows=12.5), "rows is 12.5: expected an integer"),
+        (dict(columns=True), "columns is True: expected an integer"),
     ],
     ids=["zero-columns", "zero-rows", "negative-size", "too-many-columns", "terrain-density-high",
-         "terrain-density-negative", "hexside-density-high", "cliffs-negative", "layout", "max-level"],
+         "terrain-density-negative", "hexside-density-high", "cliffs-negative", "layout", "max-level",
+         "too-many-rows", "max-level-high", "too-many-hills", "negative-hills", "float-rows", "bool-columns"],
 )
 def test_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -63,6 +63,17 @@ def array_shapes(compute, hexes: int, units) -> dict[str, tuple[tuple[int, int],
     return shapes
 
 
+def expected_shape(name: str, hexes: int) -> tuple[tuple[int, int], str] | None:
+    """Shape and dtype array ``name`` has on a map of ``hexes`` hexes; None for a name no job writes.
+
+    >>> expected_shape("movement-infantry", 10), expected_shape("colour", 10)
+    (((10, 10), 'uint16'), None)
+    """
+    output = "movement" if name.startswith("movement-") and len(name) > len("movement-") else name
+    unit = name.removeprefix("movement-")
+    return array_shapes([output], hexes, [unit]).get(name)
+
+
 def counters_for(board, table: dict) -> Counters | None:
     """The job's counters table (``smoke``, ``vehicles``, ``units`` by hex name) on ``board``; None when empty."""
     if not any(table.get(key) for key in ("smoke", "vehicles", "units")):

@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import platform
+import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +33,13 @@ from kernel.batch.spec import BatchJob, BatchJobError, read_job
 
 #: Seconds to wait for an existing scheduler (``scheduler=``) before giving up.
 CONNECT_TIMEOUT = 10
+#: Worker processes of the embedded cluster per core of this machine (``workers=`` is bounded by it).
+WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    """The most worker processes the embedded cluster may start: :data:`WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
 class BatchClusterError(RuntimeError):
@@ -69,10 +77,13 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
               "block_rows": rows,
               "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
-    existing = storage.read_map_info(Path(folder))
+    try:
+        existing = storage.read_map_info(Path(folder))
+    except storage.BatchOutputError as error:
+        return {"error": str(error)}
     if existing is None:
         storage.prepare_map(Path(folder), wanted)
-    elif existing != wanted:
+    elif {k: v for k, v in existing.items() if k != "creation"} != wanted:
         changed = sorted(k for k in wanted if existing.get(k) != wanted[k])
         return {"error": f"{folder}: the results there are of another version of map {entry.name!r} "
                          f"({', '.join(changed)} differ): expected the same map (use a new output folder)"}
@@ -103,19 +114,23 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
               count: int, wanted, allowance, threads: int) -> dict:
     """Task: compute one block of one map for one kind of work and write its arrays; returns timings.
 
-    Arrays whose markers already exist are not written again (a task run a
-    second time after its worker died mid-way).
+    Arrays whose block is already done (a marker of these arrays, and stored
+    bytes that match it) are not written again (a task run a second time
+    after its worker died mid-way).
     """
     from kernel._jit import max_threads, set_thread_count
 
     start = time.perf_counter()
-    todo = [name for name in wanted if not storage.marker_path(Path(folder), name, block).exists()]
+    info = storage.read_map_info(Path(folder))
+    todo = [name for name in wanted if info is None or not storage.block_is_done(Path(folder), name, block, info)]
     if not todo:
         return {"block": block, "kind": kind, "seconds": 0.0, "write_seconds": 0.0, "bytes": 0, "skipped": True}
     board = sources.cached_board(entry, source_digest)
     if _board_digest(board) != board_digest:
         raise RuntimeError(f"map {entry.name!r} compiled on this worker has digest {_board_digest(board)[:12]}: "
                            f"expected {board_digest[:12]} (did its files change during the job?)")
+    if info is None:
+        raise RuntimeError(f"{folder}: map.json is gone: expected the folder its open_map task prepared")
     previous = set_thread_count(max(1, min(threads, max_threads())))
     try:
         counters = counters_for(board, entry.counters)
@@ -129,7 +144,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     written = 0
     computed = time.perf_counter()
     for name in todo:
-        storage.write_block(Path(folder), name, block, first, arrays[name])
+        storage.write_block(Path(folder), name, block, first, arrays[name], info.get("creation"))
         written += arrays[name].nbytes
     end = time.perf_counter()
     return {"block": block, "kind": kind, "seconds": end - start, "write_seconds": end - computed,
@@ -148,19 +163,138 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout=connect_timeout)
-        except (OSError, TimeoutError, ValueError) as error:
-            reason = " ".join(str(error).split()) or type(error).__name__
-            raise BatchClusterError(f"cannot reach the dask scheduler at {scheduler!r} ({reason}): expected a "
-                                    "running scheduler (leave out the address for a local cluster)") from None
+        probe_scheduler(scheduler, connect_timeout)
+        client = _connect_within(lambda: Client(scheduler, timeout=connect_timeout), scheduler, connect_timeout)
         with client:
-            yield client
+            with _quiet_when_interrupted():
+                yield client
         return
     count = workers or os.cpu_count() or 1
     with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
-        yield client
+        with _quiet_when_interrupted():
+            yield client
+
+
+@contextmanager
+def _quiet_when_interrupted():
+    """On Ctrl-C or SIGTERM, silence asyncio's and dask's loggers before the client and cluster close.
+
+    Closing them with tasks in flight makes asyncio log each pending task's
+    cancellation ("Task exception was never retrieved", with a traceback);
+    the user asked to stop, and ``hexkernel`` reports that in one line.
+    """
+    try:
+        yield
+    except BaseException as error:
+        if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: not a task's failure
+            for name in ("asyncio", "distributed", "tornado", "dask"):
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        raise
+
+
+#: Bytes of the first message a dask scheduler sends (its handshake: a few hundred bytes).
+MAX_HANDSHAKE_BYTES = 1 << 20
+
+
+def _unreachable(scheduler: str, reason: str) -> BatchClusterError:
+    return BatchClusterError(f"cannot reach the dask scheduler at {scheduler!r} ({reason}): expected a running "
+                             "scheduler (leave out the address for a local cluster)")
+
+
+def scheduler_endpoint(scheduler: str) -> tuple[str, int]:
+    """``(host, port)`` of a scheduler address ``tcp://HOST:PORT`` (or ``HOST:PORT``), else a BatchClusterError.
+
+    >>> scheduler_endpoint("tcp://10.0.0.5:8786"), scheduler_endpoint("[::1]:8786")
+    (('10.0.0.5', 8786), ('::1', 8786))
+    """
+    scheme, _, rest = scheduler.rpartition("://") if "://" in scheduler else ("tcp", "", scheduler)
+    if scheme != "tcp":
+        raise BatchClusterError(f"the scheduler address {scheduler[:200]!r} uses {scheme[:20]}://: expected "
+                                "tcp://HOST:PORT (the only protocol hexkernel connects with)")
+    host, _, port = rest.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not host or len(host) > 253 or any(c.isspace() or c in "/@?#" for c in host) or not port.isdigit() \
+            or len(port) > 5 or not 1 <= int(port) <= 65535:
+        raise BatchClusterError(f"the scheduler address {scheduler[:200]!r} is not tcp://HOST:PORT: expected a "
+                                "host name or IP address and a port 1..65535")
+    return host, int(port)
+
+
+def probe_scheduler(scheduler: str, timeout: float) -> None:
+    """Check that a dask scheduler answers at ``scheduler`` within ``timeout`` seconds, before dask connects.
+
+    Opens a TCP connection, reads the handshake a scheduler sends first (an
+    8-byte length, at most :data:`MAX_HANDSHAKE_BYTES`, then that many bytes)
+    and echoes it back, all under one deadline; a listener that never
+    answers, or answers with something no scheduler sends, is refused here
+    in one line instead of hanging or allocating what it claims.
+
+    Raises
+    ------
+    BatchClusterError
+        A malformed address, a refused or silent connection, or a wrong answer.
+    """
+    import socket
+    import struct
+
+    host, port = scheduler_endpoint(scheduler)
+    deadline = time.monotonic() + timeout
+
+    def receive(conn, size):
+        data = bytearray()
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            conn.settimeout(left)
+            chunk = conn.recv(min(size - len(data), 65536))
+            if not chunk:
+                raise _unreachable(scheduler, "the connection was closed before the handshake")
+            data += chunk
+        return bytes(data)
+
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            header = receive(conn, 8)
+            size = struct.unpack("<Q", header)[0]
+            if not 0 < size <= MAX_HANDSHAKE_BYTES:
+                raise _unreachable(scheduler, f"it answered with a message of {size} bytes, not a dask handshake "
+                                              f"of at most {MAX_HANDSHAKE_BYTES}")
+            body = receive(conn, size)
+            conn.settimeout(max(0.1, deadline - time.monotonic()))
+            conn.sendall(header + body)
+    except (TimeoutError, socket.timeout):
+        raise _unreachable(scheduler, f"no answer within {timeout:g} s") from None
+    except OSError as error:
+        raise _unreachable(scheduler, error.strerror or type(error).__name__) from None
+
+
+def _connect_within(connect, scheduler: str, timeout: float):
+    """``connect()`` run in a helper thread and given ``timeout`` seconds more than dask's own timeout; any
+    exception dask raises, or no client in time, becomes one BatchClusterError."""
+    import threading
+
+    outcome = {}
+
+    def attempt():
+        try:
+            outcome["client"] = connect()
+        except BaseException as error:  # noqa: BLE001 - reported in one line below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=attempt, name="hexkernel-connect", daemon=True)
+    thread.start()
+    thread.join(2 * timeout + 5)
+    if thread.is_alive():
+        raise _unreachable(scheduler, f"no client connection within {2 * timeout + 5:g} s")
+    if "error" in outcome:
+        error = outcome["error"]
+        if isinstance(error, KeyboardInterrupt):
+            raise error
+        reason = " ".join(str(error).split())[:200] or type(error).__name__
+        raise _unreachable(scheduler, reason)
+    return outcome["client"]
 
 
 def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = None, progress: bool = False,
@@ -212,17 +346,27 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     (``tests/test_batch*.py``) runs jobs on a real two-worker cluster.
     """
     job = job if isinstance(job, BatchJob) else read_job(job)
+    limit = max_workers()
+    if workers is not None and not 1 <= workers <= limit:
+        raise BatchJobError(f"workers is {workers}: expected 1..{limit} ({WORKERS_PER_CORE} per core)")
     out = Path(out).resolve()
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)  # an OSError here, before any cluster starts
-    manifest_path = out / storage.MANIFEST
-    if manifest_path.is_file():
-        previous = json.loads(manifest_path.read_text(encoding="utf-8"))
-        if previous.get("job_digest") != job.digest:
-            raise BatchJobError(f"{out} holds the results of another job ({previous.get('job', '?')}): expected "
-                                "an empty folder or this job's unfinished results")
-    start = time.perf_counter()
-    with cluster_client(scheduler, workers, connect_timeout) as client:
-        return _run(client, job, out, progress, threads_per_task, start)
+    with storage.locked_output(out):  # refused here when another run holds the folder: nothing is touched
+        try:
+            manifest_path = out / storage.MANIFEST
+            if manifest_path.exists():
+                previous = storage.read_record(manifest_path, "manifest")
+                if previous.get("job_digest") != job.digest:
+                    raise BatchJobError(f"{out} holds the results of another job ({previous.get('job', '?')}): "
+                                        "expected an empty folder or this job's unfinished results")
+            start = time.perf_counter()
+            with cluster_client(scheduler, workers, connect_timeout) as client:
+                return _run(client, job, out, progress, threads_per_task, start)
+        except (BatchJobError, BatchClusterError, storage.BatchOutputError):
+            if created:  # this run made the folder and holds it: nothing of it is worth keeping
+                shutil.rmtree(out, ignore_errors=True)
+            raise
 
 
 def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: float) -> dict:
@@ -232,6 +376,10 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
                 "allowance": job.allowance, "threads": threads}
     digests = [sources.source_digest(entry) for entry in job.maps]
     folders = [out / "maps" / entry.name for entry in job.maps]
+    for entry, folder in zip(job.maps, folders):
+        if folder.resolve().parent != (out / "maps").resolve() or folder.name != entry.name:
+            raise BatchJobError(f"{job.path}: map name {entry.name!r} gives the folder {folder}: expected a folder "
+                                f"inside {out / 'maps'}")
     opened = [client.submit(open_map, entry, digest, str(folder), settings, key=f"map-{entry.name}-{digest[:12]}")
               for entry, digest, folder in zip(job.maps, digests, folders)]
     if progress:
@@ -247,7 +395,10 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
         if info["done"]:
             continue  # a one-block map: done by its open_map task
         arrays = array_shapes(job.compute, info["hexes"], info["units"])
-        finished = {name: storage.completed_blocks(folder, name) for name in arrays}
+        map_info = storage.read_map_info(folder)
+        finished = {name: storage.verified_blocks(folder, name, map_info,
+                                                  storage.completed_blocks(folder, name, map_info.get("creation")))
+                    for name in arrays}  # a rerun skips only blocks whose bytes match their markers
         for block, first in enumerate(range(0, info["hexes"], job.block_rows)):
             count = min(job.block_rows, info["hexes"] - first)
             for kind, names in work_kinds(arrays, info["units"]).items():
@@ -277,7 +428,7 @@ def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:
         map_info = storage.read_map_info(folder)
         arrays = {}
         for name, spec in map_info["arrays"].items():
-            done = storage.completed_blocks(folder, name)
+            done = storage.completed_blocks(folder, name, map_info.get("creation"))
             arrays[name] = {**spec, "chunks": [job.block_rows, spec["shape"][1]],
                             "block_sha256": [done[k]["sha256"] if k in done else None
                                              for k in range(-(-info["hexes"] // job.block_rows))]}

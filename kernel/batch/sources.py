@@ -59,15 +59,33 @@ def source_digest(entry) -> str:
         return digest.hexdigest()
     path = Path(entry.source)
     if path.is_file():
-        digest.update(b"file\0" + path.read_bytes())
+        digest.update(b"file\0")
+        _hash_file(digest, path)
     elif path.is_dir():
         for child in sorted(p for p in path.rglob("*") if p.is_file()):
-            digest.update(str(child.relative_to(path)).encode() + b"\0" + child.read_bytes())
+            digest.update(str(child.relative_to(path)).encode() + b"\0")
+            _hash_file(digest, child)
     else:
         from kernel import __version__
 
         digest.update(b"bundled\0" + entry.source.encode() + b"\0" + __version__.encode())
     return digest.hexdigest()
+
+
+#: Bytes read at a time when hashing a map's files (a VASL folder may hold files of gigabytes).
+HASH_CHUNK_BYTES = 1 << 20
+
+
+def _hash_file(digest, path: Path) -> None:
+    """Feed a file's bytes to ``digest`` in chunks of :data:`HASH_CHUNK_BYTES` (memory stays bounded)."""
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(HASH_CHUNK_BYTES):
+                digest.update(chunk)
+    except OSError as error:
+        from kernel.batch.spec import BatchJobError
+
+        raise BatchJobError(f"{path}: cannot read the map's source ({error.strerror or error})") from None
 
 
 def board_digest(board) -> str:

@@ -26,6 +26,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kernel._limits import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL, MAX_MAP_HEXES, nesting_depth, read_limited
+from kernel.movement.inputs import MAX_ALLOWANCE
+
 #: What a job may compute per map (``docs/batch-jobs.md`` describes each array).
 OUTPUTS = ("visibility", "hindrance", "vantage", "movement")
 #: Keys of a ``random`` map that go to :func:`kernel.random_board` as they are.
@@ -33,6 +36,11 @@ RANDOM_KEYS = {"ruleset": str, "columns": int, "rows": int, "seed": int, "layout
                "terrain_density": float, "hexside_density": float, "max_level": int, "hills": int,
                "cliffs": float}
 DEFAULT_BLOCK_ROWS = 512
+#: Maps one job may name (a ``random`` table's ``count`` included).
+MAX_JOB_MAPS = 10_000
+#: Nesting depth of a job file's tables and lists, and digits of one of its integers.
+MAX_JOB_DEPTH = 8
+MAX_JOB_DIGITS = 19
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -92,10 +100,25 @@ def read_job(path: str | Path) -> BatchJob:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.exists() and not path.is_file():
+            raise BatchJobError(f"{path}: the job file is not a regular file: expected a .toml or .json file")
+        raw = read_limited(path, "the job file")
     except OSError as error:
         raise BatchJobError(f"{path}: cannot read the job file ({error.strerror or error})") from None
+    except ValueError as error:
+        raise BatchJobError(str(error)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BatchJobError(f"{path}: the job file is not UTF-8 text (byte {error.start}): expected a TOML or "
+                            "JSON text file") from None
     return job_from_text(text, str(path))
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("+-").replace("_", "")) > MAX_JOB_DIGITS:
+        raise ValueError(f"an integer of {len(digits.lstrip('+-'))} digits: expected at most {MAX_JOB_DIGITS}")
+    return int(digits)
 
 
 def job_from_text(text: str, name: str) -> BatchJob:
@@ -103,10 +126,17 @@ def job_from_text(text: str, name: str) -> BatchJob:
 
     Relative map paths are taken from the folder of ``name``.
     """
+    kind = "JSON" if name.endswith(".json") else "TOML"
+    if nesting_depth(text, MAX_JOB_DEPTH) > MAX_JOB_DEPTH:
+        raise BatchJobError(f"{name}: {kind} nested deeper than {MAX_JOB_DEPTH} levels: expected the flat tables of "
+                            "docs/batch-jobs.md")
     try:
-        data = json.loads(text) if name.endswith(".json") else tomllib.loads(text)
+        data = json.loads(text, parse_int=_integer) if kind == "JSON" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise BatchJobError(f"{name}: not valid {'JSON' if name.endswith('.json') else 'TOML'}: {error}") from None
+        raise BatchJobError(f"{name}: not valid {kind}: {' '.join(str(error).split())}") from None
+    except (ValueError, RecursionError, MemoryError) as error:
+        raise BatchJobError(f"{name}: not a valid job file: {' '.join(str(error).split())[:200]}") from None
+    _check_integers(data, name)
     if not isinstance(data, dict):
         raise BatchJobError(f"{name}: the top level is {type(data).__name__}: expected a table")
     unknown = sorted(set(data) - {"job", "maps"})
@@ -120,15 +150,17 @@ def job_from_text(text: str, name: str) -> BatchJob:
     if not isinstance(compute, list) or not compute or any(c not in OUTPUTS for c in compute):
         raise BatchJobError(f"{name}: 'job.compute' is {compute!r}: expected a non-empty list of {', '.join(OUTPUTS)}")
     block_rows = settings.get("block_rows", DEFAULT_BLOCK_ROWS)
-    if isinstance(block_rows, bool) or not isinstance(block_rows, int) or block_rows < 1:
-        raise BatchJobError(f"{name}: 'job.block_rows' is {block_rows!r}: expected a positive integer")
+    if isinstance(block_rows, bool) or not isinstance(block_rows, int) or not 1 <= block_rows <= MAX_MAP_HEXES:
+        raise BatchJobError(f"{name}: 'job.block_rows' is {block_rows!r}: expected a positive integer, at most "
+                            f"{MAX_MAP_HEXES}")
     units = settings.get("units", [])
     if not isinstance(units, list) or any(not isinstance(u, str) for u in units):
         raise BatchJobError(f"{name}: 'job.units' is {units!r}: expected a list of unit class names")
     allowance = settings.get("allowance")
     if allowance is not None and (isinstance(allowance, bool) or not isinstance(allowance, (int, float))
-                                  or allowance <= 0):
-        raise BatchJobError(f"{name}: 'job.allowance' is {allowance!r}: expected a positive number of MF")
+                                  or not 0 < allowance <= MAX_ALLOWANCE or 2 * allowance != int(2 * allowance)):
+        raise BatchJobError(f"{name}: 'job.allowance' is {allowance!r}: expected a positive number of MF, a "
+                            f"multiple of 1/2, at most {MAX_ALLOWANCE}")
     raw_maps = data.get("maps")
     if not isinstance(raw_maps, list) or not raw_maps:
         raise BatchJobError(f"{name}: 'maps' is {raw_maps!r}: expected a non-empty list of map tables ([[maps]])")
@@ -136,6 +168,9 @@ def job_from_text(text: str, name: str) -> BatchJob:
     maps: list[MapEntry] = []
     for k, raw in enumerate(raw_maps):
         maps += _map_entries(_table(raw, name, f"maps[{k}]"), name, f"maps[{k}]", base)
+        if len(maps) > MAX_JOB_MAPS:
+            raise BatchJobError(f"{name}: 'maps[{k}]' brings the job to {len(maps)} maps: expected at most "
+                                f"{MAX_JOB_MAPS}")
     seen: dict[str, int] = {}
     for k, entry in enumerate(maps):
         if entry.name in seen:
@@ -175,11 +210,16 @@ def _map_entries(raw: dict, name: str, key: str, base: Path) -> list[MapEntry]:
         resolved = base / source
         text = str(resolved) if resolved.exists() else source
         default = re.sub(r"[^A-Za-z0-9._-]", "_", Path(source).stem or source)
+        if given is None and not _NAME.match(default):
+            raise BatchJobError(f"{name}: '{key}.source' is {source!r}, which gives the map the name {default!r}: "
+                                "expected a name of letters, digits, '.', '_' or '-' starting with a letter or "
+                                f"digit (give '{key}.name')")
         return [MapEntry(given or default, text, None, counters, units)]
     random = _table(raw["random"], name, f"{key}.random")
     count = random.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise BatchJobError(f"{name}: '{key}.random.count' is {count!r}: expected a positive integer")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_JOB_MAPS:
+        raise BatchJobError(f"{name}: '{key}.random.count' is {count!r}: expected a positive integer, at most "
+                            f"{MAX_JOB_MAPS}")
     if given is not None and count > 1:
         raise BatchJobError(f"{name}: '{key}' has a name and count = {count}: expected no name with a count "
                             "(each map is named by its seed)")
@@ -196,6 +236,7 @@ def _map_entries(raw: dict, name: str, key: str, base: Path) -> list[MapEntry]:
         if not ok:
             raise BatchJobError(f"{name}: '{key}.random.{option}' is {value!r}: expected {kind.__name__}")
         options[option] = value
+    _check_random(options, name, f"{key}.random")
     first = options.pop("seed", 0)
     entries = []
     for seed in range(first, first + count):
@@ -218,3 +259,30 @@ def _counters(raw, name: str, key: str) -> dict:
         if not isinstance(value, list) or any(not isinstance(h, str) for h in value):
             raise BatchJobError(f"{name}: '{key}.{part}' is {value!r}: expected a list of hex names")
     return {"smoke": dict(smoke), "vehicles": list(table.get("vehicles", [])), "units": list(table.get("units", []))}
+
+
+def _check_integers(data, name: str) -> None:
+    """Refuse an integer with more than :data:`MAX_JOB_DIGITS` digits anywhere in the parsed job (TOML's)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_JOB_DIGITS:
+            raise BatchJobError(f"{name}: an integer of more than {MAX_JOB_DIGITS} digits: expected at most "
+                                f"{MAX_JOB_DIGITS}")
+
+
+def _check_random(options: dict, name: str, key: str) -> None:
+    """A random map's sizes, levels, hills and densities, checked against :func:`kernel.random_board`'s limits
+    when the job is read (not on a worker, after the output folder exists)."""
+    columns, rows = options.get("columns", 20), options.get("rows", 12)
+    bounds = {"columns": (1, MAX_BOARD_COLUMNS), "rows": (1, MAX_BOARD_ROWS), "max_level": (0, MAX_LEVEL),
+              "hills": (0, columns * rows), "terrain_density": (0.0, 1.0), "hexside_density": (0.0, 1.0),
+              "cliffs": (0.0, 1.0), "seed": (0, 2 ** 63 - 1 - MAX_JOB_MAPS)}
+    for option, (low, high) in bounds.items():
+        value = options.get(option)
+        if value is not None and not low <= value <= high:
+            raise BatchJobError(f"{name}: '{key}.{option}' is {value!r}: expected {low}..{high}")

@@ -6,21 +6,32 @@ Layout (``docs/batch-jobs.md``)::
     OUT/job.toml (or job.json)      the job file as it was run
     OUT/maps/NAME/map.json          the map: source, digests, hexes, block rows, arrays
     OUT/maps/NAME/arrays.zarr/      a zarr group, one array per output, chunked by the row blocks
-    OUT/maps/NAME/done/ARRAY/K.json completion marker of block K of ARRAY: its rows and sha256
+    OUT/maps/NAME/done/ARRAY/K.json completion marker of block K of ARRAY: its rows, sha256 and creation id
+    OUT/.lock                       while a run writes OUT: its process id, host and start time
 
-A block counts as written only when its marker exists.  The chunk is written
+A block counts as written only when its marker exists and carries the
+creation id of the map's arrays (a random id that :func:`prepare_map` writes
+into ``map.json`` each time it creates the arrays afresh): a marker left from
+arrays that were since recreated marks nothing.  The chunk is written
 first (zarr writes a chunk to a temporary file and renames it), the marker
 after it, also by temporary file and rename, so a task killed at any moment
 leaves either a complete block with its marker, or no marker: the next run
 writes that block again, and :func:`batch_result` refuses to read an array
-with a block that has none.
+with a block that has none.  :func:`batch_result` also checks ``map.json``
+and the zarr metadata of the array against the manifest (hexes, block rows,
+shape, dtype, chunks) before reading, so a tampered file is refused, not read.
+
+One run at a time writes an output folder: :func:`locked_output` holds
+``OUT/.lock`` (created atomically, holding the owner's pid and host) for the
+whole run; a second run is refused in one line naming the owner, and a lock
+whose process no longer runs on this host is stale and taken over.
 
 Examples
 --------
 >>> import tempfile, numpy as np
 >>> folder = Path(tempfile.mkdtemp())
->>> prepare_map(folder, {"hexes": 5, "block_rows": 2,
-...                      "arrays": {"vantage": {"shape": [5, 3], "dtype": "int32"}}})
+>>> creation = prepare_map(folder, {"hexes": 5, "block_rows": 2,
+...                                 "arrays": {"vantage": {"shape": [5, 3], "dtype": "int32"}}})
 >>> for k, first in enumerate(range(0, 5, 2)):
 ...     checksum = write_block(folder, "vantage", k, first, np.full((min(2, 5 - first), 3), k, np.int32))
 >>> sorted(completed_blocks(folder, "vantage"))
@@ -31,17 +42,51 @@ Examples
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import shutil
+import socket
+import time
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+
+from kernel._limits import MAX_MAP_HEXES
 
 MANIFEST = "manifest.json"
 MAP_INFO = "map.json"
 ARRAYS = "arrays.zarr"
 MARKERS = "done"
+LOCK = ".lock"
+#: Bytes of a manifest, ``map.json`` or marker read back (far above any real one).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
+class BatchOutputError(ValueError):
+    """An output folder that is in use by another run, or whose files are not what the run wrote."""
+
+
+def read_record(path: Path, what: str) -> dict:
+    """A JSON object written by a run (manifest, ``map.json``, marker), or a BatchOutputError naming the file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
+        if len(raw) > MAX_RECORD_BYTES:
+            raise ValueError(f"larger than {MAX_RECORD_BYTES} bytes")
+        data = json.loads(raw.decode("utf-8"))
+    except OSError as error:
+        raise BatchOutputError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
+    except (ValueError, RecursionError) as error:
+        raise BatchOutputError(f"{path}: the {what} is not valid JSON ({' '.join(str(error).split())[:120]}): "
+                               "expected the file a batch run wrote (use a new output folder)") from None
+    if not isinstance(data, dict):
+        raise BatchOutputError(f"{path}: the {what} is a JSON {type(data).__name__}: expected an object")
+    return data
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -61,56 +106,240 @@ def block_checksum(data: np.ndarray) -> str:
 
 
 def read_map_info(folder: Path) -> dict | None:
-    """The ``map.json`` of a map folder, or None when the folder was never prepared."""
+    """The ``map.json`` of a map folder (checked: :func:`check_map_info`), or None when it was never prepared."""
     path = Path(folder) / MAP_INFO
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    if not path.exists() and not path.is_symlink():
+        return None
+    return check_map_info(read_record(path, "map record"), path)
 
 
-def prepare_map(folder: Path, info: dict) -> None:
-    """Create a map's zarr arrays (chunked by ``info["block_rows"]`` rows), then its ``map.json``.
+def check_map_info(info: dict, where) -> dict:
+    """``info`` when its hexes, block rows, arrays and creation id are well formed, else a BatchOutputError."""
+    hexes, rows = info.get("hexes"), info.get("block_rows")
+    for key, value in (("hexes", hexes), ("block_rows", rows)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_MAP_HEXES:
+            raise BatchOutputError(f"{where}: {key} is {value!r}: expected an integer 1..{MAX_MAP_HEXES}")
+    arrays = info.get("arrays")
+    if not isinstance(arrays, dict) or not all(isinstance(spec, dict) for spec in arrays.values()):
+        raise BatchOutputError(f"{where}: arrays is {str(arrays)[:80]}: expected an object of name: shape and dtype")
+    from kernel.batch.blocks import expected_shape
+
+    for name, spec in arrays.items():
+        wanted = expected_shape(name, hexes)
+        if wanted is None or [spec.get("shape"), spec.get("dtype")] != [list(wanted[0]), wanted[1]]:
+            raise BatchOutputError(f"{where}: array {name!r} is {spec.get('shape')!r} {spec.get('dtype')!r}: "
+                                   f"expected {list(wanted[0]) if wanted else '?'} {wanted[1] if wanted else '?'} "
+                                   f"for {hexes} hexes")
+    creation = info.get("creation")
+    if creation is not None and not isinstance(creation, str):
+        raise BatchOutputError(f"{where}: creation is {creation!r}: expected the id string prepare_map wrote")
+    return info
+
+
+def prepare_map(folder: Path, info: dict) -> str:
+    """Create a map's zarr arrays (chunked by ``info["block_rows"]`` rows), then its ``map.json``; returns
+    the arrays' new creation id.
 
     ``info`` holds ``hexes``, ``block_rows`` and ``arrays`` (name -> shape and
     dtype), and whatever else the manifest should repeat (source, digests).
-    ``map.json`` is written last, so a folder without it is started afresh.
+    Markers left in the folder are deleted first, and ``map.json`` is
+    written last with a new ``creation`` id that every marker of these arrays
+    carries, so a folder without it is started afresh and no old marker can
+    mark a block of the new, empty arrays.
     """
     import zarr
 
     folder = Path(folder)
+    shutil.rmtree(folder / MARKERS, ignore_errors=True)
     group = zarr.open_group(str(folder / ARRAYS), mode="w")
     for name, spec in info["arrays"].items():
         shape = tuple(spec["shape"])
         group.create_array(name, shape=shape, chunks=(info["block_rows"], shape[1]), dtype=spec["dtype"],
                            fill_value=0)
     (folder / MARKERS).mkdir(parents=True, exist_ok=True)
-    atomic_write_text(folder / MAP_INFO, json.dumps(info, indent=1, sort_keys=True))
+    creation = uuid.uuid4().hex
+    atomic_write_text(folder / MAP_INFO, json.dumps({**info, "creation": creation}, indent=1, sort_keys=True))
+    return creation
 
 
 def marker_path(folder: Path, array: str, block: int) -> Path:
     return Path(folder) / MARKERS / array / f"{block}.json"
 
 
-def completed_blocks(folder: Path, array: str) -> dict[int, dict]:
-    """The blocks of ``array`` whose markers exist: block index -> marker (rows, sha256)."""
+def creation_id(folder: Path) -> str | None:
+    """The creation id of a map folder's arrays (from its ``map.json``), None when it has none."""
+    info = read_map_info(folder)
+    return None if info is None else info.get("creation")
+
+
+def completed_blocks(folder: Path, array: str, creation: str | None = None) -> dict[int, dict]:
+    """The blocks of ``array`` whose markers exist and belong to the arrays: block index -> marker.
+
+    A marker counts only when it is a JSON object with its rows and sha256 and
+    the ``creation`` id of the arrays (read from ``map.json`` when not given);
+    an unreadable marker, or one left from arrays created before, marks nothing
+    and its block is computed again.
+    """
+    folder = Path(folder)
+    creation = creation_id(folder) if creation is None else creation
     done = {}
-    place = Path(folder) / MARKERS / array
+    place = folder / MARKERS / array
     if place.is_dir():
         for path in place.glob("*.json"):
-            if path.stem.isdigit():
-                done[int(path.stem)] = json.loads(path.read_text(encoding="utf-8"))
+            if not path.stem.isdigit() or len(path.stem) > 9:
+                continue
+            try:
+                marker = read_record(path, "block marker")
+            except BatchOutputError:
+                continue
+            if marker.get("creation") == creation and isinstance(marker.get("sha256"), str) \
+                    and isinstance(marker.get("rows"), list):
+                done[int(path.stem)] = marker
     return done
 
 
-def write_block(folder: Path, array: str, block: int, first_row: int, data: np.ndarray) -> str:
-    """Write rows ``first_row ..`` of ``array`` (exactly one chunk), then its completion marker; returns
-    the block's sha256."""
+def write_block(folder: Path, array: str, block: int, first_row: int, data: np.ndarray,
+                creation: str | None = None) -> str:
+    """Write rows ``first_row ..`` of ``array`` (exactly one chunk), then its completion marker with the
+    arrays' creation id (read from ``map.json`` when not given); returns the block's sha256."""
     import zarr
 
+    creation = creation_id(folder) if creation is None else creation
     target = zarr.open_array(str(Path(folder) / ARRAYS / array), mode="r+")
     target[first_row:first_row + data.shape[0]] = data
     checksum = block_checksum(data)
     atomic_write_text(marker_path(folder, array, block),
-                      json.dumps({"rows": [first_row, first_row + int(data.shape[0])], "sha256": checksum}))
+                      json.dumps({"rows": [first_row, first_row + int(data.shape[0])], "sha256": checksum,
+                                  "creation": creation}))
     return checksum
+
+
+def open_checked_array(folder: Path, array: str, info: dict, mode: str = "r"):
+    """The zarr array ``array`` of a map folder, once its stored shape, dtype and chunks are those of
+    ``info`` (``map.json``, itself checked against the manifest); else a BatchOutputError naming both."""
+    import zarr
+
+    spec = info["arrays"][array]
+    path = Path(folder) / ARRAYS / array
+    try:
+        target = zarr.open_array(str(path), mode=mode)
+    except Exception as error:  # zarr reports a missing or corrupt array with several exception types
+        raise BatchOutputError(f"{path}: cannot open the zarr array ({type(error).__name__}: "
+                               f"{' '.join(str(error).split())[:120]}): expected the array a batch run wrote") from None
+    stored = (list(target.shape), str(target.dtype), list(target.chunks))
+    wanted = (list(spec["shape"]), spec["dtype"], [info["block_rows"], spec["shape"][1]])
+    if stored != wanted:
+        raise BatchOutputError(f"{path}: the stored array is shape {stored[0]}, dtype {stored[1]}, chunks "
+                               f"{stored[2]}: expected shape {wanted[0]}, dtype {wanted[1]}, chunks {wanted[2]} "
+                               "(its zarr.json was changed)")
+    return target
+
+
+def verified_blocks(folder: Path, array: str, info: dict, done: dict[int, dict]) -> dict[int, dict]:
+    """The blocks of ``done`` whose stored bytes still match their markers' sha256 (the others are dropped).
+
+    What a rerun skips: a block whose marker exists but whose chunk changed or
+    went missing is computed again.
+    """
+    if not done:
+        return done
+    try:
+        data = open_checked_array(folder, array, info)
+    except BatchOutputError:
+        return {}
+    rows = info["block_rows"]
+    good = {}
+    for block, marker in done.items():
+        first = block * rows
+        if first < info["hexes"] and block_checksum(data[first:first + rows]) == marker["sha256"]:
+            good[block] = marker
+    return good
+
+
+def block_is_done(folder: Path, array: str, block: int, info: dict) -> bool:
+    """Whether block ``block`` of ``array`` has a marker of these arrays and stored bytes that match it."""
+    path = marker_path(folder, array, block)
+    if not path.is_file():
+        return False
+    try:
+        marker = read_record(path, "block marker")
+    except BatchOutputError:
+        return False
+    if marker.get("creation") != info.get("creation") or not isinstance(marker.get("sha256"), str):
+        return False
+    return block in verified_blocks(folder, array, info, {block: marker})
+
+
+@contextmanager
+def locked_output(out: Path):
+    """Hold ``OUT/.lock`` for a run: created atomically with this process's pid, host and start time.
+
+    Raises
+    ------
+    BatchOutputError
+        Another live run holds the lock (the message names its pid, host
+        and start).  A lock whose process no longer exists on this host is
+        stale: it is removed and taken.
+    """
+    out = Path(out)
+    lock = out / LOCK
+    host = socket.gethostname()
+    record = json.dumps({"pid": os.getpid(), "host": host, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+    temporary = out / f".lock.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    temporary.write_text(record, encoding="utf-8")
+    try:
+        for _ in range(3):
+            try:
+                os.link(temporary, lock)  # atomic: fails when the lock exists
+                break
+            except FileExistsError:
+                owner = _lock_owner(lock)
+                if owner is None:
+                    continue  # removed meanwhile, or stale and removed now: try again
+                raise BatchOutputError(f"{out} is in use by another batch run (pid {owner.get('pid')} on "
+                                       f"{owner.get('host')}, since {owner.get('started')}): expected one run per "
+                                       f"output folder (wait for it, or remove {lock} if that run is gone)") from None
+        else:
+            raise BatchOutputError(f"{lock}: cannot take the lock: expected it to be free")
+    finally:
+        temporary.unlink(missing_ok=True)
+    try:
+        yield
+    finally:
+        try:
+            if _lock_owner(lock, remove_stale=False) == json.loads(record):
+                lock.unlink()
+        except OSError:
+            pass
+
+
+def _lock_owner(lock: Path, remove_stale: bool = True) -> dict | None:
+    """The record of a lock that is held; None when there is none (a stale lock is removed first)."""
+    try:
+        owner = json.loads(lock.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return {"pid": "?", "host": "?", "started": "? (unreadable lock file)"}
+    if not isinstance(owner, dict):
+        return {"pid": "?", "host": "?", "started": "? (unreadable lock file)"}
+    if remove_stale and owner.get("host") == socket.gethostname() and isinstance(owner.get("pid"), int) \
+            and not _alive(owner["pid"]):
+        lock.unlink(missing_ok=True)
+        return None
+    return owner
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OSError, OverflowError, ValueError) as error:
+        return getattr(error, "errno", None) != errno.ESRCH
+    return True
 
 
 def batch_result(out, map_name: str, array: str, *, verify: bool = True, out_is_map: bool = False) -> np.ndarray:
@@ -144,26 +373,49 @@ def batch_result(out, map_name: str, array: str, *, verify: bool = True, out_is_
     --------
     A zarr reader opens the same arrays: ``zarr.open_group("OUT/maps/NAME/arrays.zarr")["visibility"]``.
     """
-    import zarr
-
     folder = Path(out) / map_name if out_is_map else Path(out) / "maps" / map_name
     info = read_map_info(folder)
     if info is None:
         raise ValueError(f"{folder}: no map.json: expected a map folder of a batch job's output")
     if array not in info["arrays"]:
         raise ValueError(f"{folder}: no array {array!r}: expected one of {', '.join(sorted(info['arrays']))}")
+    if not out_is_map:
+        _check_against_manifest(Path(out), map_name, array, info, folder)
     hexes, rows = info["hexes"], info["block_rows"]
     blocks = -(-hexes // rows)
-    done = completed_blocks(folder, array)
+    done = completed_blocks(folder, array, info.get("creation"))
     missing = [k for k in range(blocks) if k not in done]
     if missing:
         raise ValueError(f"{folder}: array {array!r} has {len(missing)} of {blocks} blocks unfinished (first: "
                          f"block {missing[0]}, rows {missing[0] * rows}..): expected a finished job (rerun it to "
                          "resume)")
-    data = zarr.open_array(str(folder / ARRAYS / array), mode="r")[...]
+    data = open_checked_array(folder, array, info)[...]
     if verify:
         for k in range(blocks):
             if block_checksum(data[k * rows:(k + 1) * rows]) != done[k]["sha256"]:
                 raise ValueError(f"{folder}: block {k} of {array!r} (rows {k * rows}..) does not match its "
                                  f"checksum {done[k]['sha256'][:12]}..: expected the bytes its task wrote")
     return data
+
+
+def _check_against_manifest(out: Path, map_name: str, array: str, info: dict, folder: Path) -> None:
+    """``map.json``'s hexes, block rows, shape and dtype of ``array`` against the manifest's (the truth)."""
+    path = out / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        return  # a folder of maps without a job's manifest: map.json and the zarr metadata are still checked
+    manifest = read_record(path, "manifest")
+    entry = (manifest.get("maps") or {}).get(map_name) if isinstance(manifest.get("maps"), dict) else None
+    if not isinstance(entry, dict) or not isinstance(entry.get("arrays"), dict) \
+            or not isinstance(entry["arrays"].get(array), dict):
+        raise BatchOutputError(f"{path}: no entry for array {array!r} of map {map_name!r}: expected the manifest "
+                               "of the run that wrote it")
+    spec = entry["arrays"][array]
+    recorded = {"hexes": entry.get("hexes"), "block_rows": manifest.get("block_rows"), "shape": spec.get("shape"),
+                "dtype": spec.get("dtype")}
+    stored = {"hexes": info["hexes"], "block_rows": info["block_rows"], "shape": info["arrays"][array]["shape"],
+              "dtype": info["arrays"][array]["dtype"]}
+    changed = [key for key in recorded if recorded[key] != stored[key]]
+    if changed:
+        key = changed[0]
+        raise BatchOutputError(f"{folder / MAP_INFO}: {key} is {stored[key]!r}: expected {recorded[key]!r} as the "
+                               f"manifest records (the map record was changed)")

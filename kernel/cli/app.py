@@ -31,7 +31,10 @@ Run as ``hexkernel COMMAND ...`` or ``python -m kernel.cli COMMAND ...``.
 from __future__ import annotations
 
 import argparse
+import errno
+import signal
 import sys
+import threading
 import warnings
 
 from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_command, info_command,
@@ -97,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         # a warning for a person: one line, no source location
         print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
 
+    previous = _terminate_as_interrupt()
+    outputs = None
     try:
         # outputs are staged beside their final names and renamed only when the command completes
         with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
@@ -106,9 +111,20 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as error:
         print(f"hexkernel {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except Terminated:
+        print(f"hexkernel {args.command}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"hexkernel {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        if error.errno not in _STORAGE_ERRORS:
+            raise
+        # a full or read-only file system met outside a command's own checks: the file and the reason
+        where = str(error.filename) if error.filename else "an output file"
+        where = outputs.finals.get(where, where) if outputs is not None else where
+        print(f"hexkernel {args.command}: error: cannot write {where}: {error.strerror}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader went away (e.g. '| head'): stop quietly
         import os
@@ -116,7 +132,30 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``): stops a command like Ctrl-C, so its staged outputs are deleted."""
+
+
+#: errno values of a file system that cannot take what a command writes.
+_STORAGE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG}
+
+
+def _terminate_as_interrupt():
+    """Make SIGTERM raise :class:`Terminated` in the main thread; returns the handler it replaces (None when
+    not in the main thread, where signals cannot be handled)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum, frame):
+        raise Terminated()
+
+    return signal.signal(signal.SIGTERM, terminate)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ def command_batch(args) -> None:
     """
     from kernel.batch.run import BatchClusterError, run_batch
     from kernel.batch.spec import BatchJobError, read_job
+    from kernel.batch.storage import BatchOutputError
 
     if args.scheduler is not None and args.workers is not None:
         raise UserError("--workers is given with --scheduler: expected only one (an existing cluster keeps "
@@ -56,10 +57,10 @@ def command_batch(args) -> None:
         summary = run_batch(job, args.out, scheduler=args.scheduler, workers=args.workers,
                             progress=not args.quiet and not args.json and sys.stdout.isatty(),
                             connect_timeout=args.connect_timeout, threads_per_task=args.threads_per_task)
-    except (BatchJobError, BatchClusterError) as error:
+    except (BatchJobError, BatchClusterError, BatchOutputError) as error:
         raise UserError(" ".join(str(error).split())) from None
-    except OSError as error:
-        raise UserError(f"{args.out}: {error.strerror or error}") from None
+    except OSError as error:  # the file it names (a map source, a block), else the output folder
+        raise UserError(f"{error.filename or args.out}: {error.strerror or error}") from None
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -6,10 +6,11 @@ import math
 import os
 import sys
 import time
+from pathlib import Path
 
 from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, positive_int
 from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
-from kernel.cli.outputs import staged
+from kernel.cli.outputs import final_name, staged
 
 #: Maps with at least this many hexes get a progress bar for ``matrix``.
 PROGRESS_MIN_HEXES = 1000
@@ -108,8 +109,15 @@ def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress
         depiction_tables(board)
     try:
         out = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(n, n))
+        # the blocks are written through a memory map: reserve the file's blocks now, so that a full file
+        # system is an error here (ENOSPC), not a SIGBUS when a page of the map is first written
+        with open(path, "r+b") as handle:
+            os.posix_fallocate(handle.fileno(), 0, os.fstat(handle.fileno()).st_size)
     except OSError as error:
-        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+        out = None
+        if final_name(path) == str(path):  # a library call wrote the file itself: leave nothing behind
+            Path(path).unlink(missing_ok=True)
+        raise UserError(f"cannot write {final_name(path)}: {error.strerror or error}") from None
     visible = hindered = 0
     sees = np.zeros(n, np.int64)
     with progress_bar(n, progress) as bar:

@@ -9,12 +9,17 @@ Every command's outputs (``--json-out``, ``--png``, ``--svg``, ``matrix --out``,
    not a folder, no two options name the same file, and it does not exist
    unless ``--force`` was given;
 2. :func:`staged` gives the path a command writes to instead: a hidden
-   temporary file in the same folder (``.NAME.XXXXXXXX.part``), so the final
-   rename never crosses a file system;
+   temporary file in the same folder (``.NAME.PID.XXXXXXXX.part``, PID the
+   writing process), so the final rename never crosses a file system; parts
+   of the same output left by a process that no longer runs (killed by
+   SIGKILL, a power cut) are deleted then;
 3. when the command has finished, :meth:`Outputs.commit` renames every staged
-   file onto its final name; on any error, an interruption (Ctrl-C) or an
-   unexpected exception, :meth:`Outputs.discard` deletes them instead, and an
-   existing file at an output's name is left as it was.
+   file onto its final name; on any error, an interruption (Ctrl-C, SIGTERM)
+   or an unexpected exception, :meth:`Outputs.discard` deletes them instead,
+   and an existing file at an output's name is left as it was.
+
+An existing output that is not a regular file (a symlink, a device, a FIFO)
+is refused even with ``--force``: replacing it would not write where it points.
 
 Outside a command (a library call of :func:`kernel.cli.matrix_command.write_matrix`)
 :func:`staged` returns the path itself.
@@ -37,6 +42,8 @@ from __future__ import annotations
 
 import contextvars
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -58,6 +65,7 @@ class Outputs:
         self.force = force
         self.claimed: dict[str, str] = {}     # final path (resolved) -> option that named it
         self.staged: dict[str, str] = {}      # final path (as given) -> temporary path
+        self.finals: dict[str, str] = {}      # every temporary path staged -> its final path (for messages)
         self._token = None
 
     def __enter__(self) -> Outputs:
@@ -97,6 +105,7 @@ class Outputs:
             raise UserError(f"{option} and {self.claimed[key]} both name {path}: expected a different file for each")
         if (target.exists() or target.is_symlink()) and not self.force:
             raise UserError(f"{option}: {path} already exists: expected a new file name, or --force to replace it")
+        _check_regular(option, path)
         self.claimed[key] = option
 
     def stage(self, path: str) -> str:
@@ -106,12 +115,15 @@ class Outputs:
         if str(Path(path).resolve()) not in self.claimed:
             self.claim("output", path)
         target = Path(path)
+        remove_stale_parts(target)
         try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".part",
+                                                 dir=target.parent)
         except OSError as error:
             raise UserError(f"cannot write {path}: {error.strerror or error}") from None
         os.close(handle)
         self.staged[path] = temporary
+        self.finals[temporary] = path
         return temporary
 
     def commit(self) -> None:
@@ -125,6 +137,7 @@ class Outputs:
         for path, temporary in list(self.staged.items()):
             if not self.force and (Path(path).exists() or Path(path).is_symlink()):
                 raise UserError(f"{path} appeared while the command ran: expected a new file name, or --force")
+            _check_regular("output", path)
             try:
                 os.chmod(temporary, 0o666 & ~umask)
                 os.replace(temporary, path)
@@ -140,6 +153,71 @@ class Outputs:
                 os.unlink(temporary)
             except FileNotFoundError:
                 pass
+
+
+def final_name(path) -> str:
+    """The output a staged temporary file stands for (for messages); any other path as it is."""
+    outputs = _ACTIVE.get()
+    return outputs.finals.get(str(path), str(path)) if outputs is not None else str(path)
+
+
+def _check_regular(option: str, path: str) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(mode):
+        kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a directory" if stat.S_ISDIR(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise UserError(f"{option}: {path} is {kind}: expected a regular file to replace (or a new name); "
+                        "--force replaces only regular files")
+
+
+_PART = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.part$")
+
+
+def remove_stale_parts(target: Path) -> list[str]:
+    """Delete the staged parts of output ``target`` left by processes that no longer run; returns their names.
+
+    Parts of a running process (another command writing the same output now)
+    are left alone; so are files that merely look alike (other names).
+    """
+    removed = []
+    try:
+        candidates = list(Path(target).parent.glob(f".{glob_escape(Path(target).name)}.*.part"))
+    except OSError:
+        return removed
+    for part in candidates:
+        match = _PART.match(part.name)
+        if match is None or match["name"] != Path(target).name or not part.is_file() or part.is_symlink():
+            continue
+        pid = int(match["pid"])
+        if pid == os.getpid() or _running(pid):
+            continue
+        try:
+            part.unlink()
+            removed.append(part.name)
+        except OSError:
+            pass
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with glob's special characters taken literally."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def staged(path: str) -> str:

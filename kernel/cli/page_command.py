@@ -48,5 +48,7 @@ def command_page(args) -> None:
         size = map_page(board, staged(args.out), counters=counters, unit=unit, max_allowance=args.max_allowance)
     except OSError as error:
         raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise UserError(str(error)) from None
     print(f"wrote {args.out}: {size / 1e6:.2f} MB, {len(board)} hexes of {board.title}; open it in a browser "
           f"(no server needed)")

@@ -39,8 +39,10 @@ from kernel.line_of_sight.depiction import (
 from kernel.line_of_sight.inputs import cover_and_ranges, cover_of, kernel_board_tables, locations_of, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 from kernel.maps.locations import hex_array, level_array
+from kernel.maps.counters import holding_state
 
 
+@holding_state
 def los_matrix(board, locations=None, *, counters: Counters | None = None, model: str = "hex") -> np.ndarray:
     """The full N x N LOS matrix between Locations, using symmetry and all threads.
 
@@ -82,6 +84,7 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
     return out
 
 
+@holding_state
 def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
                       model: str = "hex"):
     """Yield ``(first_row, rows)`` blocks of the full matrix, ``block_rows`` rows at a time.
@@ -106,6 +109,7 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
         yield first, rows
 
 
+@holding_state
 def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
                     model: str = "hex") -> np.ndarray:
     """Bit-packed visibility matrix: ``np.unpackbits(bits[i])[j]`` is 1 when j is visible from i.
@@ -124,6 +128,7 @@ def visibility_bits(board, locations=None, *, counters: Counters | None = None, 
 NO_RECORDS = np.zeros((1, 5), np.int32)
 
 
+@holding_state
 def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
               unit: str | None = None, model: str = "hex") -> PairsResult:
     """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
@@ -171,6 +176,7 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     return result
 
 
+@holding_state
 def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: Counters | None = None,
                   unit: str | None = None, model: str = "hex") -> FieldOfFire:
     """What one or several sources see: visibility, best hindrance and cover per hex.
@@ -235,6 +241,7 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     return FieldOfFire(visible, hindrance, best, cover, source_hexes)
 
 
+@holding_state
 def los_matrix_rows(board, first_row: int, row_count: int, locations=None, *,
                     counters: Counters | None = None) -> np.ndarray:
     """Rows ``first_row .. first_row + row_count - 1`` of :func:`los_matrix`, alone (one block of a batch job).

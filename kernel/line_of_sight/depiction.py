@@ -48,6 +48,7 @@ from kernel.maps.art import LEVEL_BIAS
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import depression_groups, model_code
+from kernel.maps.counters import holding_state
 
 #: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
@@ -144,6 +145,7 @@ def kernel_tables(board, counters, per_range: bool = False):
     return depiction_tables(board, per_range) + (info, has_counters)
 
 
+@holding_state
 def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=None) -> np.ndarray:
     """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
     from kernel.line_of_sight import _depiction as D
@@ -157,6 +159,7 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
     return out
 
 
+@holding_state
 def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, per_range: bool = False) -> np.ndarray:
     """Rows ``first .. first + count`` of the depiction matrix."""
     from kernel.line_of_sight import _depiction as D
@@ -167,6 +170,7 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     return out
 
 
+@holding_state
 def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_range: bool = False):
     """(blocked, hindrance, blocked_at, reason, continuous slope) of pairs a[k] -> b[k] in the depiction model."""
     from kernel.line_of_sight import _depiction as D
@@ -200,6 +204,7 @@ def best_of_sources(board, sources, source_levels, targets, target_levels, visib
     hindrance[best < 0] = rules.BLOCKED
 
 
+@holding_state
 def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counters=None, per_range: bool = False):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, blocked_at, continuous slope, log)``,
     ``log`` the kernel's rows (columns ``LOG_*`` of :mod:`._depiction`) in walking order, from the end

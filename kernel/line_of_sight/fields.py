@@ -28,6 +28,7 @@ from kernel.line_of_sight import _field_kernels as K
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import kernel_board_tables, model_code, template_tuple
 from kernel.line_of_sight.results import BLOCKED
+from kernel.maps.counters import holding_state
 
 
 def source_locations(board, sources, levels, what: str = "sources"):
@@ -77,6 +78,7 @@ def target_levels_of(board, target_level) -> np.ndarray:
     return np.minimum(target_level, board.top_level).astype(np.int64)
 
 
+@holding_state
 def fields_of_fire(board, sources, *, levels=0, target_level: int = 0, counters=None) -> np.ndarray:
     """The field of fire of each source separately, in one parallel call.
 
@@ -136,6 +138,7 @@ class ThreatMap:
         return self.count > 0
 
 
+@holding_state
 def threat_map(board, enemies, *, levels=0, target_level: int = 0, counters=None) -> ThreatMap:
     """How exposed each hex is to a set of enemy Locations (see :class:`ThreatMap`).
 

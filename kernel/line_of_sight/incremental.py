@@ -94,8 +94,9 @@ class HeldLOSMatrix:
         self.state = state
         self.hexes, self.levels = locations_of(board, locations)
         self.locations = (self.hexes, self.levels)
-        self.matrix = los_matrix(board, self.locations, counters=state)
-        self.version = state.version
+        with state.lock:
+            self.matrix = los_matrix(board, self.locations, counters=state)
+            self.version = state.version
         order = np.argsort(self.hexes, kind="stable")
         self._location_rows = order.astype(np.int64)
         self._location_start = np.searchsorted(self.hexes[order], np.arange(len(board) + 1)).astype(np.int64)
@@ -106,6 +107,10 @@ class HeldLOSMatrix:
         Only pairs whose trace (ends included) meets a hex changed since the
         last refresh are recomputed; the result equals a fresh ``los_matrix``.
         """
+        with self.state.lock:  # the changes read, the tables and the version recorded are of one version
+            return self._refresh()
+
+    def _refresh(self) -> int:
         board, state = self.board, self.state
         changed = state.changed_since(self.version)
         if changed.size == 0:

@@ -20,8 +20,10 @@ from kernel.line_of_sight.inputs import cover_and_range_one, kernel_board_tables
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
 from kernel.line_of_sight.depiction import ART_MODELS, checked_model, class_name, depiction_recorded
+from kernel.maps.counters import holding_state
 
 
+@holding_state
 def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
         unit: str | None = None, model: str = "hex") -> LOSResult:
     """Evaluate one LOS between two Locations under the board's ruleset.
@@ -124,6 +126,9 @@ def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -
     else:
         ia, level_a = location_of(board, a, level_a, "level_a")
         ib, level_b = location_of(board, b, level_b, "level_b")
+    if type(counters) is GameState:  # the state's lock, held here rather than by a wrapper (the engine's hot path)
+        with counters.lock:
+            return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
     return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
-from kernel._limits import MAX_MAP_HEXES
+from kernel._limits import MAX_MAP_HEXES, MAX_TRACE_ENTRIES, trace_entries_bound
 from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
 from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
 from kernel.grid.references import HexRef, LocationRef
@@ -104,6 +104,12 @@ class Board:
         self.x = np.array([h.x for h in hexes], dtype=COORD)
         self.y = np.array([h.y for h in hexes], dtype=COORD)
         self.col = (self.x // 3).astype(COORD)
+        span_dc, span_dy = int(self.col.max() - self.col.min()), int(self.y.max() - self.y.min())
+        entries = trace_entries_bound(span_dc, span_dy)
+        if entries > MAX_TRACE_ENTRIES:
+            raise BoardFileError(f"{source}: the map spans {span_dc + 1} hex columns by {span_dy // 2 + 1} hex rows "
+                                 f"for {n} hexes; its trace templates would take about {entries:,} entries: expected "
+                                 f"at most {MAX_TRACE_ENTRIES:,} (place the boards next to each other)")
         self.row = ((self.y - 1 + self.col % 2) // 2).astype(COORD)
         self.board_id = tuple(h.board for h in hexes)
         self.overlay = tuple(h.overlay for h in hexes)

@@ -8,6 +8,15 @@ each change is logged, and the kernel tables prepared from it (by LOS and by
 movement, kept on the state) catch up with the log on their next use by
 rewriting only the changed hexes' entries.
 
+Threads: a :class:`GameState` may be shared by threads.  Each state has a
+lock: every change holds it, and so does every LOS or movement query given
+the state as ``counters`` (:func:`holding_state`) for its whole run, from
+bringing the prepared tables up to date to the kernel's last read of them.
+So a query sees the state either before or after a change, never half of
+it, and the prepared tables always match the state's version; queries on
+one state from several threads run one after another (each kernel is
+itself parallel), and a change waits for the running query.
+
 Allowed values (checked here, at the boundary, with the offending hex named):
 a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 ``0 .. MAX_SMOKE_HEIGHT`` levels above the hex's ground.
@@ -15,7 +24,10 @@ a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+import inspect
+import threading
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -57,6 +69,8 @@ class Counters:
     smoke_height: np.ndarray | None = None
     vehicles: np.ndarray | None = None
     units: np.ndarray | None = None
+    #: The board whose hex names :meth:`on` read (None when built from arrays); used on another board, refused.
+    board: object = field(default=None, repr=False, compare=False)
 
     @classmethod
     def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
@@ -76,7 +90,7 @@ class Counters:
         vehicle_array[board.indices(list(vehicles))] = True
         unit_array = np.zeros(n, np.bool_)
         unit_array[board.indices(list(units))] = True
-        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array)
+        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, board=board)
 
 
 def _checked_int(value, what: str, low: int, high: int) -> int:
@@ -106,6 +120,14 @@ def checked_counter_array(board, value, name: str, dtype, default, high: int | N
     if array.shape != (n,):
         raise ValueError(f"counters.{name} has shape {array.shape}: expected ({n},), one value per hex")
     if dtype is np.bool_:
+        if array.dtype.kind == "b":
+            return np.ascontiguousarray(array, dtype=np.bool_)
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"counters.{name} has dtype {array.dtype}: expected bool (or integers 0 and 1)")
+        wrong = np.flatnonzero((array != 0) & (array != 1))
+        if wrong.size:
+            i = int(wrong[0])
+            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: expected bool (or 0 and 1)")
         return np.ascontiguousarray(array, dtype=np.bool_)
     if array.dtype.kind not in "iub":
         raise ValueError(f"counters.{name} has dtype {array.dtype}: expected integers")
@@ -127,6 +149,10 @@ def counter_values(board, counters):
         return counters._smoke, counters._height, counters._vehicles > 0, counters._units > 0
     if not isinstance(counters, Counters):
         raise TypeError(f"counters must be a kernel.Counters or kernel.GameState, not {type(counters).__name__}")
+    made_for = counters.board
+    if made_for is not None and made_for is not board and tuple(made_for.names) != tuple(board.names):
+        raise ValueError(f"counters were placed by hex name on another board ({made_for.title}, {len(made_for)} "
+                         f"hexes): expected counters made for this board ({board.title}, {len(board)} hexes)")
     smoke = checked_counter_array(board, counters.smoke, "smoke", HINDRANCE, 0, MAX_SMOKE_DRM)
     height = checked_counter_array(board, counters.smoke_height, "smoke_height", HINDRANCE, DEFAULT_SMOKE_HEIGHT,
                                    MAX_SMOKE_HEIGHT)
@@ -180,6 +206,8 @@ class GameState:
         self._smoke_changes: list[int] = []  # the hexes whose SMOKE changed, in order (movement reads only these)
         #: Kernel tables prepared from this state, by the module that owns them (each with the version it reflects).
         self.prepared: dict = {}
+        #: Held by every change and by every query on the state (module docstring, "Threads").
+        self.lock = threading.RLock()
 
     # --- read-only views -------------------------------------------------------------------------
     @property
@@ -229,7 +257,7 @@ class GameState:
 
     def counters(self) -> Counters:
         """A copy of the current counters as a :class:`Counters`."""
-        return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units)
+        return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units, board=self.board)
 
     # --- changes -----------------------------------------------------------------------------------
     def place_smoke(self, hex_, drm: int, height: int = DEFAULT_SMOKE_HEIGHT) -> None:
@@ -305,3 +333,60 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
     return view
+
+
+def _locked_method(method):
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self.lock:
+            return method(self, *args, **kwargs)
+    return locked
+
+
+# every public method of a GameState (its changes, and the reads of its log) holds the state's lock
+for _name, _member in list(vars(GameState).items()):
+    if not _name.startswith("_") and inspect.isfunction(_member):
+        setattr(GameState, _name, _locked_method(_member))
+
+
+def holding_state(function):
+    """Run ``function`` holding the lock of the :class:`GameState` it is given as ``counters`` (by keyword or
+    position), if any: a query's tables and kernel see one version of the state (module docstring)."""
+    parameter = inspect.signature(function).parameters.get("counters")
+    if parameter is None:
+        raise TypeError(f"{function.__qualname__} has no 'counters' parameter to hold")
+    # where a positional ``counters`` sits (None when it is keyword-only): looked up once, not per call
+    position = (list(inspect.signature(function).parameters).index("counters")
+                if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None)
+
+    def state_of(args, kwargs):
+        counters = kwargs.get("counters")
+        if counters is None and position is not None and len(args) > position:
+            counters = args[position]
+        return counters if isinstance(counters, GameState) else None
+
+    if inspect.isgeneratorfunction(function):
+        @functools.wraps(function)
+        def blocks(*args, **kwargs):
+            state = state_of(args, kwargs)
+            if state is None:
+                yield from function(*args, **kwargs)
+                return
+            steps = function(*args, **kwargs)
+            while True:
+                with state.lock:  # each block sees one version (the state may change between blocks)
+                    try:
+                        item = next(steps)
+                    except StopIteration:
+                        return
+                yield item
+        return blocks
+
+    @functools.wraps(function)
+    def held(*args, **kwargs):
+        state = state_of(args, kwargs)
+        if state is None:
+            return function(*args, **kwargs)
+        with state.lock:
+            return function(*args, **kwargs)
+    return held

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._limits import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL
 from kernel.maps.board import Board, compile_scenario
 from kernel.maps.specs import LAYOUTS, BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
 from kernel.grid.lattice import hex_distance, neighbour
@@ -71,10 +72,20 @@ def random_board(
     ValueError
         If a size, density or layout is out of range.
     """
+    for name, value in (("columns", columns), ("rows", rows), ("max_level", max_level),
+                        ("hills", hills)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+            raise ValueError(f"{name} is {value!r}: expected an integer")
     if columns < 1 or rows < 1:
         raise ValueError(f"board size {columns}x{rows}: expected at least 1x1")
-    if columns > 52:
-        raise ValueError(f"columns is {columns}: expected at most 52 (A..ZZ)")
+    if columns > MAX_BOARD_COLUMNS:
+        raise ValueError(f"columns is {columns}: expected at most {MAX_BOARD_COLUMNS} (A..ZZ)")
+    if rows > MAX_BOARD_ROWS:
+        raise ValueError(f"rows is {rows}: expected at most {MAX_BOARD_ROWS}")
+    if max_level is not None and max_level > MAX_LEVEL:
+        raise ValueError(f"max_level is {max_level}: expected at most {MAX_LEVEL}")
+    if hills is not None and not 0 <= hills <= columns * rows:
+        raise ValueError(f"hills is {hills}: expected 0..{columns * rows} (at most one summit per hex)")
     for name, value in (("terrain_density", terrain_density), ("hexside_density", hexside_density),
                         ("cliffs", cliffs)):
         if not 0.0 <= value <= 1.0:

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
+from kernel._limits import MAX_RULESET_DEPTH, nesting_depth, read_limited
 from kernel.maps.bundled import data_dir
 
 #: LOS roles of terrain and hexside types, as stored in ``*_los_role`` tables.
@@ -205,11 +206,20 @@ def load_ruleset(name_or_path: str | Path, switches: dict[str, bool] | None = No
     path = ruleset_path(name_or_path)
     key = (str(path.resolve()), path.stat().st_mtime_ns, tuple(sorted((switches or {}).items())))
     if key not in _CACHE:
-        with open(path, "rb") as handle:
-            try:
-                raw = tomllib.load(handle)
-            except tomllib.TOMLDecodeError as error:
-                raise RulesetError(f"{path}: not valid TOML: {error}") from None
+        try:
+            text = read_limited(path, "ruleset").decode("utf-8")
+        except (ValueError, UnicodeDecodeError) as error:
+            reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else str(error)
+            raise RulesetError(reason if reason.startswith(str(path)) else f"{path}: {reason}") from None
+        if nesting_depth(text, MAX_RULESET_DEPTH) > MAX_RULESET_DEPTH:
+            raise RulesetError(f"{path}: TOML nested deeper than {MAX_RULESET_DEPTH} levels: expected the tables "
+                               "of a ruleset")
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RulesetError(f"{path}: not valid TOML: {error}") from None
+        except (RecursionError, ValueError) as error:
+            raise RulesetError(f"{path}: not a valid ruleset: {' '.join(str(error).split())[:200]}") from None
         _CACHE[key] = _compile(raw, str(path), dict(switches or {}))
     return _CACHE[key]
 

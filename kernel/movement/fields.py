@@ -35,6 +35,7 @@ from kernel.movement import _kernels as K
 from kernel.movement.counters import counter_masks, state_smoke
 from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, checked_mask, start_locations
 from kernel.movement.tables import MovementTables, movement_tables
+from kernel.maps.counters import holding_state
 
 
 @dataclass
@@ -164,6 +165,7 @@ class MovementField:
         return self.cost <= allowance
 
 
+@holding_state
 def movement_field(board, start, unit: str | None = None, allowance: float | None = None, *,
                    counters=None, smoke=None, units=None, entry_hexes=None) -> MovementField:
     """Least movement cost from one or several start hexes to every hex and state.
@@ -203,6 +205,7 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
                            entry_hexes=entry_hexes)
 
 
+@holding_state
 def penalised_field(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
                     smoke=None, units=None, entry_hexes=None, hex_penalty=None) -> MovementField:
     """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per
@@ -268,6 +271,7 @@ def reachable(board, start, unit: str | None = None, allowance: float = 4, **opt
     return movement_field(board, start, unit, allowance, **options).cost <= allowance
 
 
+@holding_state
 def movement_matrix(board, unit: str | None = None, allowance: float | None = None, *, sources=None,
                     counters=None, smoke=None, units=None) -> np.ndarray:
     """Movement cost from every source hex (default: all) to every hex, in parallel.
@@ -294,6 +298,7 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
     return out
 
 
+@holding_state
 def movement_graph(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
                    smoke=None, units=None):
     """The expanded state graph the kernel walks, as a ``scipy.sparse.csr_matrix`` in MF.

@@ -12,7 +12,14 @@ units from the counters are drawn and change the LOS tables.  No server, no
 network: the HTML, CSS and script are in the file, and the tables are
 inflated by the browser's ``DecompressionStream``.
 
-The page's template is ``page_template.html`` beside this module.
+The page's template is ``page_template.html`` beside this module.  Every
+name the page shows (terrain and hexside labels from the ruleset, hex names,
+the title) is inserted as text, never as HTML.
+
+The page embeds LOS tables of every pair of hexes, so its size and the time
+to build it grow with the square of the hex count: a map of more than
+:data:`MAX_PAGE_HEXES` hexes is refused before any work (about 40 s, 0.3 GB
+and 30 MB of file at the limit).
 """
 
 from __future__ import annotations
@@ -20,6 +27,9 @@ from __future__ import annotations
 import html
 import json
 from importlib import resources
+
+#: Hexes of the largest map a page is made for (its tables hold every pair: N² bytes and time).
+MAX_PAGE_HEXES = 5_000
 
 from kernel.render.page_data import DEFAULT_MAX_ALLOWANCE, page_data
 
@@ -51,12 +61,16 @@ def map_page_html(board, *, counters: dict | None = None, unit: str | None = Non
     >>> text.startswith("<!DOCTYPE html>"), "src=" in text, "<link" in text  # nothing loaded from elsewhere
     (True, False, False)
     """
+    if len(board) > MAX_PAGE_HEXES:
+        raise ValueError(f"{board.title} has {len(board)} hexes: expected at most {MAX_PAGE_HEXES} for a page (its "
+                         "tables hold every pair of hexes; use 'hexkernel matrix' or 'batch' for larger maps)")
     data = page_data(board, counters=counters, unit=unit, max_allowance=max_allowance)
     template = resources.files("kernel.render").joinpath("page_template.html").read_text(encoding="utf-8")
     # JSON inside <script>: '</' must not close the element
     payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     name = html.escape(title or f"{board.title}: interactive map")
-    return template.replace("__TITLE__", name).replace("__DATA__", payload)
+    before, marker, after = template.partition("__DATA__")  # each marker replaced once, in the template only
+    return before.replace("__TITLE__", name) + payload + after
 
 
 def map_page(board, path, **options) -> int:

@@ -1,0 +1,164 @@
+"""A full disk, SIGTERM and odd output targets: one line with exit code 2 (143 for SIGTERM) and nothing left.
+
+A full file system is met for real on a small tmpfs where this process may
+mount one (root), and simulated at the write everywhere; SIGTERM is sent to
+a real ``hexkernel matrix``; stale parts of killed runs are removed by the
+next run of the same output; symlinks, devices and FIFOs are never replaced.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kernel.cli import main
+from kernel.cli import matrix_command
+
+
+def run(argv, capsys):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err.splitlines()
+
+
+def _dead_pid() -> int:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    return gone.pid
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    """A 1 MiB tmpfs (skipped where mounting is not allowed)."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_matrix_on_a_full_file_system_is_one_line_and_leaves_nothing(small_tmpfs):
+    result = subprocess.run([sys.executable, "-m", "kernel.cli", "matrix", "--out", str(small_tmpfs / "m.npy"),
+                             "--quiet"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])  # not SIGBUS (-7)
+    assert result.stderr.splitlines() == [f"hexkernel matrix: error: cannot write {small_tmpfs / 'm.npy'}: "
+                                          "No space left on device"]
+    assert os.listdir(small_tmpfs) == []
+
+
+def test_a_full_disk_at_the_matrix_write_names_the_output(tmp_path, capsys, monkeypatch):
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(matrix_command.os, "posix_fallocate", full)
+    code, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+    assert code == 2 and err == [f"hexkernel matrix: error: cannot write {tmp_path / 'm.npy'}: No space left on "
+                                 "device"]
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_full_disk_anywhere_else_names_the_output_not_its_part(tmp_path, capsys, monkeypatch):
+    from kernel.cli.outputs import staged
+
+    def full(board, path, **options):
+        Path(path).write_bytes(b"x")
+        raise OSError(errno.ENOSPC, "No space left on device", path)
+
+    monkeypatch.setattr(matrix_command, "write_matrix", full)
+    code, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+    assert code == 2 and err == [f"hexkernel matrix: error: cannot write {tmp_path / 'm.npy'}: No space left on "
+                                 "device"]
+    assert os.listdir(tmp_path) == [] and staged(str(tmp_path / "x")) == str(tmp_path / "x")
+
+
+def test_sigterm_during_matrix_leaves_nothing(tmp_path):
+    lines = ["[boards]"] + [f"{r} {c} {'71' if (r + c) % 2 == 0 else '72'}{' rotated' if r % 2 else ''} as "
+                            f"{10 + 5 * r + c}" for r in range(5) for c in range(5)]
+    scenario = tmp_path / "big.scenario"
+    scenario.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "m.npy"
+    process = subprocess.Popen([sys.executable, "-m", "kernel.cli", "matrix", "--map", str(scenario), "--out",
+                                str(out), "--quiet", "--block-rows", "4"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not any(name.endswith(".part") for name in os.listdir(tmp_path)):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 143, (process.returncode, stderr[-2000:])
+    assert stderr.strip().splitlines() == ["hexkernel matrix: terminated"]
+    assert sorted(os.listdir(tmp_path)) == ["big.scenario"]
+
+
+def test_a_later_run_removes_stale_parts_of_its_own_output_only(tmp_path, capsys):
+    from kernel.cli.outputs import remove_stale_parts
+
+    dead = _dead_pid()
+    stale = tmp_path / f".m.npy.{dead}.abcd1234.part"
+    alive = tmp_path / f".m.npy.{os.getppid()}.abcd1234.part"      # a running process's part: kept
+    other = tmp_path / f".n.npy.{dead}.abcd1234.part"              # another output's: kept
+    for path in (stale, alive, other):
+        path.write_bytes(b"\0" * 100)
+    code, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+    assert code == 0, err
+    assert sorted(os.listdir(tmp_path)) == sorted(["m.npy", alive.name, other.name])
+    assert remove_stale_parts(tmp_path / "n.npy") == [other.name]
+
+
+def test_force_never_replaces_a_symlink_a_device_or_a_fifo(tmp_path, capsys):
+    target = tmp_path / "elsewhere.json"
+    target.write_text("keep")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path, kind in ((link, "a symbolic link"), (fifo, "a FIFO"), (Path("/dev/null"), "a device")):
+        code, _, err = run(["info", "--map", "71", "--json-out", path, "--force"], capsys)
+        assert code == 2 and err == [f"hexkernel info: error: --json-out: {path} is {kind}: expected a regular file "
+                                     "to replace (or a new name); --force replaces only regular files"], err
+    assert link.is_symlink() and target.read_text() == "keep" and Path("/dev/null").is_char_device()
+    assert sorted(os.listdir(tmp_path)) == ["elsewhere.json", "fifo.json", "link.json"]
+    code, _, err = run(["info", "--map", "71", "--json-out", target, "--force"], capsys)
+    assert code == 0 and target.read_text().startswith("{")
+
+
+def test_an_unwritable_matrix_in_a_library_call_leaves_no_file(tmp_path, monkeypatch):
+    import kernel
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(matrix_command.os, "posix_fallocate", full)
+    with pytest.raises(Exception, match=r"cannot write .*m.npy: No space left on device"):
+        matrix_command.write_matrix(kernel.load("71"), tmp_path / "m.npy")
+    assert os.listdir(tmp_path) == []
+
+
+def test_sigterm_during_demo_leaves_no_part_files(tmp_path):
+    out = tmp_path / "demo"
+    process = subprocess.Popen([sys.executable, "-m", "kernel.cli", "demo", "--out", str(out), "--quiet"],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not (out.is_dir() and any(name.endswith(".part") for name in os.listdir(out))):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 143, (process.returncode, stderr[-2000:])
+    assert stderr.strip().splitlines() == ["hexkernel demo: terminated"]
+    assert [p.name for p in out.rglob("*")] == []
