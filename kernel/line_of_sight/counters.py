@@ -9,7 +9,7 @@ import numpy as np
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _counter_kernels as K_counters
-from kernel.line_of_sight.inputs import board_arrays, model_code
+from kernel.line_of_sight.inputs import LOS_CACHE, board_arrays, model_code
 from kernel.line_of_sight.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
 
@@ -26,10 +26,10 @@ def counter_tables(board, counters, *, bulk: bool = True):
     """
     if counters is None:
         key = "_los_no_counters"
-        cached = board.__dict__.get(key)
+        cached = LOS_CACHE.entries(board).get(key)
         if cached is None:
             cached = with_inert(board, counter_values(board, Counters()))
-            board.__dict__[key] = cached
+            LOS_CACHE.entries(board)[key] = cached
         return cached
     if isinstance(counters, GameState):
         return prepared_tables(board, counters)
@@ -71,7 +71,7 @@ def write_cells(board, tables, hexes, smoke, smoke_height, vehicles, units):
 
 def hex_cells(board) -> np.ndarray:
     """Cell of each hex in the trace templates' padded grid (``grid_flat``), cached on the board."""
-    cached = board.__dict__.get("_los_hex_cells")
+    cached = LOS_CACHE.entries(board).get("_los_hex_cells")
     if cached is None:
         grid = templates(board).grid_flat
         cells = np.flatnonzero(grid >= 0)
@@ -79,7 +79,7 @@ def hex_cells(board) -> np.ndarray:
         cached[grid[cells]] = cells
         if (cached < 0).any():
             raise RuntimeError("a hex has no cell in the trace templates' grid")
-        board.__dict__["_los_hex_cells"] = cached
+        LOS_CACHE.entries(board)["_los_hex_cells"] = cached
     return cached
 
 
@@ -137,11 +137,11 @@ def with_inert(board, values):
 
 def hexside_bits(board) -> np.ndarray:
     """Per hex, bit ``d`` set when its hexside ``d`` holds a LOS feature (int32, cached)."""
-    cached = board.__dict__.get("_los_hexside_bits")
+    cached = LOS_CACHE.entries(board).get("_los_hexside_bits")
     if cached is None:
         hexside_any = board_arrays(board)[12]
         cached = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
-        board.__dict__["_los_hexside_bits"] = cached
+        LOS_CACHE.entries(board)["_los_hexside_bits"] = cached
     return cached
 
 
@@ -167,7 +167,7 @@ def hex_info_table(board, counters):
 def level_values(board):
     """The levels (half levels) a Location of the board can have, and the row of each in
     ``same_code``: ``(values, level_row, level_min)`` (cached)."""
-    cached = board.__dict__.get("_los_level_values")
+    cached = LOS_CACHE.entries(board).get("_los_level_values")
     if cached is None:
         ground2 = board_arrays(board)[2]
         location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
@@ -176,5 +176,5 @@ def level_values(board):
         level_row = np.full(int(values[-1]) - level_min + 1, -1, np.int32)
         level_row[values - level_min] = np.arange(len(values), dtype=np.int32)
         cached = (values, level_row, level_min)
-        board.__dict__["_los_level_values"] = cached
+        LOS_CACHE.entries(board)["_los_level_values"] = cached
     return cached
