@@ -97,7 +97,7 @@ units = ["vehicle"]
     assert (hindrance == kernel.los_matrix(board, counters=smoke)).all()
     assert (hindrance != kernel.los_matrix(board)).any()  # the counters were applied
     for unit in ("infantry", "fully-tracked"):
-        expected = kernel.movement_matrix(board, unit=unit, smoke=smoke.smoke > 0, units=smoke.units)
+        expected = kernel.movement_matrix(board, unit=unit, counters=smoke)
         assert (kernel.batch_result(out, "71", f"movement-{unit}") == expected).all()
     vantage = kernel.batch_result(out, "71", "vantage")
     seen = (kernel.los_matrix(board, counters=smoke) != kernel.BLOCKED).sum(axis=1) - 1
