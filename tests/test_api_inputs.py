@@ -223,3 +223,11 @@ def test_a_location_name_carries_its_level_everywhere(board):
         kernel.los_pairs(board, [upper[0]], ["71I6"], levels=1).to_dict()
     with pytest.raises(ValueError, match=r"levels\[0\]=2 contradicts the Location '71P5h1'"):
         kernel.field_of_fire(board, ["71P5h1"], levels=2)
+
+
+def test_arrays_of_location_names_are_locations(board):
+    hexes, levels = location_arrays(board, np.array(["71P5h1", "71I4", "71P5h2"]))
+    assert hexes.tolist() == [board.index("71P5"), board.index("71I4"), board.index("71P5")]
+    assert levels.tolist() == [1, 0, 2]
+    fire = kernel.fields_of_fire(board, np.array(["71P5h1", "71I4"], dtype=object))
+    assert fire.levels.tolist() == [1, 0]

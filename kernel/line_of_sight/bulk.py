@@ -34,7 +34,7 @@ import numpy as np
 
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight.counters import counter_tables
+from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.line_of_sight.depiction import (
     ART_MODELS, best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
@@ -190,7 +190,8 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model) -> Pair
     """:func:`los_pairs` of checked, equal-length arrays."""
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    cover, ranges = cover_and_ranges(board, hex_a, level_a, hex_b, level_b, unit_index)
+    tpl, board_tables, cover_tables, no_counters, _ = query_tables(board, unit_index)
+    cover, ranges = cover_and_ranges(board, hex_a, level_a, hex_b, level_b, unit_index, cover_tables)
     result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
                          np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_), ranges, cover,
                          names=board.names)
@@ -202,7 +203,7 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model) -> Pair
         return result
     blocked = np.empty(n, np.bool_)
     outputs = (blocked, result.hindrance, result.blocked_at, result.reason, result.blind, result.continuous_slope)
-    tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
+    tables = (tpl, board_tables, no_counters if counters is None else counter_tables(board, counters))
     if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
         K.evaluate_pairs(model_code(board), True, False, hex_a, level_a, 1, hex_b, level_b, 1, *tables,
                          NO_RECORDS, *outputs)

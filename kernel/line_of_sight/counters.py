@@ -9,7 +9,9 @@ import numpy as np
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _counter_kernels as K_counters
-from kernel.line_of_sight.inputs import LOS_CACHE, board_arrays, model_code
+from kernel.line_of_sight.inputs import (
+    LOS_CACHE, board_arrays, cover_tables, kernel_board_tables, model_code, template_tuple,
+)
 from kernel.line_of_sight.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
 
@@ -37,6 +39,19 @@ def counter_tables(board, counters, *, bulk: bool = True):
         return (hex_info_table(board, counter_arrays(board, counters)), np.zeros(1, np.int32),
                 np.zeros((1, 1), np.int16), np.full(1, -1, np.int32), 0)
     return with_inert(board, counter_values(board, counters))
+
+
+def query_tables(board, unit_index: int) -> tuple:
+    """What one query of ``board`` (a ``los``, a ``los_pairs``) reads that depends only on the board
+    and the firing class, in one lookup of the board's cache: ``(templates, board tables, cover
+    tables, tables of no counters, visible_kernel's board arguments)``."""
+    entries = LOS_CACHE.entries(board)
+    found = entries.get(("query", unit_index))
+    if found is None:
+        tpl, board_tables = template_tuple(board), kernel_board_tables(board)
+        found = entries[("query", unit_index)] = (tpl, board_tables, cover_tables(board, unit_index),
+                                                  counter_tables(board, None), (model_code(board),) + tpl + board_tables)
+    return found
 
 
 def prepared_tables(board, state: GameState):

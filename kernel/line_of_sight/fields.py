@@ -76,9 +76,7 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
     out = np.empty((len(hexes), len(board)), np.int8)
     K.fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
                     template_tuple(board), kernel_board_tables(board), counter_tables(board, counters), out)
-    hindrance = out.astype(np.int32)
-    source = np.where(out != BLOCKED, np.arange(len(hexes), dtype=np.int32)[:, None], np.int32(-1))
-    return FieldOfFire(hindrance, source, hexes, source_levels, target_levels, best_source_cover(board, unit))
+    return FieldOfFire(out.astype(np.int32), None, hexes, source_levels, target_levels, best_source_cover(board, unit))
 
 
 @dataclass

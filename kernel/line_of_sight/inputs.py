@@ -148,15 +148,17 @@ def cover_tables(board, unit_index: int):
     return cached
 
 
-def cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index):
+def cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index, tables=None):
     """``(cover int16, range int32)`` of each target against its source, per section 2-4 (the
-    arrays and scalars are broadcast to one length; hexes and levels already checked)."""
+    arrays and scalars are broadcast to one length; hexes and levels already checked; ``tables``:
+    :func:`cover_tables` of the class, when the caller has them)."""
     n = np.broadcast(sources, source_levels, targets, target_levels).size
     pairs = [_pair_array(value, n, dtype) for value, dtype in ((sources, HEX_INDEX), (source_levels, np.int64),
                                                                 (targets, HEX_INDEX), (target_levels, np.int64))]
     cover = np.empty(n, np.int16)
     ranges = np.empty(n, np.int32)
-    K_cover.cover_and_range(model_code(board), *pairs, *cover_tables(board, unit_index), cover, ranges)
+    tables = cover_tables(board, unit_index) if tables is None else tables
+    K_cover.cover_and_range(model_code(board), *pairs, *tables, cover, ranges)
     return cover, ranges
 
 
@@ -173,13 +175,14 @@ def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
 
 
 def cover_and_range_one(board, source: int, source_level: int, target: int, target_level: int,
-                        unit_index: int) -> tuple[int, int]:
-    """:func:`cover_of` and the range in hexes for one pair, as Python ints."""
+                        unit_index: int, tables=None) -> tuple[int, int]:
+    """:func:`cover_of` and the range in hexes for one pair, as Python ints (``tables`` as in
+    :func:`cover_and_ranges`)."""
     cover = np.empty(1, np.int16)
     hexes = np.empty(1, np.int32)
     K_cover.cover_and_range(model_code(board), np.array([source], HEX_INDEX), np.array([source_level], np.int64),
                             np.array([target], HEX_INDEX), np.array([target_level], np.int64),
-                            *cover_tables(board, unit_index), cover, hexes)
+                            *(cover_tables(board, unit_index) if tables is None else tables), cover, hexes)
     return int(cover[0]), int(hexes[0])
 
 

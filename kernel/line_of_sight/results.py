@@ -267,12 +267,12 @@ class FieldOfFire:
         The level of each target hex.
     """
 
-    __slots__ = ("hindrance", "source", "sources", "levels", "target_levels", "_visible", "_cover", "_cover_of",
+    __slots__ = ("hindrance", "_source", "sources", "levels", "target_levels", "_visible", "_cover", "_cover_of",
                  "__weakref__")
 
     def __init__(self, hindrance, source, sources, levels, target_levels, cover_of, visible=None):
         self.hindrance = hindrance
-        self.source = source
+        self._source = source  # None: one row per source, row k's own where it sees the hex (made on first use)
         self.sources = sources
         self.levels = levels
         self.target_levels = target_levels
@@ -285,6 +285,13 @@ class FieldOfFire:
         if self._visible is None:
             self._visible = self.hindrance != BLOCKED
         return self._visible
+
+    @property
+    def source(self) -> np.ndarray:
+        if self._source is None:
+            rows = np.arange(self.hindrance.shape[0], dtype=np.int32)[:, None]
+            self._source = np.where(self.visible, rows, np.int32(-1))
+        return self._source
 
     @property
     def cover(self) -> np.ndarray:

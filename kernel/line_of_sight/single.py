@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _field_kernels as K_fields
-from kernel.line_of_sight.counters import counter_tables
+from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.maps.counters import GameState
 from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
 from kernel.maps.locations import location
@@ -72,10 +72,11 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     if checked_model(model) in ART_MODELS:
         return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_range=model == "vasl")
+    _, _, cover_tables, no_counters, board_arguments = query_tables(board, unit_index)
     blocked, total, at, reason, blind, slope, records = K_fields.recorded_kernel(
-        ia, level_a, ib, level_b, *visible_tables(board),
-        *counter_tables(board, counters, bulk=False))
-    cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index)
+        ia, level_a, ib, level_b, *board_arguments,
+        *(no_counters if counters is None else counter_tables(board, counters, bulk=False)))
+    cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index, cover_tables)
     at = int(at)
     return LOSResult(
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),

@@ -169,6 +169,12 @@ def location_arrays(board, given, levels=0, what: str = "sources",
     ...
     TypeError: targets holds 1.5: expected hex names like '71I9' or integer indices
     """
+    if isinstance(given, np.ndarray):
+        if given.dtype.kind in "UO" and given.ndim == 1:
+            given = given.tolist()  # names, maybe of Locations: as a list
+        else:  # an engine's index arrays: no Location names to look for
+            hexes = hex_array(board, given, what)
+            return hexes, level_array(board, levels, hexes, levels_what)
     if is_scalar_hex(given):
         if type(levels) is not int and not (isinstance(levels, np.integer) and not isinstance(levels, np.bool_)):
             if isinstance(levels, (list, tuple, np.ndarray)) and np.ndim(levels) == 1 and len(levels) == 1:
