@@ -231,3 +231,22 @@ def test_arrays_of_location_names_are_locations(board):
     assert levels.tolist() == [1, 0, 2]
     fire = kernel.fields_of_fire(board, np.array(["71P5h1", "71I4"], dtype=object))
     assert fire.levels.tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda b: kernel.GameState(b).place_smoke("71P5h1", 3),
+    lambda b: kernel.Counters.on(b, vehicles=["71P5h1"]),
+    lambda b: b.index("71P5h1"),
+    lambda b: kernel.movement_field(b, "71I4", entry_hexes=["71P5h1"]),
+], ids=["place_smoke", "Counters.on", "board.index", "entry_hexes"])
+def test_where_a_hex_is_meant_a_location_is_refused_by_name(board, call):
+    with pytest.raises(ValueError, match=re.escape("'71P5h1' is a Location (level 1 of 71P5): expected a hex here, "
+                                                   "like '71P5'")):
+        call(board)
+
+
+def test_movement_matrix_takes_ground_locations_as_its_sources(board):
+    assert np.array_equal(movement_matrix(board, ["71P5h0", 5], unit="infantry", allowance=2),
+                          movement_matrix(board, ["71P5", 5], unit="infantry", allowance=2))
+    with pytest.raises(ValueError, match=r"movement_matrix: sources\[1\] is 71P5h1: expected hexes"):
+        movement_matrix(board, [5, "71P5h1"], unit="infantry")

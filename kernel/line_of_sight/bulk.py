@@ -178,38 +178,53 @@ def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bo
     if product:
         k, m = hex_a.shape[0], hex_b.shape[0]
         hex_a, level_a = np.repeat(hex_a, m), np.repeat(level_a, m)
-        hex_b, level_b = np.tile(hex_b, k), np.tile(level_b, k)
-        return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model).reshape((k, m))
+        hex_b, level_b = _tiled(hex_b, k), _tiled(level_b, k)
+        return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, (k, m))
     if hex_a.shape != hex_b.shape:
         raise ValueError(f"los_pairs: sources has {hex_a.shape[0]} hexes and targets {hex_b.shape[0]}: expected "
                          "equal lengths (or product=True for every source against every target)")
-    return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model)
+    return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, hex_a.shape)
 
 
-def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model) -> PairsResult:
-    """:func:`los_pairs` of checked, equal-length arrays."""
+def _tiled(values: np.ndarray, times: int) -> np.ndarray:
+    """``values`` repeated ``times`` times one after the other (``np.tile``, without its Python overhead)."""
+    out = np.empty((times, values.shape[0]), values.dtype)
+    out[:] = values
+    return out.reshape(-1)
+
+
+def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) -> PairsResult:
+    """:func:`los_pairs` of checked, equal-length arrays; the result's arrays have ``shape`` (the kernels
+    write them through flat views)."""
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     tpl, board_tables, cover_tables, no_counters, _ = query_tables(board, unit_index)
     cover, ranges = cover_and_ranges(board, hex_a, level_a, hex_b, level_b, unit_index, cover_tables)
-    result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
-                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_), ranges, cover,
+    flat = len(shape) == 1
+    result = PairsResult(np.empty(shape, np.bool_), np.empty(shape, np.int32), np.empty(shape, np.int32),
+                         np.empty(shape, np.int8), np.empty(shape, np.bool_), np.empty(shape, np.bool_),
+                         ranges if flat else ranges.reshape(shape), cover if flat else cover.reshape(shape),
                          names=board.names)
     if checked_model(model) in ART_MODELS:
-        blocked, result.hindrance, result.blocked_at, result.reason, result.continuous_slope = depiction_pairs(
+        blocked, hindrance, blocked_at, reason, slope = depiction_pairs(
             board, hex_a, level_a, hex_b, level_b, counters, per_range=model == "vasl")
+        result.hindrance, result.blocked_at, result.reason = (hindrance.reshape(shape), blocked_at.reshape(shape),
+                                                              reason.reshape(shape))
+        result.continuous_slope = slope.reshape(shape)
         result.blind = result.reason == rules.R_BLIND
-        result.visible = ~blocked
+        result.visible = ~blocked.reshape(shape)
         return result
     blocked = np.empty(n, np.bool_)
     outputs = (blocked, result.hindrance, result.blocked_at, result.reason, result.blind, result.continuous_slope)
+    if not flat:
+        outputs = tuple(array.reshape(n) for array in outputs)
     tables = (tpl, board_tables, no_counters if counters is None else counter_tables(board, counters))
     if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
         K.evaluate_pairs(model_code(board), True, False, hex_a, level_a, 1, hex_b, level_b, 1, *tables,
                          NO_RECORDS, *outputs)
     else:
         K.los_pairs_kernel(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
-    result.visible = ~blocked
+    result.visible = ~blocked if flat else ~blocked.reshape(shape)
     return result
 
 

@@ -218,6 +218,10 @@ class Board:
         found = self._index.get(name)
         if found is not None:  # a canonical name: no parsing needed
             return found
+        if self.names_a_location(name):
+            hex_index, level = self.location(name)
+            raise ValueError(f"{name!r} is a Location (level {level} of {self.names[hex_index]}): expected a hex "
+                             f"here, like {self.names[hex_index]!r}")
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
         found = self._index.get(canonical)

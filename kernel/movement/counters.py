@@ -27,7 +27,8 @@ def counter_masks(board, counters):
         return None, None
     blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"])  # else units change no cost
     if isinstance(counters, GameState):
-        counter_values(board, counters)  # raises for a state of another board
+        if counters.board is not board:
+            counter_values(board, counters)  # raises: the state belongs to another board
         return None, counters.units if blocks else None
     smoke_drm, _, _, unit_mask = counter_values(board, counters)
     return smoke_drm > 0, unit_mask if blocks else None

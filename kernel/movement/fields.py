@@ -322,7 +322,7 @@ def movement_matrix(board, sources=None, *, unit: str | None = None, allowance: 
     """
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
-    source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else hex_list(board, sources, "sources")
+    source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else ground_sources(board, sources)
     smoke, units = counter_masks(board, counters)
     tables = tables_for(board, unit, units, allowance)
     extra = state_smoke(board, tables, counters, smoke)
@@ -332,6 +332,16 @@ def movement_matrix(board, sources=None, *, unit: str | None = None, allowance: 
                              tables.kernel_tables.deck_location, tables.n_locations, tables.n_buckets, limit,
                              source_hexes, out)
     return out
+
+
+def ground_sources(board, sources) -> np.ndarray:
+    """int64 hexes of :func:`movement_matrix`'s sources (hexes or ground-level Locations), checked."""
+    hexes, levels = start_locations(board, sources)
+    if levels.any():
+        k = int(np.flatnonzero(levels)[0])
+        raise ValueError(f"movement_matrix: sources[{k}] is {board.location_name(int(hexes[k]), int(levels[k]))}: "
+                         "expected hexes (each row starts at its hex's ground level; movement_field starts anywhere)")
+    return hexes
 
 
 def movement_graph(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,
