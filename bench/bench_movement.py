@@ -33,7 +33,7 @@ def board(default_board):
 @pytest.fixture(scope="module")
 def graph(board):
     csr, starts = movement_graph(board, START, unit="infantry")
-    field = movement_field(board, START, unit="infantry")
+    field = movement_field(board, START, "infantry")
     scipy_costs = dijkstra(csr, indices=starts[0])
     assert np.allclose(np.nan_to_num(scipy_costs, posinf=-1), np.nan_to_num(field.state_cost, posinf=-1), atol=1e-9)
     assert field.tables.n_bypass > 0, "the benchmark field should include Bypass states"
@@ -41,7 +41,7 @@ def graph(board):
 
 
 def test_field_kernel(benchmark, board, graph):
-    measure(benchmark, KERNEL, lambda: movement_field(board, START, unit="infantry"), rounds=50)
+    measure(benchmark, KERNEL, lambda: movement_field(board, START, "infantry"), rounds=50)
 
 
 def test_field_scipy_same_graph(benchmark, graph):
@@ -71,13 +71,13 @@ LIMIT = 4.0 + 1e-6
 def test_field_within_the_allowance(benchmark, board, graph):
     """The field a game AI asks for (a squad's 4 MF), checked against scipy's ``limit`` on the same graph."""
     csr, starts = graph
-    limited = movement_field(board, START, unit="infantry", allowance=4)
+    limited = movement_field(board, START, "infantry", allowance=4)
     # the CSR weighs MF, zero weights as 1e-12 (scipy drops explicit zeros): a hair above 4 MF
     scipy_costs = dijkstra(csr, indices=starts[0], limit=LIMIT)
     reached = limited.state_cost <= 4
     assert reached.sum() > 1 and np.array_equal(reached, scipy_costs <= LIMIT)
     assert np.allclose(limited.state_cost[reached], scipy_costs[reached])
-    measure(benchmark, LIMITED, lambda: movement_field(board, START, unit="infantry", allowance=4), rounds=50)
+    measure(benchmark, LIMITED, lambda: movement_field(board, START, "infantry", allowance=4), rounds=50)
 
 
 def test_field_within_the_allowance_scipy(benchmark, graph):

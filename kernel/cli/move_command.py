@@ -112,7 +112,7 @@ def command_move(args) -> None:
                 lines.append(f"path to {payload['to']} ({format_points(payload['path_cost'])} {points}): "
                              + " ".join(format_step(name) for name in payload["path"]))
             else:
-                beyond = unlimited().cost[to]
+                beyond = unlimited().cost_at(to)  # its Location (the path ends there)
                 extra = f" (it costs {format_points(beyond)} {points})" if math.isfinite(beyond) else " at all"
                 lines.append(f"{board.names[to]} is not reachable within {format_points(allowance)} {points}{extra}")
         return lines

@@ -175,8 +175,8 @@ def location_arrays(board, given, levels=0, what: str = "sources",
         else:  # an engine's index arrays: no Location names to look for
             hexes = hex_array(board, given, what)
             return hexes, level_array(board, levels, hexes, levels_what)
-    if type(given) is list and all(type(item) is int for item in given):  # an engine's list of indices
-        hexes = board.indices(np.array(given, np.int64))
+    if type(given) is list and all(type(item) is int and -2**62 < item < 2**62 for item in given):
+        hexes = board.indices(np.array(given, np.int64))  # an engine's list of indices, checked at once
         return hexes, level_array(board, levels, hexes, levels_what)
     if is_scalar_hex(given):
         if type(levels) is not int and not (isinstance(levels, np.integer) and not isinstance(levels, np.bool_)):
