@@ -123,10 +123,10 @@ def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, cou
     n = len(board.names)
     if type(viewer) is int and type(target) is int and type(level) is int and type(target_level) is int \
             and level == 0 and target_level == 0 and 0 <= viewer < n and 0 <= target < n:
-        ia, ib, level_a, level_b = viewer, target, 0, 0  # an engine's loop: checked without the name lookups
-    else:
-        ia, level_a = location(board, viewer, level, "level", "viewer")
-        ib, level_b = location(board, target, target_level, "target_level", "target")
+        # an engine's loop: checked without the name lookups
+        return K_fields.visible_kernel(viewer, 0, target, 0, *visible_arguments(board, counters))
+    ia, level_a = location(board, viewer, level, "level", "viewer")
+    ib, level_b = location(board, target, target_level, "target_level", "target")
     return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
 
 
