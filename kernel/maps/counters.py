@@ -393,7 +393,10 @@ class GameState:
 
     def _side_to_take(self, h: int, side, call: str, verb: str):
         """The side of the unit a remove or move of hex ``h`` takes, checked (an error names ``call``)."""
-        by_side = {s: n for s, n in self._unit_sides.get(h, {}).items() if n}
+        by_side = self._unit_sides.get(h)
+        if side is None and by_side is not None and len(by_side) == 1:
+            return next(iter(by_side))  # the common case: one side there (a side's count is never kept at 0)
+        by_side = by_side or {}
         name = self.board.names[h]
         if side is not None:
             side = _checked_side(side, call)

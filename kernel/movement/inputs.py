@@ -41,8 +41,9 @@ NO_ENTRIES = np.zeros(0, np.int64)
 def start_locations(board, sources, levels=0):
     """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level);
     ``None`` is none (a field entered from off the map only)."""
-    if type(sources) is str and type(levels) is int and levels == 0 and not board.names_a_location(sources):
-        return np.array([board.index(sources)], np.int64), np.zeros(1, np.int64)  # one hex: the common case
+    if type(levels) is int and levels == 0 and (type(sources) is int or isinstance(sources, np.integer) or (
+            type(sources) is str and not board.names_a_location(sources))):  # one hex: the common case, kept short
+        return np.array([board.index(sources)], np.int64), np.zeros(1, np.int64)
     if sources is None:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     hexes, levels = location_arrays(board, sources, levels, "sources", "levels")
