@@ -42,12 +42,12 @@ FIRST_CALLS = {
     "threat_map": "kernel.threat_map(b, a)",
     "HeldLOSMatrix + refresh": "h = kernel.HeldLOSMatrix(b, s, a); s.place_smoke('71J5', 3); h.refresh()",
     "los_pairs with a GameState": "s.place_smoke('71J5', 3); kernel.los_pairs(b, a, a[::-1], counters=s)",
-    "movement_field": "kernel.movement_field(b, '71I4', 'infantry', 4)",
-    "movement_field with a GameState": "s.place_smoke('71J5', 3); kernel.movement_field(b, '71I4', 'infantry', 4, "
+    "movement_field": "kernel.movement_field(b, '71I4', unit='infantry', allowance=4)",
+    "movement_field with a GameState": "s.place_smoke('71J5', 3); kernel.movement_field(b, '71I4', unit='infantry', allowance=4, "
                                        "counters=s)",
-    "reachable": "kernel.reachable(b, '71I4', 'infantry', 4)",
-    "movement_matrix": "kernel.movement_matrix(b, 'infantry')",
-    "concealed_movement": "kernel.concealed_movement(b, '71I4', ['72M6'], 'infantry', 4)",
+    "reachable": "kernel.reachable(b, '71I4', unit='infantry', allowance=4)",
+    "movement_matrix": "kernel.movement_matrix(b, unit='infantry')",
+    "concealed_movement": "kernel.concealed_movement(b, '71I4', ['72M6'], unit='infantry', allowance=4)",
     "los, model='depiction'": "kernel.los(b, '71I4', '72M6', model='depiction')",
     "los_pairs, model='depiction'": "kernel.los_pairs(b, a, a[::-1], model='depiction')",
 }

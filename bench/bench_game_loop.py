@@ -3,8 +3,8 @@
 The loop (seeded, the bundled four-board scenario): 10 infantry units a
 side; each turn one side moves its 10 units (a movement field each, within
 4 MF, with the counters), places and removes SMOKE and vehicle counters,
-checks LOS from each of its units to each enemy (one ``los_pairs`` call of
-100 pairs) and computes its 10 fields of fire (one ``fields_of_fire`` call).
+checks LOS from each of its units to each enemy (one ``los_pairs`` call,
+``product=True``: 10 x 10 pairs) and computes its 10 fields of fire (one ``fields_of_fire`` call).
 200 turns under ``make bench``, 20 in short mode (``make test``).
 
 Reported: the time per turn, and the fraction of it spent outside the
@@ -38,7 +38,7 @@ TURN = "bot loop: one turn"
 
 def starting_positions(board, rng):
     """Two sides of ``UNITS`` distinct ground hexes an infantry unit can move from (seeded)."""
-    open_hexes = np.flatnonzero(np.isfinite(kernel.movement_tables(board, "infantry").cot))
+    open_hexes = np.flatnonzero(np.isfinite(kernel.movement_tables(board, unit="infantry").cot))
     chosen = rng.choice(open_hexes, 2 * UNITS, replace=False).tolist()
     return [chosen[:UNITS], chosen[UNITS:]]
 
@@ -57,7 +57,7 @@ def play(board, turns: int, seed: int = SEED) -> dict:
         mine, enemy = sides[turn % 2], sides[1 - turn % 2]
         draws = rng.random(UNITS).tolist()  # the turn's random choices, drawn at once (a bot's own cost)
         for k, h in enumerate(mine):  # 1. move each unit somewhere it can reach
-            field = movement_field(board, h, "infantry", ALLOWANCE, counters=state)
+            field = movement_field(board, h, unit="infantry", allowance=ALLOWANCE, counters=state)
             options = np.flatnonzero(field.cost <= ALLOWANCE)
             target = int(options[int(draws[k] * options.size)])
             if target != h:
@@ -74,7 +74,7 @@ def play(board, turns: int, seed: int = SEED) -> dict:
         vehicle_hexes.append(vehicle)
         if len(vehicle_hexes) > 3:
             state.remove_vehicle(vehicle_hexes.pop(0))
-        pairs = los_pairs(board, np.repeat(mine, UNITS), np.tile(enemy, UNITS), counters=state)  # 3.
+        pairs = los_pairs(board, mine, enemy, product=True, counters=state)  # 3. (UNITS x UNITS)
         seen_pairs += int(pairs.visible.sum())
         fields_of_fire(board, mine, counters=state)  # 4. each unit's own field of fire
     return {"seen pairs": seen_pairs, "state version": state.version}
@@ -168,8 +168,8 @@ CALLS = {
     PAIRS_STATE: (lambda board, state, pairs: los_pairs(board, *pairs, counters=state), 50),
     FIRE: (lambda board, state, pairs: kernel.field_of_fire(board, "71I4"), 30),
     FIRE_STATE: (lambda board, state, pairs: kernel.field_of_fire(board, "71I4", counters=state), 30),
-    MOVE: (lambda board, state, pairs: movement_field(board, "71I4", "infantry", ALLOWANCE), 50),
-    MOVE_STATE: (lambda board, state, pairs: movement_field(board, "71I4", "infantry", ALLOWANCE, counters=state), 50),
+    MOVE: (lambda board, state, pairs: movement_field(board, "71I4", unit="infantry", allowance=ALLOWANCE), 50),
+    MOVE_STATE: (lambda board, state, pairs: movement_field(board, "71I4", unit="infantry", allowance=ALLOWANCE, counters=state), 50),
     ONE: (lambda board, state, pairs: partial(los, board, "71I4", "71Q5"), 50),
     CAN_SEE: (lambda board, state, pairs: partial(can_see, board, 16, 1000, counters=state), 50),
 }

@@ -114,7 +114,7 @@ def _startup(cache_dir: str) -> float:
         from kernel import movement_field
         board = kernel.load("71")
         los_matrix(board)
-        movement_field(board, "71I4", "infantry")
+        movement_field(board, "71I4", unit="infantry")
         print(time.perf_counter() - start)
     """)
     environment = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, HEXKERNEL_NUMBA_CACHE="1")

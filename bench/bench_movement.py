@@ -32,7 +32,7 @@ def board(default_board):
 
 @pytest.fixture(scope="module")
 def graph(board):
-    csr, starts = movement_graph(board, START, "infantry")
+    csr, starts = movement_graph(board, START, unit="infantry")
     field = movement_field(board, START, "infantry")
     scipy_costs = dijkstra(csr, indices=starts[0])
     assert np.allclose(np.nan_to_num(scipy_costs, posinf=-1), np.nan_to_num(field.state_cost, posinf=-1), atol=1e-9)
@@ -88,4 +88,4 @@ def test_field_within_the_allowance_scipy(benchmark, graph):
 
 def test_movement_matrix_all_starts(benchmark, board):
     measure(benchmark, f"movement_matrix, all {len(board)} start hexes ({numba.get_num_threads()} threads)",
-            lambda: movement_matrix(board, "infantry"), rounds=3)
+            lambda: movement_matrix(board, unit="infantry"), rounds=3)

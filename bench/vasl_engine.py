@@ -214,12 +214,12 @@ def our_blocking_class(board, reason: str, at: int, viewer: int, target: int) ->
 def _blocking_step(result) -> str:
     """The step of an explained LOS that blocks it (``"vertex [A6.1 obstacle]"``).
 
-    The first step in the blocking hex (``result.blocked_at``) that blocks or
+    The first step in the blocking hex (``result.blocked_at_name``) that blocks or
     makes the target blind; a LOS blocked by hindrances (+6) is named by the
     step where the total reaches +6.
     """
-    at_block = [step for step in result.steps if step.hex == result.blocked_at]
-    if result.reason == "hindrance":
+    at_block = [step for step in result.steps if step.hex == result.blocked_at_name]
+    if result.reason_name == "hindrance":
         kind = at_block[0].kind if at_block else "no step"
         return f"{kind}: hindrance total reaches +6 [B.10]"
     for step in at_block + result.steps:

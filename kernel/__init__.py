@@ -13,12 +13,20 @@ neither numba nor matplotlib, scipy or networkx until a name needs them.
 * Maps: :func:`load` (scenario, board file, VASL board or bundled name) gives
   a :class:`Board` of dense numpy arrays; :func:`random_board` makes seeded
   random maps; :func:`load_ruleset` reads a ruleset.
-* LOS: :func:`los` (one LOS, with ``explain()``), :func:`los_matrix`,
-  :func:`los_matrix_blocks`, :func:`visibility_bits`, :func:`los_pairs`,
-  :func:`field_of_fire`; :class:`Counters` puts SMOKE, vehicles and units on
-  the map; :data:`BLOCKED` is the blocked sentinel.
+* LOS: :func:`los` (one LOS, with ``explain()``), :func:`can_see`,
+  :func:`los_matrix`, :func:`los_matrix_blocks`, :func:`visibility_bits`,
+  :func:`los_pairs` (pairs, or ``product=True``: sources x targets),
+  :func:`field_of_fire`, :func:`fields_of_fire`, :func:`threat_map`;
+  :class:`Counters` and :class:`GameState` put SMOKE, vehicles and units on
+  the map (``counters=`` everywhere); :data:`BLOCKED` is the blocked sentinel.
 * Movement: :func:`movement_field`, :func:`reachable`, :func:`movement_matrix`
-  (:data:`UNREACHABLE` sentinel), :func:`movement_tables`, :func:`movement_graph`.
+  (:data:`UNREACHABLE` sentinel), :func:`movement_tables`, :func:`movement_graph`,
+  :func:`concealed_movement`.
+
+One vocabulary (the README's API tour): ``viewer``/``target`` for one pair,
+``sources``/``targets`` for many, ``level``/``target_level`` and
+``levels``/``target_levels`` for their Location levels, ``unit=``,
+``allowance=`` and ``counters=`` keyword-only.
 * Pictures (need the ``plot`` extra): :func:`board_picture`,
   :func:`fire_picture`, :func:`movement_picture`, :func:`los_picture`,
   :func:`values_picture`, :func:`save_picture`.
@@ -38,10 +46,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from kernel import _deprecated
-
-__version__ = "0.1.0"
-_deprecated.install()  # the 0.1 module paths (kernel.board, kernel.vasl, ...) as deprecated aliases
+__version__ = "0.2.0"
 
 #: Public name -> (module that defines it, name there).
 _API: dict[str, tuple[str, str]] = {
@@ -81,7 +86,7 @@ _API: dict[str, tuple[str, str]] = {
     "visibility_bits": ("kernel.line_of_sight.bulk", "visibility_bits"),
     "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
     "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
-    "Counters": ("kernel.line_of_sight.counters", "Counters"),
+    "Counters": ("kernel.maps.counters", "Counters"),
     "GameState": ("kernel.maps.counters", "GameState"),
     "HeldLOSMatrix": ("kernel.line_of_sight.incremental", "HeldLOSMatrix"),
     "fields_of_fire": ("kernel.line_of_sight.fields", "fields_of_fire"),
@@ -145,41 +150,44 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the same names as _API (a test checks)
     from kernel._jit import max_threads, set_thread_count, thread_count
     from kernel.batch.run import run_batch
-    from kernel.batch.spec import BatchJobError
-    from kernel.batch.spec import read_job as read_batch_job
+    from kernel.batch.spec import BatchJobError, read_job as read_batch_job
     from kernel.batch.storage import batch_result
-    from kernel.line_of_sight.bulk import los_matrix_rows
     from kernel.concealment import ConcealedMovement, concealed_movement
     from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
-    from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_matrix_blocks, los_pairs, visibility_bits
-    from kernel.line_of_sight.counters import Counters
+    from kernel.line_of_sight.bulk import (
+        field_of_fire,
+        los_matrix,
+        los_matrix_blocks,
+        los_matrix_rows,
+        los_pairs,
+        visibility_bits,
+    )
+    from kernel.line_of_sight.depiction import DepictionWarning
     from kernel.line_of_sight.fields import ThreatMap, fields_of_fire, threat_map
     from kernel.line_of_sight.incremental import HeldLOSMatrix
-    from kernel.line_of_sight.results import BLOCKED, REASONS, FieldOfFire, LOSResult, LOSStep, PairsResult
+    from kernel.line_of_sight.results import BLOCKED, FieldOfFire, LOSResult, LOSStep, PairsResult, REASONS
     from kernel.line_of_sight.single import can_see, los
-    from kernel.line_of_sight.single import los
-    from kernel.line_of_sight.depiction import DepictionWarning
-    from kernel.maps.art import board_art
     from kernel.loading import load, read_scenario
+    from kernel.maps.art import board_art
     from kernel.maps.board import Board, compile_scenario
     from kernel.maps.board_text import read_board_file, write_board_file
     from kernel.maps.bundled import data_dir
-    from kernel.render.page import map_page, map_page_html
-    from kernel.maps.counters import GameState
+    from kernel.maps.counters import Counters, GameState
     from kernel.maps.random_maps import random_board
     from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
     from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
     from kernel.movement.fields import MovementField, movement_field, movement_graph, movement_matrix, reachable
     from kernel.movement.inputs import board_edge_hexes
-    from kernel.movement.tables import UNREACHABLE, MovementTables, movement_tables
+    from kernel.movement.tables import MovementTables, UNREACHABLE, movement_tables
     from kernel.render.board_map import board_picture
     from kernel.render.common import save as save_picture
     from kernel.render.fire_map import fire_picture
     from kernel.render.los_trace import los_picture
     from kernel.render.matrix_map import values_picture
     from kernel.render.movement_map import movement_picture
+    from kernel.render.page import map_page, map_page_html

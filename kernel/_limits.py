@@ -68,6 +68,13 @@ MAX_JSON_DIGITS = 6
 #: Nesting depth of a ruleset's TOML (its switches nest tables three deep).
 MAX_RULESET_DEPTH = 16
 MAX_COUNTERS = MAX_MAP_HEXES
+#: SMOKE counters, from the API, a GameState and a counters file alike: the largest hindrance DRM
+#: (ASL SMOKE is +2 or +3; at or above the hindrance cap of +6 it already blocks, so larger values
+#: would only risk overflowing the tables), the largest height in levels above the hex's ground
+#: (ASL: 2), and the default height (ASL A24: two levels above its base).
+MAX_SMOKE_DRM = 100
+MAX_SMOKE_HEIGHT = 100
+DEFAULT_SMOKE_HEIGHT = 2
 
 
 def check_range(value: int, low: int, high: int, what: str, where: str) -> int:

@@ -10,7 +10,7 @@ Examples
 --------
 >>> import kernel
 >>> board = kernel.load("default")
->>> hidden = kernel.concealed_movement(board, "71I4", ["72M6", "71Q5"], "infantry", 4)
+>>> hidden = kernel.concealed_movement(board, "71I4", ["72M6", "71Q5"], unit="infantry", allowance=4)
 >>> bool((hidden.hidden <= hidden.reachable).all()) and not bool((hidden.hidden & hidden.exposed).any())
 True
 """
@@ -33,15 +33,15 @@ class ConcealedMovement:
     Attributes
     ----------
     threat : ThreatMap
-        How many enemy Locations see each hex, and the best hindrance.
+        How many watchers see each hex, and the best hindrance.
     exposed : bool array (N,)
-        Hexes some enemy sees (``threat.count > 0``).
+        Hexes some watcher sees (``threat.count > 0``).
     reachable : bool array (N,)
         Hexes the unit reaches within its allowance by any path.
     hidden : bool array (N,)
-        ``reachable & ~exposed``: reachable hexes no enemy sees.
+        ``reachable & ~exposed``: reachable hexes no watcher sees.
     field : MovementField
-        The search that avoids enemy LOS: exposed hexes may not be entered
+        The search that avoids the watchers' LOS: exposed hexes may not be entered
         (``exposure_penalty=None``), or each one entered costs the penalty on
         top of its MF; ``field.path_to(hex)`` is the cheapest such path and
         ``field.cost`` its cost (MF plus penalties).
@@ -53,27 +53,40 @@ class ConcealedMovement:
     hidden: np.ndarray
     field: MovementField
 
+    def to_dict(self) -> dict:
+        """The threat map, the masks as lists and the search's costs (JSON-ready)."""
+        return {"threat": self.threat.to_dict(), "exposed": self.exposed.tolist(), "reachable": self.reachable.tolist(),
+                "hidden": self.hidden.tolist(), "field": self.field.to_dict()}
 
-def concealed_movement(board, start, enemies, unit: str | None = None, allowance: float = 4, *, enemy_levels=0,
-                       target_level: int = 0, counters=None, exposure_penalty: float | None = None
-                       ) -> ConcealedMovement:
-    """Where a unit can move unseen by ``enemies``, and the cheapest path that avoids their LOS.
+
+def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_levels=0, enemies_of=None,
+                       unit: str | None = None, allowance: float | None = None, target_levels=0, counters=None,
+                       exposure_penalty: float | None = None) -> ConcealedMovement:
+    """Where a unit can move unseen by ``watchers``, and the cheapest path that avoids their LOS.
 
     Parameters
     ----------
     board : Board
-    start : hex or Location
-        Where the unit is.
-    enemies : hex, Location or sequence of them
-        The enemy Locations whose LOS counts (names, ``"71P5h1"``, indices).
+    sources : hex, Location or sequence of them
+        Where the unit is (as :func:`~kernel.movement_field` takes them).
+    watchers : hex, Location or sequence of them, optional
+        The Locations whose LOS counts (names, ``"71P5h1"``, indices): the
+        sources of the :func:`~kernel.threat_map`.
+    levels : int or sequence of int
+        Location levels of ``sources``.
+    watcher_levels : int or sequence of int
+        Location levels of the watchers (where their names do not give them).
+    enemies_of : str, optional
+        Instead of ``watchers``: the moving unit's side; the watchers are
+        then every unit of the other sides in ``counters`` (a
+        :class:`~kernel.GameState`).
     unit : str, optional
         Unit class (default: the ruleset's first).
-    allowance : float
-        Movement allowance (MF/MP, a multiple of 1/2).
-    enemy_levels : int or sequence of int
-        Location levels of the enemies (when their names do not give them).
-    target_level : int
-        Level at which the moving unit is seen (0: ground).
+    allowance : float, optional
+        Movement allowance (MF/MP, a multiple of 1/2); None: no limit, as in
+        every movement function.
+    target_levels : int or sequence of int
+        Level at which the moving unit is seen, as in :func:`~kernel.field_of_fire` (0: ground).
     counters : Counters or GameState, optional
         SMOKE, vehicles and units, for both the LOS and the movement.
     exposure_penalty : float, optional
@@ -89,8 +102,8 @@ def concealed_movement(board, start, enemies, unit: str | None = None, allowance
     --------
     >>> import kernel
     >>> board = kernel.load("default")
-    >>> avoid = concealed_movement(board, "71I4", ["72M6"], "infantry", 4)
-    >>> priced = concealed_movement(board, "71I4", ["72M6"], "infantry", 4, exposure_penalty=2)
+    >>> avoid = concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=4)
+    >>> priced = concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=4, exposure_penalty=2)
     >>> bool((priced.field.cost <= avoid.field.cost).all())  # a price is never worse than a ban
     True
     """
@@ -100,10 +113,14 @@ def concealed_movement(board, start, enemies, unit: str | None = None, allowance
         except ValueError:
             raise ValueError(f"exposure_penalty is {exposure_penalty!r}: expected a multiple of 1/2 MF from 0 to "
                              f"{MAX_ALLOWANCE}, or None (exposed hexes may not be entered)") from None
-    threat = threat_map(board, enemies, levels=enemy_levels, target_level=target_level, counters=counters)
+    if enemies_of is None and watchers is None:
+        raise ValueError("concealed_movement: no watchers: expected watchers or enemies_of=side")
+    threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
+                        enemies_of=enemies_of)
     exposed = threat.seen
-    plain = penalised_field(board, start, unit, allowance, counters=counters)
-    reachable = plain.cost <= allowance
+    plain = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters)
+    reachable = plain.cost <= allowance if allowance is not None else np.isfinite(plain.cost)
     penalty = np.where(exposed, -1 if exposure_penalty is None else int(2 * exposure_penalty), 0).astype(np.int64)
-    field = penalised_field(board, start, unit, allowance, counters=counters, hex_penalty=penalty)
+    field = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,
+                            hex_penalty=penalty)
     return ConcealedMovement(threat, exposed, reachable, reachable & ~exposed, field)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 import kernel
-from kernel import los, los_matrix, los_pairs, movement_field
+from kernel import Counters, los, los_matrix, los_pairs, movement_field
 from kernel.line_of_sight.tracer import trace
 from tests.reference.depiction_reference import ReferenceDepiction
 from tests.reference.los_reference import reference_los, reference_trace
@@ -30,15 +32,25 @@ class Comparison:
 
 def kernel_los(board, a, b, level_a=0, level_b=0, counters=None, unit_class=0):
     unit = board.ruleset.unit_classes[unit_class]
-    return los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit)
+    return los(board, a, b, level=level_a, target_level=level_b, counters=counters, unit=unit)
 
 
-def kernel_movement(board, starts, unit_class, **options):
-    return movement_field(board, starts, unit_class, **options)
+def mask_counters(board, smoke=None, units=None):
+    """The references' SMOKE and unit masks (bool per hex) as the :class:`kernel.Counters` the API takes
+    (movement reads only whether a hex holds SMOKE: any DRM will do)."""
+    if smoke is None and units is None:
+        return None
+    n = len(board)
+    smoke = np.zeros(n, bool) if smoke is None else np.asarray(smoke, bool)
+    return Counters(smoke=np.where(smoke, 2, 0), units=np.zeros(n, bool) if units is None else np.asarray(units, bool))
+
+
+def kernel_movement(board, starts, unit_class, smoke=None, units=None, **options):
+    return movement_field(board, starts, unit=unit_class, counters=mask_counters(board, smoke, units), **options)
 
 
 def kernel_depiction_pairs(board, a, b, level_a=0, level_b=0, counters=None):
-    return los_pairs(board, a, b, level_a=level_a, level_b=level_b, counters=counters, model="depiction")
+    return los_pairs(board, a, b, levels=level_a, target_levels=level_b, counters=counters, model="depiction")
 
 
 def kernel_depiction_matrix(board, locations=None, counters=None):
@@ -55,4 +67,4 @@ COMPARISONS = {
     "depiction_matrix": Comparison("depiction_matrix", kernel_depiction_matrix, ReferenceDepiction, ("asl",)),
 }
 
-__all__ = ["COMPARISONS", "Comparison", "kernel"]
+__all__ = ["COMPARISONS", "Comparison", "kernel", "mask_counters"]

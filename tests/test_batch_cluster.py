@@ -97,7 +97,7 @@ units = ["vehicle"]
     assert (hindrance == kernel.los_matrix(board, counters=smoke)).all()
     assert (hindrance != kernel.los_matrix(board)).any()  # the counters were applied
     for unit in ("infantry", "fully-tracked"):
-        expected = kernel.movement_matrix(board, unit, smoke=smoke.smoke > 0, units=smoke.units)
+        expected = kernel.movement_matrix(board, unit=unit, counters=smoke)
         assert (kernel.batch_result(out, "71", f"movement-{unit}") == expected).all()
     vantage = kernel.batch_result(out, "71", "vantage")
     seen = (kernel.los_matrix(board, counters=smoke) != kernel.BLOCKED).sum(axis=1) - 1
@@ -105,7 +105,7 @@ units = ["vehicle"]
     vv = kernel.random_board("valor-victory", 11, 9, seed=31)
     assert (kernel.batch_result(out, "random-valor-victory-11x9-seed31", "hindrance") == kernel.los_matrix(vv)).all()
     assert (kernel.batch_result(out, "random-valor-victory-11x9-seed31", "movement-vehicle")
-            == kernel.movement_matrix(vv, "vehicle")).all()
+            == kernel.movement_matrix(vv, unit="vehicle")).all()
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["versions"]["hexkernel"] == kernel.__version__
     assert manifest["maps"]["71"]["arrays"]["visibility"]["chunks"] == [40, (len(board) + 7) // 8]

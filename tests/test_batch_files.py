@@ -156,8 +156,7 @@ def test_counters_change_the_blocks():
     smoky = los_block(board, 0, len(board), counters, ("hindrance",))["hindrance"]
     assert (smoky == kernel.los_matrix(board, counters=counters)).all() and (smoky != plain).any()
     moves = movement_block(board, "infantry", 5, 9, counters, None)
-    assert (moves == kernel.movement_matrix(board, "infantry", sources=range(5, 14), smoke=counters.smoke > 0,
-                                            units=counters.units)).all()
+    assert (moves == kernel.movement_matrix(board, range(5, 14), unit="infantry", counters=counters)).all()
     assert (moves != movement_block(board, "infantry", 5, 9, None, None)).any()
     assert (movement_block(board, "infantry", 5, 9, None, 2) != movement_block(board, "infantry", 5, 9, None,
                                                                                None)).any()

@@ -403,9 +403,9 @@ def test_index_errors(bundled):
         board.index(346)
     with pytest.raises(IndexError, match=r"hex index -1 out of range: expected 0\.\.345"):
         board.index(-1)
-    with pytest.raises(TypeError, match="hex must be a name like '2I9' or an index, not float"):
+    with pytest.raises(TypeError, match="hex is 1.5: expected a name like '2I9' or an index, not a float"):
         board.index(1.5)
-    with pytest.raises(TypeError, match="not bool"):
+    with pytest.raises(TypeError, match="hex is True: .* not a bool"):
         board.index(True)
     with pytest.raises(IndexError, match=r"hex index 400 out of range: expected 0\.\.345"):
         board.indices(np.array([0, 400, 3]))

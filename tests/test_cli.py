@@ -102,16 +102,17 @@ def test_fire_with_counters_matches_the_api(tmp_path, default):
 
 
 def test_move_matches_the_api(tmp_path, default):
-    process = hexkernel("move", "--from", "71I4", "--unit", "infantry", "--allowance", 4, "--to", "71M6",
+    process = hexkernel("move", "--from", "71I4", "--unit", "infantry", "--allowance", 4, "--to", "71E4",
                         "--json-out", "move.json", "--png", "move.png", "--dpi", 100, cwd=tmp_path)
-    field = movement_field(default, "71I4", "infantry", 4)
+    field = movement_field(default, "71I4", unit="infantry", allowance=4)
     payload = json.loads((tmp_path / "move.json").read_text())
     assert payload["cost"] == cost_list(field.cost)
     assert payload["reachable"] == [n for n, c in zip(default.names, field.cost) if c <= 4]
-    assert payload["path"] == field.path_to("71M6") == ["71I4", "71J4", "71K5", "71L5", "71M6-71M5"]
-    assert payload["path_cost"] == field.state_cost[field.path_states("71M6")[-1]] == 4
+    # the path ends at the hex asked for; the Bypass position it takes is inside it
+    assert payload["path"] == field.path_to("71E4") == ["71I4", "71H3", "71G4", "71F3-71F4", "71E4"]
+    assert payload["path_cost"] == field.cost_at("71E4") == 4
     assert f"{len(payload['reachable'])} hexes reachable" in process.stdout
-    assert "path to 71M6 (4 MF): 71I4 71J4 71K5 71L5 71M6-71M5(Bypass)" in process.stdout
+    assert "path to 71E4 (4 MF): 71I4 71H3 71G4 71F3-71F4(Bypass) 71E4" in process.stdout
     assert png_size(tmp_path / "move.png") == (A4_100_DPI[1], A4_100_DPI[0])  # a portrait zoom on the area
 
 
@@ -119,8 +120,8 @@ def test_move_from_an_upper_location(tmp_path, default):
     """--from takes a Location above ground (here the first level of the building 71P5)."""
     hexkernel("move", "--from", "71P5h1", "--allowance", 4, "--json-out", "move.json", cwd=tmp_path)
     payload = json.loads((tmp_path / "move.json").read_text())
-    field = movement_field(default, "71P5h1", "infantry", 4)
-    ground = movement_field(default, "71P5", "infantry", 4)
+    field = movement_field(default, "71P5h1", unit="infantry", allowance=4)
+    ground = movement_field(default, "71P5", unit="infantry", allowance=4)
     assert payload["cost"] == cost_list(field.cost) and payload["start"] == ["71P5h1"]
     assert field.state_cost[2 * (int(default.location_offset[default.index("71P5")]) + 1)] == 0
     assert payload["cost"] != cost_list(ground.cost)  # climbing down first costs the building's COT

@@ -178,7 +178,7 @@ def test_counters_files_that_cannot_be_counters(tmp_path, capsys, content, fragm
 @pytest.mark.parametrize("argv, fragment", [
     (["los", "71I4", "71I6", "--unit", ""], "--unit: unknown unit class ''"),
     (["move", "--from", "71I4", "--unit", ""], "--unit: unknown unit class ''"),
-    (["fire", "--from", "71I4", "--target-level", "40000"], "target_level is 40000: expected 0..20"),
+    (["fire", "--from", "71I4", "--target-level", "40000"], "a field of fire: target_levels is 40000: expected 0..20"),
     (["fire", "--from", "71I4", "--level", "40000"], "--level 40000: 71I4 has Location levels 0..0"),
 ], ids=["los-unit-empty", "move-unit-empty", "target-level", "level"])
 def test_command_line_values_out_of_range(capsys, argv, fragment):

@@ -17,7 +17,7 @@ def answers(board):
     fire = kernel.field_of_fire(board, ["71I4", "72M6"])
     one = kernel.los(board, "71I4", "72M6")
     return (kernel.los_matrix(board), fire.visible, fire.hindrance, kernel.movement_field(board, "71I4").cost,
-            kernel.movement_matrix(board, "infantry", sources=[0, 5, 9]), (one.visible, one.hindrance, one.cover))
+            kernel.movement_matrix(board, unit="infantry", sources=[0, 5, 9]), (one.visible, one.hindrance, one.cover))
 
 
 def same(first, second) -> bool:

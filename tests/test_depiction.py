@@ -232,7 +232,7 @@ def test_on_a_board_without_art_it_follows_the_hex_model():
         elif _nearest_vertex_px(board, a, b, [h for h, _ in met]) < HEXSIDE_BAND + 0.75:
             classes["near a vertex"] += 1
         elif hex_model[a, b] == kernel.BLOCKED and ours[a, b] != kernel.BLOCKED and \
-                _depth_px(board, a, b, board.index(kernel.los(board, a, b).blocked_at)) < 1:
+                _depth_px(board, a, b, kernel.los(board, a, b).blocked_at) < 1:
             classes["graze"] += 1
         else:
             unexplained.append((board.name(a), board.name(b), int(ours[a, b]), int(hex_model[a, b])))
@@ -274,7 +274,7 @@ def test_building_drawn_away_from_the_centre_dot_is_seen_past(vasl_boards, viewe
     board = vasl_boards[4]
     assert "stone-building" in board.terrain_of("4X8") or "wooden-building" in board.terrain_of("4X8")
     hex_model = kernel.los(board, viewer, target)
-    assert not hex_model.visible and hex_model.blocked_at == "4X8"
+    assert not hex_model.visible and hex_model.blocked_at_name == "4X8"
     assert depiction(board, viewer, target).visible[0]
 
 
@@ -348,10 +348,10 @@ def test_walk_names_only_hexes_of_the_exact_trace(long_board, viewer, target):
     assert any(h >= 0 and int(h) not in on_trace for h in nearest[drawn])   # the case is exercised
     result = quiet(kernel.los, board, viewer, target, model="depiction")
     assert {board.index(step.hex) for step in result.steps} <= on_trace
-    assert result.visible or board.index(result.blocked_at) in on_trace
+    assert result.visible or result.blocked_at in on_trace
     detail = COMPARISONS["depiction_pairs"].reference(board, board_art(board)).detail(a, b)
     assert (not result.visible, result.hindrance) == (detail["blocked"], detail["hindrance"])
-    assert (board.index(result.blocked_at) if result.blocked_at else -1) == detail["blocked_at"]
+    assert result.blocked_at == detail["blocked_at"]
 
 
 def random_counters(board, rng, smoke_hexes: int, vehicle_hexes: int):
@@ -369,13 +369,13 @@ def random_counters(board, rng, smoke_hexes: int, vehicle_hexes: int):
 def _explained_against_reference(board, pairs, levels, counters=None, counter_tables=None):
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     for (a, b), (la, lb) in zip(pairs.tolist(), levels.tolist()):
-        result = quiet(kernel.los, board, a, b, level_a=la, level_b=lb, model="depiction", counters=counters)
+        result = quiet(kernel.los, board, a, b, level=la, target_level=lb, model="depiction", counters=counters)
         detail = reference.detail(a, b, la, lb, counters=counter_tables)
         where = (board.location_name(a, la), board.location_name(b, lb))
         assert not result.visible == detail["blocked"], where
         assert result.hindrance == detail["hindrance"], where
-        assert result.blocked_at == (board.name(detail["blocked_at"]) if detail["blocked_at"] >= 0 else None), where
-        assert result.reason == detail["reason"], where
+        assert result.blocked_at_name == (board.name(detail["blocked_at"]) if detail["blocked_at"] >= 0 else None), where
+        assert result.reason_name == detail["reason"], where
         assert result.blind == (detail["reason"] == "blind hex"), where
         assert result.continuous_slope == detail["slope"], where
         # the steps: the DRM each hex added, and the blocking step last
@@ -386,7 +386,7 @@ def _explained_against_reference(board, pairs, levels, counters=None, counter_ta
         assert per_hex == detail["drm_by_hex"], where
         assert sum(step.hindrance for step in result.steps) == result.hindrance, where
         if not result.visible:
-            assert result.steps[-1].effect != "none" and result.steps[-1].hex == result.blocked_at, where
+            assert result.steps[-1].effect != "none" and result.steps[-1].hex == result.blocked_at_name, where
             assert sum(step.effect != "none" for step in result.steps) == 1, where
         else:
             assert all(step.effect == "none" for step in result.steps), where
@@ -419,8 +419,8 @@ def test_kernel_and_reference_agree_on_the_cases_review_found(kind, seed, viewer
     a, b = board.index(viewer), board.index(target)
     _explained_against_reference(board, np.array([[a, b], [b, a]]), np.zeros((2, 2), np.int64))
     if kind == "default":   # the block outranks the blind hex, as in the hex model
-        assert quiet(kernel.los, board, viewer, target, model="depiction").reason == "obstacle" == \
-            kernel.los(board, viewer, target).reason
+        assert quiet(kernel.los, board, viewer, target, model="depiction").reason_name == "obstacle" == \
+            kernel.los(board, viewer, target).reason_name
 
 
 @pytest.mark.parametrize("seed", [51, 52])
@@ -474,8 +474,8 @@ def test_depression_banks_block_as_in_the_hex_model_and_the_reference():
     for viewer, target, bank in (("72Y7", "72Y9", "72Y8"), ("73GG6", "71H3", "73GG7")):
         for a, b in ((viewer, target), (target, viewer)):
             result = quiet(kernel.los, board, a, b, model="depiction")
-            assert (result.visible, result.blocked_at, result.reason) == (False, bank, "hill"), (a, b)
-            assert kernel.los(board, a, b).reason == "hill"
+            assert (result.visible, result.blocked_at_name, result.reason_name) == (False, bank, "hill"), (a, b)
+            assert kernel.los(board, a, b).reason_name == "hill"
         # a bank next to the viewer is seen: nothing lies between the two ends' hexes
         assert quiet(kernel.los, board, viewer, bank, model="depiction").visible
     names = board.ruleset.terrain_names
@@ -527,7 +527,7 @@ def test_location_levels_change_the_output():
     assert board.top_level[tall] >= 2
     others = np.array([j for j in range(0, len(board), 7) if j != tall])
     ground = quiet(kernel.los_pairs, board, np.full(len(others), tall), others, model="depiction")
-    upper = quiet(kernel.los_pairs, board, np.full(len(others), tall), others, level_a=2, model="depiction")
+    upper = quiet(kernel.los_pairs, board, np.full(len(others), tall), others, levels=2, model="depiction")
     assert upper.visible.sum() > ground.visible.sum()
 
 

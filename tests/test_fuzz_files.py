@@ -42,7 +42,7 @@ def agree_with_references(board, seed: int, pairs: int = 6, counters=None) -> No
     b = rng.integers(0, n, pairs)
     level_a = np.array([int(rng.integers(0, board.top_level[h] + 1)) for h in a], np.int64)
     level_b = np.array([int(rng.integers(0, board.top_level[h] + 1)) for h in b], np.int64)
-    fast = kernel.los_pairs(board, a, b, level_a=level_a, level_b=level_b, counters=counters)
+    fast = kernel.los_pairs(board, a, b, levels=level_a, target_levels=level_b, counters=counters)
     as_dict = None if counters is None else {"smoke": counters.smoke, "smoke_height": counters.smoke_height,
                                              "vehicles": counters.vehicles, "units": counters.units}
     for k in range(pairs):
@@ -51,7 +51,7 @@ def agree_with_references(board, seed: int, pairs: int = 6, counters=None) -> No
         assert got == (slow["visible"], slow["hindrance"], slow["cover"]), (board.names[a[k]], board.names[b[k]])
     start = int(rng.integers(0, n))
     unit = board.ruleset.unit_classes[0]
-    field = kernel.movement_field(board, start, unit)
+    field = kernel.movement_field(board, start, unit=unit)
     assert np.array_equal(field.cost, reference_movement(board, [start], unit)["cost"])
 
 
@@ -276,7 +276,7 @@ def test_long_fuzz_finding_hexside_run_beside_an_orchard_hill(tmp_path, hexes, l
     path = tmp_path / "finding.board"
     path.write_text(text, encoding="utf-8")
     board = kernel.load(path)
-    fast = kernel.los(board, "1B0", "1A2", level_b=level_b)
+    fast = kernel.los(board, "1B0", "1A2", target_level=level_b)
     slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, level_b, None, 0)
     assert (fast.visible, fast.hindrance) == (slow["visible"], slow["hindrance"]) == (True, 1)
 
@@ -294,8 +294,8 @@ def test_long_fuzz_finding_orchard_obstacle_beside_woods_counts_from_one_side(tm
     board = kernel.load(path)
     fast = kernel.los(board, "1B0", "1A2")
     slow = reference_los(board, board.index("1B0"), board.index("1A2"), 0, 0, None, 0)
-    assert (fast.visible, fast.reason) == (slow["visible"], slow["reason"]) == (False, "blind hex")
-    assert fast.blocked_at == board.names[slow["blocked_at"]] and fast.blocked_at in ("1A1", "1B1")  # the run's sides
+    assert (fast.visible, fast.reason_name) == (slow["visible"], slow["reason"]) == (False, "blind hex")
+    assert fast.blocked_at == slow["blocked_at"] and fast.blocked_at_name in ("1A1", "1B1")  # the run's sides
 
 
 def test_long_fuzz_finding_valor_victory_upper_level_sees_across_its_plateau(tmp_path):
@@ -309,6 +309,6 @@ def test_long_fuzz_finding_valor_victory_upper_level_sees_across_its_plateau(tmp
     path.write_text(text, encoding="utf-8")
     board = kernel.load(path)
     for level, expected in ((0, (False, "hill")), (1, (True, None))):
-        fast = kernel.los(board, "A3", "A1", level_a=level)
+        fast = kernel.los(board, "A3", "A1", level=level)
         slow = reference_los(board, board.index("A3"), board.index("A1"), level, 0, None, 0)
-        assert (fast.visible, fast.reason) == (slow["visible"], slow["reason"]) == expected
+        assert (fast.visible, fast.reason_name) == (slow["visible"], slow["reason"]) == expected

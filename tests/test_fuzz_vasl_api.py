@@ -152,15 +152,15 @@ def test_fuzz_api_arguments(small_board, call, first, second, levels):
     n = len(board)
     try:
         if call == "los_pairs":
-            result = kernel.los_pairs(board, first, second, level_a=levels)
+            result = kernel.los_pairs(board, first, second, levels=levels)
         elif call == "los_matrix":
             result = kernel.los_matrix(board, first)
         elif call == "field_of_fire":
             result = kernel.field_of_fire(board, first, levels=levels)
         elif call == "movement_field":
-            result = kernel.movement_field(board, first, "infantry")
+            result = kernel.movement_field(board, first, unit="infantry")
         else:
-            result = kernel.los(board, first, second, level_a=levels)
+            result = kernel.los(board, first, second, level=levels)
     except API_ERRORS:
         tried(f"API {call}", False)
         return

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import kernel
 from kernel import Counters, GameState, field_of_fire, los, los_matrix, los_pairs, movement_field, random_board
 from kernel.maps.counters import MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel.movement.tables import MOVEMENT_CACHE
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +103,12 @@ def test_the_smoke_log_holds_smoke_changes_only(board):
     (lambda s: s.remove_smoke("71J5"), ValueError, "no SMOKE in 71J5 to remove"),
     (lambda s: s.move_smoke("71J5", "71J6"), ValueError, "no SMOKE in 71J5 to move"),
     (lambda s: s.remove_vehicle("71K5"), ValueError, "no vehicle in 71K5 to remove"),
-    (lambda s: s.move_unit("71K5", "71K6"), ValueError, "no unit in 71K5 to remove"),
+    (lambda s: s.move_unit("71K5", "71K6"), ValueError, re.escape("move_unit('71K5', '71K6'): no unit in 71K5 to move")),
+    (lambda s: s.move_unit("71K5", "99A1"), KeyError, re.escape("move_unit('71K5', '99A1'): hex '99A1' is not on this map")),
+    (lambda s: s.remove_unit("71K5"), ValueError, re.escape("remove_unit('71K5'): no unit in 71K5 to remove")),
+    (lambda s: s.place_unit("71K5", side=""), TypeError, "place_unit: side is '': expected a side's name"),
+    (lambda s: s.move_vehicle("71K5", "71K6"), ValueError, re.escape("move_vehicle('71K5', '71K6'): no vehicle in 71K5 to move")),
+    (lambda s: s.move_smoke("71K5", "71K6"), ValueError, re.escape("move_smoke('71K5', '71K6'): no SMOKE in 71K5 to move")),
     (lambda s: s.changed_since(5), ValueError, r"version is 5: expected 0\.\.0, a version this state has had"),
     (lambda s: s.smoke_changed_since(1), ValueError,
      r"smoke_version is 1: expected 0\.\.0, a SMOKE version this state has had"),
@@ -150,7 +158,7 @@ def test_prepared_state_gives_what_fresh_counters_give(ruleset, seed):
     state = GameState(board)
     los_matrix(board, counters=state)  # prepared now: the changes below are applied in place
     unit = board.ruleset.unit_classes[0]
-    movement_field(board, 0, unit, counters=state)
+    movement_field(board, 0, unit=unit, counters=state)
     n = len(board)
     for _ in range(4):
         random_changes(board, state, rng, 6)
@@ -164,35 +172,38 @@ def test_prepared_state_gives_what_fresh_counters_give(ruleset, seed):
                               field_of_fire(board, sources, counters=fresh).hindrance)
         assert los(board, int(a[0]), int(b[0]), counters=state) == los(board, int(a[0]), int(b[0]), counters=fresh)
         start = int(rng.integers(n))
-        with_state = movement_field(board, start, unit, counters=state)
-        with_masks = movement_field(board, start, unit, smoke=fresh.smoke > 0, units=fresh.units)
-        assert np.array_equal(with_state.state_cost, with_masks.state_cost)
+        with_state = movement_field(board, start, unit=unit, counters=state)
+        with_counters = movement_field(board, start, unit=unit, counters=fresh)
+        assert np.array_equal(with_state.state_cost, with_counters.state_cost)
 
 
-def test_movement_takes_counters_and_refuses_them_as_a_mask(board):
+def test_movement_takes_counters_and_no_masks(board):
     state = GameState(board)
     state.place_smoke("71J4", 2)
-    field = movement_field(board, "71I4", "infantry", 4, counters=state)
-    plain = movement_field(board, "71I4", "infantry", 4, counters=state.counters())
+    field = movement_field(board, "71I4", unit="infantry", allowance=4, counters=state)
+    plain = movement_field(board, "71I4", unit="infantry", allowance=4, counters=state.counters())
     assert np.array_equal(field.cost, plain.cost)
-    assert field.cost_at("71J4") == movement_field(board, "71I4", "infantry", 4).cost_at("71J4") + 1  # B.2
-    assert np.array_equal(kernel.reachable(board, "71I4", "infantry", 4, counters=state), field.cost <= 4)
-    assert np.array_equal(kernel.movement_matrix(board, "infantry", 4, sources=["71I4"], counters=state)[0],
+    assert field.cost_at("71J4") == movement_field(board, "71I4", unit="infantry", allowance=4).cost_at("71J4") + 1  # B.2
+    assert np.array_equal(kernel.reachable(board, "71I4", unit="infantry", allowance=4, counters=state), field.cost <= 4)
+    assert np.array_equal(kernel.movement_matrix(board, unit="infantry", allowance=4, sources=["71I4"], counters=state)[0],
                           np.where(np.isfinite(field.cost), 2 * field.cost, kernel.UNREACHABLE))
-    with pytest.raises(TypeError, match="smoke is a GameState: pass it as counters=, or give smoke as a bool array"):
-        movement_field(board, "71I4", "infantry", smoke=state)
-    with pytest.raises(ValueError, match="counters= and smoke=/units= both given: expected one of them"):
-        movement_field(board, "71I4", "infantry", counters=state, smoke=np.zeros(len(board), bool))
+    for function in (movement_field, kernel.reachable, kernel.movement_graph):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'smoke'"):
+            function(board, "71I4", unit="infantry", smoke=np.zeros(len(board), bool))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'units'"):
+        kernel.movement_matrix(board, unit="infantry", units=np.zeros(len(board), bool))
+    with pytest.raises(TypeError, match="counters must be a kernel.Counters or kernel.GameState, not dict"):
+        movement_field(board, "71I4", counters={"smoke": {"71J4": 2}})
 
 
 def test_smoke_does_not_rebuild_the_movement_graph(board):
-    cache = board.__dict__.setdefault("_movement_tables", {})
-    movement_field(board, "71I4", "infantry", 4)
+    cache = MOVEMENT_CACHE.entries(board).setdefault("tables", {})
+    movement_field(board, "71I4", unit="infantry", allowance=4)
     before = dict(cache)
     state = GameState(board)
     for name in ("71J4", "71J5", "71K5"):
         state.place_smoke(name, 2)
-        movement_field(board, "71I4", "infantry", 4, counters=state)
+        movement_field(board, "71I4", unit="infantry", allowance=4, counters=state)
     assert cache.keys() == before.keys() and all(cache[k] is before[k] for k in before)  # no new graph
 
 
@@ -213,3 +224,97 @@ def test_a_change_rewrites_the_prepared_tables_in_place(board):
     assert changed_rows.tolist() == [h]
     assert set(changed_cells) | set(changed_columns) <= {int(hex_cells(board)[h])}
     assert changed_cells.size == 1  # the hex is no longer inert for the fast path
+
+
+# --- units with a side, one SMOKE per hex, counters files ------------------------------------------
+
+def test_units_carry_a_side(board):
+    state = GameState(board)
+    state.place_unit("71I4", side="allies")
+    state.place_unit("71I4", side="axis")
+    state.place_unit("72M6", side="axis")
+    state.place_unit("71Q5")  # no side: nobody's enemy
+    index = board.index
+    assert state.sides == ("allies", "axis")
+    assert state.units_of("axis").tolist() == sorted([index("71I4"), index("72M6")])
+    assert state.units_of("allies").tolist() == [index("71I4")]
+    assert state.units_not_of("allies").tolist() == sorted([index("71I4"), index("72M6")])
+    assert state.units_not_of("axis").tolist() == [index("71I4")]
+    assert state.units_in("71I4") == {"allies": 1, "axis": 1}
+    with pytest.raises(ValueError, match=re.escape("move_unit('71I4', '71I5'): 71I4 holds 1 unit of side 'allies', "
+                                                   "1 unit of side 'axis': expected side= to say which to move")):
+        state.move_unit("71I4", "71I5")
+    with pytest.raises(ValueError, match=re.escape("move_unit('72M6', '72M7'): no unit of side 'allies' in 72M6 to "
+                                                   "move (it holds 1 unit of side 'axis')")):
+        state.move_unit("72M6", "72M7", side="allies")
+    version = state.version
+    state.move_unit("71I4", "71I5", side="axis")
+    assert state.units_in("71I4") == {"allies": 1} and state.units_in("71I5") == {"axis": 1}
+    assert state.version == version + 1  # 71I4 keeps a unit: only 71I5 changed for the kernels
+    state.move_unit("72M6", "72M7")  # one side there: no side= needed
+    assert state.units_of("axis").tolist() == sorted([index("71I5"), index("72M7")])
+    state.remove_unit("71Q5")
+    assert not state.units[index("71Q5")] and state.units_in("71Q5") == {}
+    assert int(state.units.sum()) == 3
+
+
+def test_threat_map_and_concealment_take_the_other_side(board):
+    state = GameState(board)
+    for name, side in (("71I4", "allies"), ("72M6", "axis"), ("71Q5", "axis")):
+        state.place_unit(name, side=side)
+    by_side = kernel.threat_map(board, counters=state, enemies_of="allies")
+    by_hex = kernel.threat_map(board, ["72M6", "71Q5"], counters=state)
+    assert np.array_equal(by_side.count, by_hex.count) and np.array_equal(by_side.hindrance, by_hex.hindrance)
+    assert not np.array_equal(by_side.count, kernel.threat_map(board, counters=state, enemies_of="axis").count)
+    hidden = kernel.concealed_movement(board, "71I4", counters=state, enemies_of="allies", unit="infantry",
+                                       allowance=4)
+    plain = kernel.concealed_movement(board, "71I4", ["72M6", "71Q5"], counters=state, unit="infantry", allowance=4)
+    assert np.array_equal(hidden.hidden, plain.hidden) and np.array_equal(hidden.field.cost, plain.field.cost)
+    nobody = kernel.threat_map(board, counters=state, enemies_of="neutral")  # every side is its enemy
+    assert nobody.sources.size == 3
+    lonely = GameState(board)
+    lonely.place_unit("71I4", side="allies")
+    assert not kernel.threat_map(board, counters=lonely, enemies_of="allies").seen.any()
+
+
+def test_a_second_smoke_on_a_hex_is_an_error(board):
+    state = GameState(board)
+    state.place_smoke("71J5", 3)
+    with pytest.raises(ValueError, match=re.escape("place_smoke('71J5'): 71J5 already holds SMOKE (DRM 3): "
+                                                   "expected a hex without SMOKE")):
+        state.place_smoke("71J5", 2)
+    state.place_smoke("71K5", 2)
+    with pytest.raises(ValueError, match=re.escape("move_smoke('71J5', '71K5'): 71K5 already holds SMOKE")):
+        state.move_smoke("71J5", "71K5")
+    assert int(state.smoke[board.index("71J5")]) == 3 and int(state.smoke[board.index("71K5")]) == 2
+    assert state.version == 2  # the refused changes changed nothing
+
+
+def test_counters_from_dict_is_the_counters_files_parser(board):
+    data = {"smoke": {"71J5": 3, "71K5": 2}, "smoke_height": {"71J5": 1, "71K5": 4}, "vehicles": ["71K6"],
+            "units": ["71I4"]}
+    counters = Counters.from_dict(board, data)
+    assert counters.to_dict(board) == data
+    assert Counters.from_dict(board, counters.to_dict(board)).to_dict(board) == data
+    same = Counters.on(board, smoke={"71J5": 3}, vehicles=["71K6"], units=["71I4"], smoke_height=2)
+    assert Counters.from_dict(board, {"smoke": {"71J5": 3}, "vehicles": ["71K6"], "units": ["71I4"]}).to_dict(board) \
+        == same.to_dict(board)
+    assert np.array_equal(los_matrix(board, counters=counters), los_matrix(board, counters=Counters(
+        counters.smoke, counters.smoke_height, counters.vehicles, counters.units)))
+
+
+@pytest.mark.parametrize("data, error, match", [
+    ([], TypeError, "counters: expected an object like"),
+    ({"fog": {}}, ValueError, "counters: unknown key 'fog': expected smoke, smoke_height, vehicles, units"),
+    ({"smoke": {"71J5": 101}}, ValueError, r"counters: smoke DRM of 71J5 is 101: expected an integer 0\.\.100"),
+    ({"smoke": {"71J5": True}}, ValueError, r"smoke DRM of 71J5 is True"),
+    ({"smoke": ["71J5"]}, TypeError, "counters: smoke: expected an object of hex: DRM"),
+    ({"smoke_height": 101}, ValueError, r"counters: smoke_height is 101: expected an integer number of levels 0\.\.100"),
+    ({"smoke_height": {"71J5": -1}}, ValueError, r"smoke_height of 71J5 is -1"),
+    ({"vehicles": "71J5"}, TypeError, "counters: vehicles: expected a list of hex names"),
+    ({"units": [5]}, TypeError, "counters: units: 5 is not a hex name"),
+    ({"units": ["99A1"]}, KeyError, "counters: units: hex '99A1' is not on this map"),
+])
+def test_counters_from_dict_refuses_what_no_counters_file_holds(board, data, error, match):
+    with pytest.raises(error, match=match):
+        Counters.from_dict(board, data)

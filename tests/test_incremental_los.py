@@ -37,7 +37,7 @@ def test_refresh_over_locations_with_levels(seed):
     hexes = np.concatenate([rng.choice(len(board), 60, replace=False), upper])
     levels = np.concatenate([np.zeros(60, np.int64), np.minimum(1, board.top_level[upper])])
     state = GameState(board)
-    held = HeldLOSMatrix(board, state, (hexes, levels))
+    held = HeldLOSMatrix(board, state, hexes, levels=levels)
     for _ in range(3):
         random_changes(board, state, rng, 3)
         if state.smoke[hexes[-1]]:  # SMOKE at an upper Location's hex, in and out
@@ -45,7 +45,7 @@ def test_refresh_over_locations_with_levels(seed):
         else:
             state.place_smoke(int(hexes[-1]), 3)
         held.refresh()
-        assert np.array_equal(held.matrix, los_matrix(board, (hexes, levels), counters=state))
+        assert np.array_equal(held.matrix, los_matrix(board, hexes, levels=levels, counters=state))
 
 
 def test_only_pairs_through_the_changed_hex_are_recomputed():

@@ -63,7 +63,7 @@ def test_the_largest_level_accepted_compiles_and_sees_over_lower_ground(tmp_path
     assert int(board.ground_level[board.index("71I9")]) == MAX_LEVEL
     # the int16 arithmetic does not wrap: a LOS over a hill of MAX_LEVEL between two ground hexes is blocked
     result = kernel.los(board, "71I8", "71I10")
-    assert not result.visible and result.blocked_at == "71I9"
+    assert not result.visible and result.blocked_at_name == "71I9"
 
 
 @pytest.mark.parametrize("level", [28, MAX_LEVEL])
@@ -71,10 +71,10 @@ def test_a_steep_hill_keeps_movement_bounded(tmp_path, level):
     # a 7-line board with one hex at level 28 once took 2.3 GB for `move` (level 29: an internal error)
     path, _ = variant(tmp_path, "steep.board", r"^I9\s+0", f"I9 {level}")
     board = kernel.load(path)
-    field = kernel.movement_field(board, "71I8", "infantry")
+    field = kernel.movement_field(board, "71I8", unit="infantry")
     assert np.isinf(field.cost[board.index("71I9")])        # a climb costing more than 1000 MF is impossible
     assert np.isfinite(field.cost[board.index("71I10")])
-    matrix = kernel.movement_matrix(board, "infantry")
+    matrix = kernel.movement_matrix(board, unit="infantry")
     assert matrix.shape == (len(board), len(board))
 
 

@@ -1,4 +1,4 @@
-"""The package's layout: one-way imports between layers, small modules, the public face, deprecated paths.
+"""The package's layout: one-way imports between layers, small modules, the public face and its one list of names.
 
 The layers follow a map's path from its files to the results
 (``docs/architecture.md``); a module may import its own layer and the layers
@@ -11,7 +11,6 @@ import ast
 import importlib
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 #: layer (line_of_sight and movement; render and cli are not siblings) may
 #: not import each other either.
 LAYERS = {
-    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0,
+    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0, "kernel._cache": 0,
     "kernel.grid": 1,
     "kernel.maps": 2,
     "kernel.importers": 3,
@@ -34,7 +33,7 @@ LAYERS = {
     "kernel.cli": 7,
 }
 #: The public face sits above everything and may import anything.
-FACE = {"kernel", "kernel._deprecated"}
+FACE = {"kernel"}
 MAX_LINES = 500
 
 
@@ -143,28 +142,49 @@ def test_unknown_public_name():
         kernel.lso  # noqa: B018
 
 
-@pytest.mark.parametrize("old, name, new", [
-    ("kernel.board", "load", kernel.load),
-    ("kernel.boardfile", "read_board_file", kernel.read_board_file),
-    ("kernel.vasl", "read_board_spec", kernel.read_vasl_board),
-    ("kernel.movement", "movement_field", kernel.movement_field),
-    ("kernel.geometry", "hex_distance", kernel.hex_distance),
-])
-def test_old_paths_warn_and_give_the_same_object(old, name, new):
-    module = importlib.import_module(old)
-    with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} is deprecated .*: use kernel\.{new.__name__}"):
-        assert getattr(module, name) is new
+@pytest.mark.parametrize("old", ["kernel.board", "kernel.boardfile", "kernel.vasl", "kernel.geometry"])
+def test_no_old_module_paths(old):
+    """0.2 dropped the 0.1 module aliases: one import path per name (``from kernel import ...``)."""
+    with pytest.raises(ModuleNotFoundError, match=old.replace(".", r"\.")):
+        importlib.import_module(old)
+    import kernel.movement
+
+    with pytest.raises(AttributeError, match="movement_field"):
+        kernel.movement.movement_field  # noqa: B018
+    assert not any(type(finder).__module__.startswith("kernel") for finder in sys.meta_path)
 
 
-def test_old_paths_do_not_serve_private_or_unknown_names():
-    import kernel.board as old_board
+def _type_checking_names() -> dict[str, tuple[str, str]]:
+    """Public name -> (module, name there) of the imports under ``if TYPE_CHECKING:`` in kernel/__init__.py."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom), ast.dump(statement)
+                for alias in statement.names:
+                    public = alias.asname or alias.name
+                    assert public not in found, f"{public} imported twice for the type checker"
+                    found[public] = (statement.module, alias.name)
+    return found
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with pytest.raises(AttributeError, match="module 'kernel.board' has no attribute '_bundled_scenario'"):
-            old_board._bundled_scenario  # noqa: B018
-        with pytest.raises(AttributeError, match="module 'kernel.board' has no attribute 'nothing'"):
-            old_board.nothing  # noqa: B018
+
+def test_type_checker_and_all_share_one_list_of_public_names():
+    """What a type checker sees (the TYPE_CHECKING imports) is exactly ``__all__``, from the same modules."""
+    seen = _type_checking_names()
+    assert sorted(seen) == kernel.__all__
+    assert seen == kernel._API
+
+
+def test_the_public_names_check_can_fail(monkeypatch):
+    monkeypatch.setitem(kernel._API, "not_imported_for_type_checkers", ("kernel.loading", "load"))
+    assert _type_checking_names() != kernel._API
+
+
+def test_version():
+    from importlib.metadata import version
+
+    assert kernel.__version__ == "0.2.0" == version("hexkernel")
 
 
 def test_no_import_circle_inside_the_package():

@@ -69,10 +69,10 @@ def test_matrix_equals_the_full_walk_on_every_pair(ruleset, seed):
     hexes = np.concatenate([np.arange(n), upper])
     levels = np.concatenate([np.zeros(n, int), top[upper]])
     for state in (None, counters):
-        matrix = los_matrix(board, (hexes, levels), counters=state)
+        matrix = los_matrix(board, hexes, levels=levels, counters=state)
         a, b = np.meshgrid(np.arange(len(hexes)), np.arange(len(hexes)), indexing="ij")
         a, b = a.ravel(), b.ravel()
-        full = los_pairs(board, hexes[a], hexes[b], level_a=levels[a], level_b=levels[b], counters=state)
+        full = los_pairs(board, hexes[a], hexes[b], levels=levels[a], target_levels=levels[b], counters=state)
         expected = np.where(full.visible, np.minimum(full.hindrance, 127), BLOCKED).reshape(matrix.shape)
         np.fill_diagonal(expected, 0)
         differ = np.argwhere(matrix != expected)
@@ -121,18 +121,18 @@ def test_matrix_over_upper_locations():
     upper = np.flatnonzero(top > 0)
     hexes = np.concatenate([upper, upper])
     levels = np.concatenate([np.zeros(len(upper), int), top[upper]])
-    matrix = los_matrix(board, (hexes, levels))
+    matrix = los_matrix(board, hexes, levels=levels)
     for i in range(len(hexes)):
         for j in range(0, len(hexes), 3):
-            single = los(board, int(hexes[i]), int(hexes[j]), level_a=int(levels[i]), level_b=int(levels[j]))
+            single = los(board, int(hexes[i]), int(hexes[j]), level=int(levels[i]), target_level=int(levels[j]))
             assert matrix[i, j] == (min(single.hindrance, 127) if single.visible else BLOCKED) or i == j
 
 
 @pytest.mark.parametrize("model", ["hex", "depiction"])
 def test_pairs_equal_single_queries(model):
-    """``los_pairs`` and ``los`` give one pair the same answer in every field they share (issue #14):
-    names and reason names in ``los``, indices and codes in ``los_pairs``, converted by
-    ``blocked_at_names`` and ``reason_names``."""
+    """``los_pairs`` and ``los`` give one pair the same answer in every field they share, of the same
+    types: ``blocked_at`` an index and ``reason`` a code in both, with ``blocked_at_name`` and
+    ``reason_name`` their names."""
     import warnings
 
     board = kernel.load("default")
@@ -144,15 +144,16 @@ def test_pairs_equal_single_queries(model):
         warnings.simplefilter("ignore")   # the depiction model on a map without art
         result = los_pairs(board, a, b, model=model)
         singles = [los(board, int(a[k]), int(b[k]), model=model) for k in range(0, 300, 3)]
-    names, reasons = result.blocked_at_names(board), result.reason_names()
+    names, reasons = result.blocked_at_name, result.reason_name
     assert (~result.visible).sum() > 50 and result.continuous_slope.any() and result.blind.any()
     for k, single in zip(range(0, 300, 3), singles):
         assert result.visible[k] == single.visible
         assert result.hindrance[k] == single.hindrance
         assert result.blind[k] == single.blind
         assert result.continuous_slope[k] == single.continuous_slope
-        assert names[k] == single.blocked_at and result.blocked_at[k] == single.blocked_at_index
-        assert reasons[k] == single.reason
+        assert names[k] == single.blocked_at_name and result.blocked_at[k] == single.blocked_at
+        assert reasons[k] == single.reason_name and result.reason[k] == single.reason
+        assert type(single.blocked_at) is int and type(single.reason) is int
         assert (result.range[k], result.cover[k]) == (single.range, single.cover)
 
 
@@ -189,19 +190,19 @@ def test_counters_change_the_matrix():
 
 @pytest.mark.parametrize("call, error, match", [
     (lambda b: los_matrix(b, counters=Counters(smoke=np.zeros(5))), ValueError, r"counters.smoke has shape \(5,\)"),
-    (lambda b: los(b, "71I4", "71I6", level_a=2), ValueError, "level_a is 2 in 71I4"),
-    (lambda b: los(b, "71I4", "71I6", level_b=-1), ValueError, "level_b is -1"),
+    (lambda b: los(b, "71I4", "71I6", level=2), ValueError, "level is 2 in 71I4"),
+    (lambda b: los(b, "71I4", "71I6", target_level=-1), ValueError, "target_level is -1"),
     (lambda b: los(b, "71I4", "99A1"), KeyError, "'99A1' is not on this map"),
     (lambda b: los(b, "71I4", "71I6", counters={"smoke": 1}), TypeError, "counters must be a kernel.Counters"),
     (lambda b: next(los_matrix_blocks(b, block_rows=0)), ValueError, "block_rows is 0"),
     (lambda b: field_of_fire(b, []), ValueError, "no sources given"),
-    (lambda b: los_pairs(b, [1, 2], [3]), ValueError, "a has 2 hexes and b 1"),
+    (lambda b: los_pairs(b, [1, 2], [3]), ValueError, "sources has 2 hexes and targets 1: expected equal lengths"),
     (lambda b: los(b, "71I4", "71I6", unit="cavalry"), ValueError, "unknown unit class 'cavalry'"),
-    (lambda b: los_pairs(b, [1], [2], level_b=2), ValueError, r"level_b\[0\] is 2 in 71A3: expected 0\.\.0"),
+    (lambda b: los_pairs(b, [1], [2], target_levels=2), ValueError, r"target_levels\[0\] is 2 in 71A3: expected 0\.\.0"),
     (lambda b: field_of_fire(b, ["71I4"], levels=3), ValueError, r"levels\[0\] is 3 in 71I4: expected 0\.\.0"),
-    (lambda b: los(b, "71P5h1", "71I4", level_a=2), ValueError, "level_a=2 contradicts the Location '71P5h1'"),
+    (lambda b: los(b, "71P5h1", "71I4", level=2), ValueError, "level=2 contradicts the Location '71P5h1'"),
     (lambda b: los(b, "Bridge/71I4", "71I6"), ValueError, "'Bridge/71I4': 71I4 has no bridge"),
-    (lambda b: los_matrix(b, ([1], [1])), ValueError, r"locations: level\[0\] is 1 in 71A2: expected 0\.\.0"),
+    (lambda b: los_matrix(b, [1], levels=[1]), ValueError, r"levels\[0\] is 1 in 71A2: expected 0\.\.0"),
 ])
 def test_bad_input_gets_a_clear_error(call, error, match):
     board = kernel.load("default")
@@ -283,8 +284,8 @@ def test_single_pair_cover_and_range_equal_the_bulk_ones(ruleset):
     level_a = np.array([rng.integers(0, board.top_level[h] + 1) for h in a])
     level_b = np.array([rng.integers(0, board.top_level[h] + 1) for h in b])
     for unit in board.ruleset.unit_classes:
-        bulk = los_pairs(board, a, b, level_a=level_a, level_b=level_b, unit=unit)
-        one = [los(board, int(a[k]), int(b[k]), level_a=int(level_a[k]), level_b=int(level_b[k]), unit=unit)
+        bulk = los_pairs(board, a, b, levels=level_a, target_levels=level_b, unit=unit)
+        one = [los(board, int(a[k]), int(b[k]), level=int(level_a[k]), target_level=int(level_b[k]), unit=unit)
                for k in range(200)]
         assert bulk.cover.tolist() == [r.cover for r in one]
         assert bulk.range.tolist() == [board.distance(int(a[k]), int(b[k])) for k in range(200)]

@@ -69,8 +69,8 @@ def test_los_matches_reference(ruleset, seed):
                                     _as_dict(counters) if counters is not None else None, unit_class)
         got = {
             "visible": fast.visible, "hindrance": fast.hindrance,
-            "blocked_at": board.index(fast.blocked_at) if fast.blocked_at else -1,
-            "reason": fast.reason, "blind": fast.blind, "continuous_slope": fast.continuous_slope,
+            "blocked_at": fast.blocked_at,
+            "reason": fast.reason_name, "blind": fast.blind, "continuous_slope": fast.continuous_slope,
             "cover": fast.cover,
         }
         want = {key: slow[key] for key in got}

@@ -40,13 +40,13 @@ def los(board, a, b, **kwargs):
     result = reference_los(board, board.index(a), board.index(b), **kwargs)
     counters = kwargs.get("counters")
     fast = kernel_los(
-        board, board.index(a), board.index(b), level_a=kwargs.get("level_a", 0), level_b=kwargs.get("level_b", 0),
+        board, board.index(a), board.index(b), level=kwargs.get("level_a", 0), target_level=kwargs.get("level_b", 0),
         counters=Counters(**counters) if counters else None,
         unit=board.ruleset.unit_classes[kwargs.get("unit_class", 0)] if isinstance(kwargs.get("unit_class", 0), int)
         else kwargs["unit_class"],
     )
     got = {"visible": fast.visible, "hindrance": fast.hindrance,
-           "blocked_at": board.index(fast.blocked_at) if fast.blocked_at else -1, "reason": fast.reason,
+           "blocked_at": fast.blocked_at, "reason": fast.reason_name,
            "blind": fast.blind, "continuous_slope": fast.continuous_slope, "cover": fast.cover}
     assert got == {key: result[key] for key in got}, f"kernel {got} != reference {result}"
     assert kernel_trace(board, a, b) == reference_trace(board, board.index(a), board.index(b))

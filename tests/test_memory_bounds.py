@@ -46,8 +46,8 @@ for name, (kind, path) in cases.items():
     try:
         if kind == "load":
             board = kernel.load(path)
-            kernel.movement_field(board, "71I8", "infantry")
-            kernel.movement_matrix(board, "infantry")
+            kernel.movement_field(board, "71I8", unit="infantry")
+            kernel.movement_matrix(board, unit="infantry")
             kernel.los_matrix(board)
             results[name] = "answered"
             continue

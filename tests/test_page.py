@@ -62,8 +62,8 @@ def test_pair_tables_match_los(small, data, seed):
     rng = np.random.default_rng(seed)
     for a, b in rng.integers(0, n, size=(40, 2)):
         result = kernel.los(small, int(a), int(b))
-        assert blocked_at[a, b] == (small.index(result.blocked_at) if result.blocked_at else NO_BLOCKING_HEX)
-        assert data["los"]["reasons"][detail[a, b] & 7] == result.reason
+        assert blocked_at[a, b] == (result.blocked_at if result.blocked_at >= 0 else NO_BLOCKING_HEX)
+        assert data["los"]["reasons"][detail[a, b] & 7] == result.reason_name
         assert bool(detail[a, b] & 8) == result.continuous_slope
         assert bool(detail[a, b] & 16) == result.blind
         assert cover[a, b] == result.cover
@@ -82,7 +82,8 @@ def test_movement_tables_are_per_allowance(small, data):
 
 
 def test_counters_change_the_tables_and_are_drawn(small, data):
-    with_counters = page_data(small, counters={"smoke": {"71I9": 3}, "vehicles": ["71J9"]}, max_allowance=3)
+    with_counters = page_data(small, counters=kernel.Counters.from_dict(small, {"smoke": {"71I9": 3}, "vehicles": ["71J9"]}),
+                              max_allowance=3)
     assert with_counters["counters"] == {"smoke": [[small.index("71I9"), 3]], "vehicles": [small.index("71J9")],
                                          "units": []}
     assert with_counters["los"]["matrix"] != data["los"]["matrix"]

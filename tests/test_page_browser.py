@@ -48,7 +48,7 @@ def counters(board):
 @pytest.fixture(scope="module")
 def page_file(board, tmp_path_factory):
     path = tmp_path_factory.mktemp("page") / "map.html"
-    kernel.map_page(board, path, counters=COUNTERS, max_allowance=MAX_ALLOWANCE)
+    kernel.map_page(board, path, counters=kernel.Counters.from_dict(board, COUNTERS), max_allowance=MAX_ALLOWANCE)
     return path
 
 
@@ -167,27 +167,27 @@ def test_shift_click_shows_the_los(page, board, counters, pair):
     result = kernel.los(board, a, b, counters=counters)
     assert text.splitlines()[0] == result.explain().splitlines()[0]
     assert f"range {board.distance(a, b)}" in text
-    if result.blocked_at is not None:
-        assert f"blocking hex {result.blocked_at}: ground level" in text
+    if result.blocked_at >= 0:
+        assert f"blocking hex {result.blocked_at_name}: ground level" in text
         assert page.find_elements(By.ID, "blocking-mark")
-    if result.reason == "blind hex":   # the A6.4 arithmetic, as los --explain writes it
+    if result.reason_name == "blind hex":   # the A6.4 arithmetic, as los --explain writes it
         from kernel.line_of_sight.report import blind_arithmetic
 
-        first, second = blind_arithmetic(board, result, result.blocked_at).split("\n")
+        first, second = blind_arithmetic(board, result, result.blocked_at_name).split("\n")
         assert f"A6.4: {first}\n  {second}" in text
 
 
 def test_some_golden_los_is_blocked_and_some_clear(board, counters):
     results = [kernel.los(board, a, b, counters=counters) for a, b in LOS_CASES]
     assert any(r.visible for r in results) and any(not r.visible for r in results)
-    assert any(r.reason == "blind hex" for r in results)
+    assert any(r.reason_name == "blind hex" for r in results)
 
 
 @pytest.mark.parametrize("case", [pytest.param(("71I4", 4), id="golden-71I4-4MF"),
                                   pytest.param(("72M6", 2), id="golden-72M6-2MF"),
                                   pytest.param(("71J5", MAX_ALLOWANCE), id="golden-71J5-max")]
                          + [pytest.param(s, id=f"seed{s}") for s in (6, 7)])
-def test_movement_view_with_the_slider(page, board, case):
+def test_movement_view_with_the_slider(page, board, case, counters):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -204,9 +204,7 @@ def test_movement_view_with_the_slider(page, board, case):
         slider.send_keys(Keys.RIGHT)
     assert page.find_element(By.ID, "allowance-value").text == str(allowance)
     states, values, _ = overlay(page)
-    smoke = np.zeros(len(board), bool)
-    smoke[board.indices(list(COUNTERS["smoke"]))] = True
-    field = kernel.movement_field(board, start, allowance=allowance, smoke=smoke)
+    field = kernel.movement_field(board, start, allowance=allowance, counters=counters)
     reach = np.isfinite(field.cost) & (field.cost <= allowance)
     assert states == np.where(reach, "reach", "beyond").tolist()
     assert [float(v) if v is not None else None for v in values] == \

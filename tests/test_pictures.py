@@ -127,22 +127,22 @@ def test_fire_picture_marks_source_and_counts(board71):
 
 def test_movement_picture_puts_bypass_on_the_hexside():
     board = kernel.load("default")
-    field = movement_field(board, "71I4", "infantry", 4)
-    states = field.path_states("71M6")
+    field = movement_field(board, "71I4", unit="infantry", allowance=4)
+    states = field.path_states("71E4")
     names = [field.state_name(s) for s in states]
-    assert names[-1] == "71M6-71M5", names
+    assert names[-2:] == ["71F3-71F4", "71E4"], names
     frame = Frame(board)
     xs, ys, kinds = _path_points(board, frame, field, states)
-    assert kinds[0] == "hex" and kinds[-1] == "bypass"
-    h, n = board.index("71M6"), board.index("71M5")
-    assert math.isclose(xs[-1], (frame.cx[h] + frame.cx[n]) / 2)
-    assert math.isclose(ys[-1], (frame.cy[h] + frame.cy[n]) / 2)
+    assert kinds[0] == "hex" and kinds[-2] == "bypass" and kinds[-1] == "hex"
+    h, n = board.index("71F3"), board.index("71F4")
+    assert math.isclose(xs[-2], (frame.cx[h] + frame.cx[n]) / 2)
+    assert math.isclose(ys[-2], (frame.cy[h] + frame.cy[n]) / 2)
     assert math.isclose(xs[0], frame.cx[board.index("71I4")])
-    full = movement_field(board, "71I4", "infantry")
-    figure = movement_picture(board, field, allowance=4, to="71M6", full=full, dpi=DPI)
+    full = movement_field(board, "71I4", unit="infantry")
+    figure = movement_picture(board, field, allowance=4, to="71E4", full=full, dpi=DPI)
     words = texts(figure)
     assert "Bypass: along the hexside" in words
-    assert "path to 71M6 (4 MF)" in words
+    assert "path to 71E4 (4 MF)" in words
     assert "reachable within 4" in words
     # costs written in the hexes agree with the field
     drawn = [t.get_text() for t in figure.axes[0].texts] + label_texts(figure)
@@ -157,7 +157,7 @@ def test_los_picture_marks_the_block(board71):
     if result.visible:
         assert "line of sight (clear)" in words
     else:
-        assert f"blocked at {result.blocked_at}" in words
+        assert f"blocked at {result.blocked_at_name}" in words
         assert result.explain().splitlines()[0] in words
 
 
@@ -186,8 +186,7 @@ def test_counters_are_drawn_with_legend_entries(board71, kind):
     elif kind == "los":
         figure = los_picture(board71, los(board71, "71I4", "71L5", counters=counters), counters=counters, dpi=DPI)
     else:
-        smoke = counters.smoke > 0
-        field = movement_field(board71, "71I4", allowance=4, smoke=smoke)
+        field = movement_field(board71, "71I4", allowance=4, counters=counters)
         figure = movement_picture(board71, field, allowance=4, counters=counters, dpi=DPI)
     words = texts(figure)
     assert "SMOKE counter (+N: its hindrance DRM)" in words and "vehicle or wreck counter" in words

@@ -42,9 +42,9 @@ def test_smoke_in_an_end_hex_hinders(board, hexes, level_a, level_b, expected):
 def test_end_smoke_reaching_the_cap_blocks_at_the_end(board):
     counters = Counters(**smoke(board, {"71I4": 3, "71L5": 3}))
     result = los(board, "71I4", "71L5", counters=counters)
-    assert not result.visible and result.reason == "hindrance" and result.blocked_at == "71L5"
+    assert not result.visible and result.reason_name == "hindrance" and result.blocked_at_name == "71L5"
     first = los(board, "71I4", "71L5", counters=Counters(**smoke(board, {"71I4": 6})))
-    assert not first.visible and first.blocked_at == "71I4"
+    assert not first.visible and first.blocked_at_name == "71I4"
     assert [step.hex for step in result.steps if step.hindrance] == ["71I4", "71L5"]
 
 

@@ -217,9 +217,9 @@ def test_synthetic_import(board05):
 def test_synthetic_board_compiles_and_moves(board05):
     board = compile_spec(import_quietly(board05))
     assert board.terrain_of("5I9") == ["woods", "stone-building"]
-    field = movement_field(board, "5I8", "infantry")
+    field = movement_field(board, "5I8", unit="infantry")
     assert field.state_cost[2 * board.location_offset[board.index("5I9")]] == 4   # A2.4: 2 + 2 MF
-    assert los(board, "5E4", "5E7").reason == "hexside"
+    assert los(board, "5E4", "5E7").reason_name == "hexside"
 
 
 def test_synthetic_bridge_over_a_stream(tmp_path):
@@ -241,7 +241,7 @@ def test_synthetic_bridge_over_a_stream(tmp_path):
     r5 = board.index("5R5")
     assert board.terrain_of(r5) == ["stream", "bridge"] and int(board.ground_level[r5]) == -1
     assert [board.names[h] for h in np.flatnonzero(board.bridge_deck)] == ["5R5"]
-    field = movement_field(board, "5R4", "infantry")
+    field = movement_field(board, "5R4", unit="infantry")
     assert field.path_to("5R6") == ["5R4", "5R5h1", "5R6"]     # along the road, over the deck
 
 
@@ -575,7 +575,7 @@ def test_board_13_bridges():
         assert board.terrain_of(h) == ["stream", "bridge"] and int(board.ground_level[h]) == -1
     assert not board.bridge_deck[board.index("13X7")]            # ten bridge pixels at its edge only
     # onto the deck of 13CC5 along its road (from 13BB4, across the road hexside), and beneath it across the stream
-    field = movement_field(board, "13BB4", "infantry")
+    field = movement_field(board, "13BB4", unit="infantry")
     ground = 2 * int(board.location_offset[board.index("13CC5")])
     assert field.state_cost[ground + 2] == 1                      # the deck: road cost
     assert 1 < field.state_cost[ground] < math.inf                # beneath: into the stream
@@ -597,7 +597,7 @@ def test_2i9_is_a_building_woods_hex(boards):
     assert board.terrain_of("2M4") == ["woods"] and board.ground_level[board.index("2M4")] == 2   # B.1: a wooded hill hex
     target = board.location_offset[board.index("2I9")]
     for start in ("2I8", "2H9", "2J9", "2I10"):
-        field = movement_field(board, start, "infantry")
+        field = movement_field(board, start, unit="infantry")
         assert field.state_cost[2 * target] == 4                 # A2.4: woods 2 + building 2 MF
 
 

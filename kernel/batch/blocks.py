@@ -110,8 +110,4 @@ def movement_block(board, unit: str, first: int, count: int, counters: Counters 
                    allowance: float | None) -> np.ndarray:
     """Rows ``first .. first + count - 1`` of :func:`kernel.movement_matrix` for ``unit`` (SMOKE and units
     of ``counters`` on the map)."""
-    smoke = units = None
-    if counters is not None:
-        smoke, units = counters.smoke > 0, np.asarray(counters.units, bool)
-    return movement_matrix(board, unit, allowance, sources=np.arange(first, first + count), smoke=smoke,
-                           units=units)
+    return movement_matrix(board, np.arange(first, first + count), unit=unit, allowance=allowance, counters=counters)

@@ -27,6 +27,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from kernel._cache import BoardCache
 from kernel.batch import sources, storage
 from kernel.batch.blocks import LOS_ARRAYS, array_shapes, counters_for, los_block, movement_block
 from kernel.batch.spec import BatchJob, BatchJobError, read_job
@@ -103,10 +104,14 @@ def work_kinds(arrays, units) -> dict[str, list[str]]:
     return {kind: names for kind, names in kinds.items() if names}
 
 
+#: Each board's digest (a batch job's identity of its map).
+BATCH_CACHE = BoardCache("batch digests")
+
+
 def _board_digest(board) -> str:
-    digest = board.__dict__.get("_batch_digest")
+    digest = BATCH_CACHE.entries(board).get("_batch_digest")
     if digest is None:
-        digest = board.__dict__["_batch_digest"] = sources.board_digest(board)
+        digest = BATCH_CACHE.entries(board)["_batch_digest"] = sources.board_digest(board)
     return digest
 
 

@@ -21,9 +21,6 @@ from kernel.loading import load
 from kernel.maps.rulesets import RulesetError
 from kernel.maps.specs import BoardFileError
 
-COUNTER_KEYS = ("smoke", "smoke_height", "vehicles", "units")
-
-
 # ---------------------------------------------------------------------------
 # inputs: the map, Locations, unit classes, counters
 # ---------------------------------------------------------------------------
@@ -151,7 +148,11 @@ def unit_class(board, unit: str | None) -> str:
 
 
 def read_counters(board, path: str | None):
-    """Counters from a JSON file: ``(kernel.Counters, normalised dict)`` or ``(None, {})``."""
+    """Counters from a JSON file: ``(kernel.Counters, normalised dict)`` or ``(None, {})``.
+
+    The file's JSON is screened here (size, depth, numbers); its meaning is read by
+    :meth:`kernel.Counters.from_dict`, the parser the map page shares.
+    """
     if not path:
         return None, {}
     try:
@@ -165,46 +166,13 @@ def read_counters(board, path: str | None):
     except UnicodeDecodeError:
         raise UserError(f"counters file {path}: not UTF-8 text") from None
     data = parse_counters_json(text, f"counters file {path}")
-    where = f"counters file {path}"
-    if not isinstance(data, dict):
-        raise UserError(f"{where}: expected a JSON object like {{\"smoke\": {{\"71I9\": 3}}, \"vehicles\": [], \"units\": []}}")
-    unknown = sorted(set(data) - set(COUNTER_KEYS))
-    if unknown:
-        raise UserError(f"{where}: unknown key {unknown[0]!r}: expected {', '.join(COUNTER_KEYS)}")
+    from kernel.maps.counters import Counters
 
-    def hex_name(name, key):
-        if not isinstance(name, str):
-            raise UserError(f"{where}: {key}: {name!r} is not a hex name like '71I9'")
-        try:
-            return board.names[board.index(name)]
-        except (KeyError, ValueError) as error:
-            raise UserError(f"{where}: {key}: {error_message(error)}") from None
-
-    smoke = data.get("smoke", {})
-    if not isinstance(smoke, dict):
-        raise UserError(f"{where}: smoke: expected an object of hex: DRM, like {{\"71I9\": 3}}")
-    smoke_out = {}
-    for name, drm in smoke.items():
-        if isinstance(drm, bool) or not isinstance(drm, int) or not 0 <= drm <= 100:
-            raise UserError(f"{where}: smoke DRM of {name} is {drm!r}: expected an integer 0..100")
-        canonical = hex_name(name, "smoke")
-        if canonical in smoke_out:
-            raise UserError(f"{where}: smoke: {name!r} names {canonical} again: expected each hex once")
-        smoke_out[canonical] = drm
-    lists = {}
-    for key in ("vehicles", "units"):
-        value = data.get(key, [])
-        if not isinstance(value, list):
-            raise UserError(f"{where}: {key}: expected a list of hex names")
-        lists[key] = [hex_name(name, key) for name in value]
-    height = data.get("smoke_height", 2)
-    if isinstance(height, bool) or not isinstance(height, int) or not 0 <= height <= 20:
-        raise UserError(f"{where}: smoke_height is {height!r}: expected an integer number of levels 0..20")
-    from kernel import Counters
-
-    counters = Counters.on(board, smoke=smoke_out, vehicles=lists["vehicles"], units=lists["units"],
-                           smoke_height=height)
-    return counters, {"smoke": smoke_out, "smoke_height": height, **lists}
+    try:
+        counters = Counters.from_dict(board, data, where=f"counters file {path}")
+    except (KeyError, ValueError, TypeError, IndexError) as error:
+        raise UserError(error_message(error)) from None
+    return counters, counters.to_dict(board)
 
 
 # ---------------------------------------------------------------------------

@@ -60,7 +60,12 @@ def _demo_destination(board, field, allowance) -> int:
     for i, c in enumerate(field.cost):
         if not c <= allowance:
             continue
-        states = field.path_states(i)
+        states = field.path_states(i)  # to the hex's Location: None where only a Bypass position is in reach
+        if states is None:
+            continue
+        c = field.state_cost[states[-1]]
+        if not c <= allowance:
+            continue
         bypass = any(s >= 2 * field.tables.n_locations for s in states)
         candidate = (float(c), bypass, len(states), -i)
         if key is None or candidate > key:
@@ -81,10 +86,10 @@ def _demo_target(board, viewer, level) -> int:
     for i in order[:400]:
         if distance[i] < 6:
             continue
-        result = los(board, int(viewer), int(i), level_a=level)
+        result = los(board, int(viewer), int(i), level=level)
         if result.visible and result.hindrance > 0:
             return int(i)
-        if not result.visible and fallback < 0 and result.reason in ("obstacle", "hexside", "hill"):
+        if not result.visible and fallback < 0 and result.reason_name in ("obstacle", "hexside", "hill"):
             fallback = int(i)
     return fallback if fallback >= 0 else int(order[-1])
 
@@ -158,22 +163,22 @@ def command_demo(args) -> None:
     allowance = float(board.ruleset.rules["default_allowance"][unit])
     points = "MF" if board.ruleset.los_model == "asl" else "MP"
     started = time.perf_counter()
-    field = movement_field(board, [source], unit, allowance)
+    field = movement_field(board, [source], unit=unit, allowance=allowance)
     destination = _demo_destination(board, field, allowance)
     move_json = move_payload(board, field, allowance, destination)
     step(f"movement of {unit} from {board.names[source]}", started,
          f"{len(move_json['reachable'])} hexes within {format_points(allowance)} {points}; path to {move_json['to']} "
          f"({format_points(move_json['path_cost'])} {points}): {' '.join(format_step(p) for p in move_json['path'])}")
     save_json("move.json", move_json)
-    full = movement_field(board, [source], unit)
+    full = movement_field(board, [source], unit=unit)
 
     # 4. one LOS, explained
     started = time.perf_counter()
     target = _demo_target(board, source, level)
-    result = los(board, source, target, level_a=level)
+    result = los(board, source, target, level=level)
     step(f"LOS {result.viewer} -> {result.target}", started,
          "clear" + (f", hindrance +{result.hindrance}" if result.hindrance else "") if result.visible
-         else f"blocked at {result.blocked_at} ({result.reason})")
+         else f"blocked at {result.blocked_at_name} ({result.reason_name})")
     save_json("los.json", los_payload(board, result))
     write_text(str(out / "los.txt"), result.explain() + "\n")
     files.append(str(out / "los.txt"))

@@ -91,7 +91,7 @@ def command_fire(args) -> None:
     from kernel import field_of_fire
 
     try:
-        fire = field_of_fire(board, hexes, levels=levels, target_level=args.target_level, counters=counters,
+        fire = field_of_fire(board, hexes, levels=levels, target_levels=args.target_level, counters=counters,
                              unit=unit, model=los_model(args))
     except ValueError as error:
         raise UserError(str(error)) from None

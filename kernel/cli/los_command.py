@@ -52,7 +52,7 @@ def command_los(args) -> None:
     from kernel import los
 
     try:
-        result = los(board, a, b, level_a=level_a, level_b=level_b, counters=counters, unit=unit,
+        result = los(board, a, b, level=level_a, target_level=level_b, counters=counters, unit=unit,
                      model=los_model(args))
     except ValueError as error:
         raise UserError(str(error)) from None

@@ -46,7 +46,7 @@ def move_payload(board, field, allowance, to=None) -> dict:
     }
     if to is not None:
         index = board.index(to)
-        states = field.path_states(index)
+        states = field.path_states(index) or []
         payload["to"] = board.names[index]
         payload["path"] = [field.state_name(s) for s in states]
         payload["path_cost"] = json_number(field.state_cost[states[-1]]) if states else None
@@ -79,14 +79,10 @@ def command_move(args) -> None:
     allowance = args.allowance
     if allowance is None:
         allowance = float(board.ruleset.rules["default_allowance"][unit])
-    smoke = units = None
-    if counters is not None:
-        smoke = counters.smoke > 0
-        units = counters.units
     from kernel import movement_field
 
     try:
-        field = movement_field(board, starts, unit, allowance, smoke=smoke, units=units)
+        field = movement_field(board, starts, unit=unit, allowance=allowance, counters=counters)
     except ValueError as error:
         raise UserError(str(error)) from None
     payload = move_payload(board, field, allowance, to)
@@ -96,7 +92,7 @@ def command_move(args) -> None:
     def unlimited():
         nonlocal full
         if full is None:
-            full = movement_field(board, starts, unit, smoke=smoke, units=units)
+            full = movement_field(board, starts, unit=unit, counters=counters)
         return full
 
     def text():
@@ -116,7 +112,7 @@ def command_move(args) -> None:
                 lines.append(f"path to {payload['to']} ({format_points(payload['path_cost'])} {points}): "
                              + " ".join(format_step(name) for name in payload["path"]))
             else:
-                beyond = unlimited().cost[to]
+                beyond = unlimited().cost_at(to)  # its Location (the path ends there)
                 extra = f" (it costs {format_points(beyond)} {points})" if math.isfinite(beyond) else " at all"
                 lines.append(f"{board.names[to]} is not reachable within {format_points(allowance)} {points}{extra}")
         return lines

@@ -41,7 +41,7 @@ def command_page(args) -> None:
     check_writable(("--out", args.out, (".html", ".htm")))
     board = load_map(args.map)
     unit = unit_class(board, args.unit)
-    _, counters = read_counters(board, args.counters)
+    counters, _ = read_counters(board, args.counters)
     from kernel.render.page import map_page
 
     try:

@@ -38,11 +38,11 @@ def warm_kernels() -> list[tuple[str, float]]:
         ("los_pairs", lambda: kernel.los_pairs(board, [0, 1], [len(board) - 1, 2])),
         ("field_of_fire", lambda: kernel.field_of_fire(board, [first])),
         ("movement_field", lambda: kernel.movement_field(board, first, unit="infantry")),
-        ("reachable", lambda: kernel.reachable(board, first, "infantry", 4)),
-        ("movement_matrix", lambda: kernel.movement_matrix(board, "infantry")),
+        ("reachable", lambda: kernel.reachable(board, first, unit="infantry", allowance=4)),
+        ("movement_matrix", lambda: kernel.movement_matrix(board, unit="infantry")),
         ("can_see", lambda: kernel.can_see(board, first, last)),
         ("fields_of_fire and threat_map", lambda: kernel.threat_map(board, [first, last])),
-        ("concealed_movement", lambda: kernel.concealed_movement(board, first, [last], "infantry", 4)),
+        ("concealed_movement", lambda: kernel.concealed_movement(board, first, [last], unit="infantry", allowance=4)),
         ("HeldLOSMatrix refresh", lambda: _refresh_once(kernel, board)),
     ]
     def depiction():   # the board has no art: the model's warning is expected here

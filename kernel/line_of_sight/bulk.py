@@ -11,9 +11,13 @@ Output conventions
   holding the total hindrance DRM of each visible pair (saturated at 127) and
   :data:`~kernel.line_of_sight.results.BLOCKED` (-1) for each blocked pair;
   the diagonal is 0.
-* :func:`field_of_fire` gives, per target hex, ``visible``, the least
-  ``hindrance`` over the sources (``BLOCKED`` where none sees it), the
-  index of the best ``source`` (-1 where none) and the target's ``cover``.
+* :func:`los_pairs` gives a :class:`~kernel.line_of_sight.results.PairsResult`
+  per pair (``sources[k] -> targets[k]``) or, with ``product=True``, per
+  source and target (``K x M`` arrays).
+* :func:`field_of_fire` gives a :class:`~kernel.line_of_sight.results.FieldOfFire`:
+  per target hex, ``visible``, the least ``hindrance`` over the sources
+  (``BLOCKED`` where none sees it), the index of the best ``source`` (-1
+  where none) and the target's ``cover``.
 
 Examples
 --------
@@ -28,30 +32,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._dtypes import HEX_INDEX
-from kernel._limits import MAX_BUILDING_LEVELS, check_range
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.line_of_sight.depiction import (
     ART_MODELS, best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
-from kernel.line_of_sight.inputs import cover_and_ranges, cover_of, kernel_board_tables, locations_of, model_code, template_tuple
+from kernel.line_of_sight.inputs import (
+    cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays, target_level_array,
+    template_tuple,
+)
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
-from kernel.maps.locations import hex_array, level_array
 from kernel.maps.counters import holding_state
+from kernel.maps.locations import location_arrays
 
 
 @holding_state
-def los_matrix(board, locations=None, *, counters: Counters | None = None, model: str = "hex") -> np.ndarray:
+def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "hex") -> np.ndarray:
     """The full N x N LOS matrix between Locations, using symmetry and all threads.
 
     Parameters
     ----------
     board : Board
-    locations : sequence of hexes, or (hexes, levels), optional
-        The Locations (default: the ground level of every hex, in index order).
-    counters : Counters, optional
+    sources : hex, Location or sequence of them, optional
+        The matrix's Locations, both its rows and its columns (default:
+        the ground level of every hex, in index order).
+    levels : int or sequence of int
+        Their Location levels (where the names do not give them).
+    counters : Counters or GameState, optional
     model : {"hex", "depiction", "vasl"}
         ``"depiction"`` reads the LOS off the map's drawn art
         (:mod:`kernel.line_of_sight.depiction`; ASL maps); ``"vasl"`` does
@@ -69,7 +77,7 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
         not, 10.10), so every ordered pair is computed.  Memory: N² bytes (use
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
     """
-    hexes, levels = locations_of(board, locations)
+    hexes, levels = source_arrays(board, sources, levels)
     if checked_model(model) in ART_MODELS:
         return depiction_matrix(board, hexes, levels, counters=counters, per_range=model == "vasl")
     out = np.empty((len(hexes), len(hexes)), np.int8)
@@ -85,16 +93,16 @@ def los_matrix(board, locations=None, *, counters: Counters | None = None, model
 
 
 @holding_state
-def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
+def los_matrix_blocks(board, sources=None, *, levels=0, counters=None, block_rows: int = 1024,
                       model: str = "hex"):
     """Yield ``(first_row, rows)`` blocks of the full matrix, ``block_rows`` rows at a time.
 
-    Memory stays at ``block_rows × N`` bytes whatever the map size.  ``model``
-    as in :func:`los_matrix`.
+    Memory stays at ``block_rows × N`` bytes whatever the map size.
+    ``sources``, ``levels``, ``counters`` and ``model`` as in :func:`los_matrix`.
     """
     if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
-    hexes, levels = locations_of(board, locations)
+    hexes, levels = source_arrays(board, sources, levels)
     if checked_model(model) in ART_MODELS:
         for first in range(0, len(hexes), block_rows):
             yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first), counters,
@@ -110,16 +118,17 @@ def los_matrix_blocks(board, locations=None, *, counters: Counters | None = None
 
 
 @holding_state
-def visibility_bits(board, locations=None, *, counters: Counters | None = None, block_rows: int = 1024,
+def visibility_bits(board, sources=None, *, levels=0, counters=None, block_rows: int = 1024,
                     model: str = "hex") -> np.ndarray:
     """Bit-packed visibility matrix: ``np.unpackbits(bits[i])[j]`` is 1 when j is visible from i.
 
     Shape ``(N, ceil(N / 8))`` of uint8: N²/8 bytes, computed block by block
-    (a 20,000-hex map needs 50 MB).  ``model`` as in :func:`los_matrix`.
+    (a 20,000-hex map needs 50 MB).  The other arguments as in :func:`los_matrix`.
     """
-    hexes, _ = locations_of(board, locations)
+    hexes, levels = source_arrays(board, sources, levels)
     bits = np.empty((len(hexes), (len(hexes) + 7) // 8), np.uint8)
-    for first, rows in los_matrix_blocks(board, locations, counters=counters, block_rows=block_rows, model=model):
+    for first, rows in los_matrix_blocks(board, hexes, levels=levels, counters=counters, block_rows=block_rows,
+                                         model=model):
         bits[first:first + rows.shape[0]] = np.packbits(rows != BLOCKED, axis=1)
     return bits
 
@@ -129,68 +138,118 @@ NO_RECORDS = np.zeros((1, 5), np.int32)
 
 
 @holding_state
-def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
+def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bool = False, counters=None,
               unit: str | None = None, model: str = "hex") -> PairsResult:
-    """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
+    """Evaluate many LOS at once (numpy in, numpy out): pairs ``sources[k] -> targets[k]``, or every
+    source against every target (``product=True``).
 
-    ``a`` and ``b`` are equal-length arrays of hex indices (or lists of names);
-    ``level_a`` / ``level_b`` scalars or arrays of Location levels; ``unit``
-    the firing unit class for the targets' cover (default: the ruleset's
-    first).  ``reason`` holds codes into :data:`REASONS` (0 = visible).
-    ``model="depiction"`` (or ``"vasl"``, see :func:`los_matrix`) reads the
-    LOS off the map's art (:mod:`kernel.line_of_sight.depiction`).
+    Parameters
+    ----------
+    board : Board
+    sources, targets : hex, Location or sequence of them
+        Viewers and targets: names, Locations (``"71P5h1"``) or hex indices,
+        as lists or one-dimensional arrays.  Without ``product`` they pair
+        element by element and must have one length.
+    levels, target_levels : int or sequence of int
+        Location levels of the sources and of the targets (where the names
+        do not give them).
+    product : bool
+        ``True``: the cross product, every source against every target; the
+        result's arrays are ``(K, M)`` for ``K`` sources and ``M`` targets.
+    counters : Counters or GameState, optional
+    unit : str, optional
+        The firing unit class, for the targets' cover (default: the
+        ruleset's first).
+    model : {"hex", "depiction", "vasl"}
+        As in :func:`los_matrix`.
+
+    Returns
+    -------
+    PairsResult
+        ``reason`` holds codes into :data:`REASONS` (0 = visible),
+        ``blocked_at`` hex indices (-1 = visible).
 
     Examples
     --------
     >>> import kernel
     >>> board = kernel.load("default")
-    >>> result = kernel.los_pairs(board, ["71I4", "71I4"], ["71I6", "71Q5"])
-    >>> result.range.tolist()
+    >>> kernel.los_pairs(board, ["71I4", "71I4"], ["71I6", "71Q5"]).range.tolist()
     [2, 8]
+    >>> kernel.los_pairs(board, ["71I4", "72M6"], ["71I6", "71Q5", "71P5h1"], product=True).visible.shape
+    (2, 3)
     """
-    hex_a = hex_array(board, a, "a")
-    hex_b = hex_array(board, b, "b")
+    hex_a, level_a = location_arrays(board, sources, levels, "sources", "levels")
+    hex_b, level_b = location_arrays(board, targets, target_levels, "targets", "target_levels")
+    if product:
+        k, m = hex_a.shape[0], hex_b.shape[0]
+        hex_a, level_a = np.repeat(hex_a, m), np.repeat(level_a, m)
+        hex_b, level_b = _tiled(hex_b, k), _tiled(level_b, k)
+        return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, (k, m))
     if hex_a.shape != hex_b.shape:
-        raise ValueError(f"los_pairs: a has {hex_a.shape[0]} hexes and b {hex_b.shape[0]}: expected equal lengths")
-    levels = [level_array(board, level_a, hex_a, "level_a"), level_array(board, level_b, hex_b, "level_b")]
+        raise ValueError(f"los_pairs: sources has {hex_a.shape[0]} hexes and targets {hex_b.shape[0]}: expected "
+                         "equal lengths (or product=True for every source against every target)")
+    return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, hex_a.shape)
+
+
+def _tiled(values: np.ndarray, times: int) -> np.ndarray:
+    """``values`` repeated ``times`` times one after the other (``np.tile``, without its Python overhead)."""
+    out = np.empty((times, values.shape[0]), values.dtype)
+    out[:] = values
+    return out.reshape(-1)
+
+
+def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) -> PairsResult:
+    """:func:`los_pairs` of checked, equal-length arrays; the result's arrays have ``shape`` (the kernels
+    write them through flat views)."""
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    cover, ranges = cover_and_ranges(board, hex_a, levels[0], hex_b, levels[1], unit_index)
-    result = PairsResult(np.empty(n, np.bool_), np.empty(n, np.int32), np.empty(n, np.int32),
-                         np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_), ranges, cover)
+    tpl, board_tables, cover_tables, no_counters, _ = query_tables(board, unit_index)
+    cover, ranges = cover_and_ranges(board, hex_a, level_a, hex_b, level_b, unit_index, cover_tables)
+    flat = len(shape) == 1
+    result = PairsResult(np.empty(shape, np.bool_), np.empty(shape, np.int32), np.empty(shape, np.int32),
+                         np.empty(shape, np.int8), np.empty(shape, np.bool_), np.empty(shape, np.bool_),
+                         ranges if flat else ranges.reshape(shape), cover if flat else cover.reshape(shape),
+                         names=board.names)
     if checked_model(model) in ART_MODELS:
-        blocked, result.hindrance, result.blocked_at, result.reason, result.continuous_slope = depiction_pairs(
-            board, hex_a, levels[0], hex_b, levels[1], counters, per_range=model == "vasl")
+        blocked, hindrance, blocked_at, reason, slope = depiction_pairs(
+            board, hex_a, level_a, hex_b, level_b, counters, per_range=model == "vasl")
+        result.hindrance, result.blocked_at, result.reason = (hindrance.reshape(shape), blocked_at.reshape(shape),
+                                                              reason.reshape(shape))
+        result.continuous_slope = slope.reshape(shape)
         result.blind = result.reason == rules.R_BLIND
-        result.visible = ~blocked
+        result.visible = ~blocked.reshape(shape)
         return result
     blocked = np.empty(n, np.bool_)
     outputs = (blocked, result.hindrance, result.blocked_at, result.reason, result.blind, result.continuous_slope)
-    tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
+    if not flat:
+        outputs = tuple(array.reshape(n) for array in outputs)
+    tables = (tpl, board_tables, no_counters if counters is None else counter_tables(board, counters))
     if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
-        K.evaluate_pairs(model_code(board), True, False, hex_a, levels[0], 1, hex_b, levels[1], 1, *tables,
+        K.evaluate_pairs(model_code(board), True, False, hex_a, level_a, 1, hex_b, level_b, 1, *tables,
                          NO_RECORDS, *outputs)
     else:
-        K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], *tables, *outputs)
-    result.visible = ~blocked
+        K.los_pairs_kernel(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
+    result.visible = ~blocked if flat else ~blocked.reshape(shape)
     return result
 
 
 @holding_state
-def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: Counters | None = None,
+def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
                   unit: str | None = None, model: str = "hex") -> FieldOfFire:
-    """What one or several sources see: visibility, best hindrance and cover per hex.
+    """What one or several sources see together: visibility, best hindrance and cover per hex.
 
     Parameters
     ----------
     board : Board
-    sources : hex or sequence of hexes
-        Firing hexes (names or indices).
+    sources : hex, Location or sequence of them
+        Firing hexes or Locations (names, ``"71P5h1"``, indices).
     levels : int or sequence of int
-        Location level of each source.
-    target_level : int
-        Targets are at ground level (0) by default.
-    counters : Counters, optional
+        Location level of each source (where the names do not give it).
+    target_levels : int or sequence of int
+        Level of the targets: an integer is that level in every hex that has
+        it and the hex's top level elsewhere (0, the default: ground level);
+        an array gives one Location level per hex.
+    counters : Counters or GameState, optional
     unit : str, optional
         Firing unit class, for the cover.
     model : {"hex", "depiction", "vasl"}
@@ -199,51 +258,60 @@ def field_of_fire(board, sources, *, levels=0, target_level: int = 0, counters: 
     Returns
     -------
     FieldOfFire
-        ``visible`` (bool), ``hindrance`` (least DRM over the sources that see
-        the hex, :data:`BLOCKED` where none), ``source`` (index into
-        ``sources`` of the best one, -1 where none) and ``cover`` (of each
-        target against its best source; against the first source where none
-        sees it).
+        Arrays of shape ``(N,)``: ``visible`` (bool), ``hindrance`` (least
+        DRM over the sources that see the hex, :data:`BLOCKED` where none),
+        ``source`` (index into ``sources`` of the best one, -1 where none)
+        and ``cover`` (of each target against its best source; against the
+        first source where none sees it).  :func:`~kernel.fields_of_fire`
+        gives the same result with one row per source.
 
     Examples
     --------
     >>> import kernel
     >>> board = kernel.load("default")
     >>> fire = field_of_fire(board, "71I4")
-    >>> bool(fire.visible[board.index("71I4")])
-    True
+    >>> bool(fire.visible[board.index("71I4")]), fire.shape == (len(board),)
+    (True, True)
     """
-    source_hexes = hex_array(board, sources, "sources")
+    source_hexes, source_levels = location_arrays(board, sources, levels, "sources", "levels")
     if source_hexes.size == 0:
         raise ValueError("field_of_fire: no sources given: expected at least one hex")
-    source_levels = level_array(board, levels, source_hexes, "levels")
-    if isinstance(target_level, (bool, np.bool_)) or not isinstance(target_level, (int, np.integer)):
-        raise TypeError(f"target_level is {target_level!r}: expected an integer level")
-    check_range(int(target_level), 0, MAX_BUILDING_LEVELS, "target_level", "field_of_fire")
-    target_level = int(target_level)
-    targets = np.arange(len(board), dtype=HEX_INDEX)
-    target_levels = np.minimum(target_level, board.top_level).astype(np.int64)
-    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+    targets = every_hex(board)
+    target_levels = target_level_array(board, target_levels)
     visible = np.empty(len(board), np.bool_)
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
     if checked_model(model) in ART_MODELS:
         best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
                         counters, per_range=model == "vasl")
-        chosen = np.where(best >= 0, best, 0)
-        cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
-        return FieldOfFire(visible, hindrance, best, cover, source_hexes)
-    K.field_of_fire_kernel(model_code(board), source_hexes, source_levels, targets, target_levels,
-                           template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
-                           visible, hindrance, best)
-    chosen = np.where(best >= 0, best, 0)
-    cover = cover_of(board, source_hexes[chosen], source_levels[chosen], targets, target_levels, unit_index)
-    return FieldOfFire(visible, hindrance, best, cover, source_hexes)
+    else:
+        K.field_of_fire_kernel(model_code(board), source_hexes, source_levels, targets, target_levels,
+                               template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
+                               visible, hindrance, best)
+    return FieldOfFire(hindrance, best, source_hexes, source_levels, target_levels,
+                       best_source_cover(board, unit), visible)
+
+
+def best_source_cover(board, unit):
+    """How a :class:`FieldOfFire` computes its ``cover`` on first use: each target's cover against its
+    ``source`` (the first source, or the row's, where none sees it), for the firing unit class."""
+    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+
+    def cover(fire: FieldOfFire) -> np.ndarray:
+        targets = every_hex(board)
+        if fire.hindrance.ndim == 1:
+            chosen = np.where(fire.source >= 0, fire.source, 0)
+            return cover_of(board, fire.sources[chosen], fire.levels[chosen], targets, fire.target_levels, unit_index)
+        rows = [cover_of(board, int(h), int(level), targets, fire.target_levels, unit_index)
+                for h, level in zip(fire.sources.tolist(), fire.levels.tolist())]
+        return np.array(rows, np.int16).reshape(fire.hindrance.shape)
+
+    return cover
 
 
 @holding_state
-def los_matrix_rows(board, first_row: int, row_count: int, locations=None, *,
-                    counters: Counters | None = None) -> np.ndarray:
+def los_matrix_rows(board, first_row: int, row_count: int, sources=None, *, levels=0,
+                    counters=None) -> np.ndarray:
     """Rows ``first_row .. first_row + row_count - 1`` of :func:`los_matrix`, alone (one block of a batch job).
 
     Memory: ``row_count × N`` bytes.  The rows are those of
@@ -257,7 +325,7 @@ def los_matrix_rows(board, first_row: int, row_count: int, locations=None, *,
     >>> bool((rows == kernel.los_matrix(board)[10:13]).all())
     True
     """
-    hexes, levels = locations_of(board, locations)
+    hexes, levels = source_arrays(board, sources, levels)
     for name, value in (("first_row", first_row), ("row_count", row_count)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name} is {value!r}: expected a non-negative integer")

@@ -9,7 +9,9 @@ import numpy as np
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _counter_kernels as K_counters
-from kernel.line_of_sight.inputs import board_arrays, model_code
+from kernel.line_of_sight.inputs import (
+    LOS_CACHE, board_arrays, cover_tables, kernel_board_tables, model_code, template_tuple,
+)
 from kernel.line_of_sight.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
 
@@ -26,10 +28,10 @@ def counter_tables(board, counters, *, bulk: bool = True):
     """
     if counters is None:
         key = "_los_no_counters"
-        cached = board.__dict__.get(key)
+        cached = LOS_CACHE.entries(board).get(key)
         if cached is None:
             cached = with_inert(board, counter_values(board, Counters()))
-            board.__dict__[key] = cached
+            LOS_CACHE.entries(board)[key] = cached
         return cached
     if isinstance(counters, GameState):
         return prepared_tables(board, counters)
@@ -37,6 +39,19 @@ def counter_tables(board, counters, *, bulk: bool = True):
         return (hex_info_table(board, counter_arrays(board, counters)), np.zeros(1, np.int32),
                 np.zeros((1, 1), np.int16), np.full(1, -1, np.int32), 0)
     return with_inert(board, counter_values(board, counters))
+
+
+def query_tables(board, unit_index: int) -> tuple:
+    """What one query of ``board`` (a ``los``, a ``los_pairs``) reads that depends only on the board
+    and the firing class, in one lookup of the board's cache: ``(templates, board tables, cover
+    tables, tables of no counters, visible_kernel's board arguments)``."""
+    entries = LOS_CACHE.entries(board)
+    found = entries.get(("query", unit_index))
+    if found is None:
+        tpl, board_tables = template_tuple(board), kernel_board_tables(board)
+        found = entries[("query", unit_index)] = (tpl, board_tables, cover_tables(board, unit_index),
+                                                  counter_tables(board, None), (model_code(board),) + tpl + board_tables)
+    return found
 
 
 def prepared_tables(board, state: GameState):
@@ -71,7 +86,7 @@ def write_cells(board, tables, hexes, smoke, smoke_height, vehicles, units):
 
 def hex_cells(board) -> np.ndarray:
     """Cell of each hex in the trace templates' padded grid (``grid_flat``), cached on the board."""
-    cached = board.__dict__.get("_los_hex_cells")
+    cached = LOS_CACHE.entries(board).get("_los_hex_cells")
     if cached is None:
         grid = templates(board).grid_flat
         cells = np.flatnonzero(grid >= 0)
@@ -79,7 +94,7 @@ def hex_cells(board) -> np.ndarray:
         cached[grid[cells]] = cells
         if (cached < 0).any():
             raise RuntimeError("a hex has no cell in the trace templates' grid")
-        board.__dict__["_los_hex_cells"] = cached
+        LOS_CACHE.entries(board)["_los_hex_cells"] = cached
     return cached
 
 
@@ -137,11 +152,11 @@ def with_inert(board, values):
 
 def hexside_bits(board) -> np.ndarray:
     """Per hex, bit ``d`` set when its hexside ``d`` holds a LOS feature (int32, cached)."""
-    cached = board.__dict__.get("_los_hexside_bits")
+    cached = LOS_CACHE.entries(board).get("_los_hexside_bits")
     if cached is None:
         hexside_any = board_arrays(board)[12]
         cached = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
-        board.__dict__["_los_hexside_bits"] = cached
+        LOS_CACHE.entries(board)["_los_hexside_bits"] = cached
     return cached
 
 
@@ -167,7 +182,7 @@ def hex_info_table(board, counters):
 def level_values(board):
     """The levels (half levels) a Location of the board can have, and the row of each in
     ``same_code``: ``(values, level_row, level_min)`` (cached)."""
-    cached = board.__dict__.get("_los_level_values")
+    cached = LOS_CACHE.entries(board).get("_los_level_values")
     if cached is None:
         ground2 = board_arrays(board)[2]
         location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
@@ -176,5 +191,5 @@ def level_values(board):
         level_row = np.full(int(values[-1]) - level_min + 1, -1, np.int32)
         level_row[values - level_min] = np.arange(len(values), dtype=np.int32)
         cached = (values, level_row, level_min)
-        board.__dict__["_los_level_values"] = cached
+        LOS_CACHE.entries(board)["_los_level_values"] = cached
     return cached

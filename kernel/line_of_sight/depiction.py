@@ -43,6 +43,7 @@ import warnings
 
 import numpy as np
 
+from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL
 from kernel.maps.art import LEVEL_BIAS
 from kernel.line_of_sight import _rules as rules
@@ -69,13 +70,17 @@ def checked_model(model) -> str:
     return model
 
 
+#: Each board's depiction tables.
+DEPICTION_CACHE = BoardCache("depiction")
+
+
 def depiction_tables(board, per_range: bool = False):
     """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art.
 
     ``per_range`` counts hindrance once per range from the higher end, as VASL's
     engine does (for comparisons with it; the rules count it per hex).
     """
-    cached = board.__dict__.get("_depiction_tables")
+    cached = DEPICTION_CACHE.entries(board).get("_depiction_tables")
     if cached is not None:
         return cached[:-1] + (bool(per_range),)
     from kernel.maps.art import board_art
@@ -118,7 +123,7 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
               np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall, cap, False)
-    board.__dict__["_depiction_tables"] = tables
+    DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
 
 

@@ -29,7 +29,7 @@ from kernel.line_of_sight import _refresh_kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.bulk import los_matrix
 from kernel.line_of_sight.counters import GameState, counter_tables, hex_cells
-from kernel.line_of_sight.inputs import kernel_board_tables, locations_of, model_code, template_tuple
+from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, model_code, source_arrays, template_tuple
 from kernel.line_of_sight.tracer import templates
 
 
@@ -42,7 +42,7 @@ def inverse_templates(board):
     """``(inverse_start, inverse_template, offset_min, target_offset, target_dc, target_dy, col_max,
     y_max)``: per cell offset from a LOS's first end, the templates whose trace holds it (see
     :mod:`._refresh_kernels`); cached."""
-    cached = board.__dict__.get("_los_inverse_templates")
+    cached = LOS_CACHE.entries(board).get("_los_inverse_templates")
     if cached is None:
         tpl = templates(board)
         lengths = np.diff(tpl.start)
@@ -61,7 +61,7 @@ def inverse_templates(board):
         target_dy = displacement % tpl.width - tpl.max_dy
         cached = (inverse_start, inverse_template, offset_min, target_offset, target_dc, target_dy,
                   int(board.col.max()), int(board.y.max()))
-        board.__dict__["_los_inverse_templates"] = cached
+        LOS_CACHE.entries(board)["_los_inverse_templates"] = cached
     return cached
 
 
@@ -74,9 +74,10 @@ class HeldLOSMatrix:
     state : GameState
         The counters; change them through its methods, then call
         :meth:`refresh`.
-    locations : sequence of hexes, or (hexes, levels), optional
-        The Locations (default: every hex at ground level), as for
-        :func:`~kernel.line_of_sight.bulk.los_matrix`.
+    sources : hex, Location or sequence of them, optional
+        The matrix's Locations (default: every hex at ground level), and
+    levels : int or sequence of int
+        their levels, as for :func:`~kernel.line_of_sight.bulk.los_matrix`.
 
     Attributes
     ----------
@@ -87,15 +88,14 @@ class HeldLOSMatrix:
         The state's version the matrix reflects.
     """
 
-    def __init__(self, board, state: GameState, locations=None):
+    def __init__(self, board, state: GameState, sources=None, *, levels=0):
         if not isinstance(state, GameState):
             raise TypeError(f"state must be a kernel.GameState, not {type(state).__name__}")
         self.board = board
         self.state = state
-        self.hexes, self.levels = locations_of(board, locations)
-        self.locations = (self.hexes, self.levels)
+        self.hexes, self.levels = source_arrays(board, sources, levels)
         with state.lock:
-            self.matrix = los_matrix(board, self.locations, counters=state)
+            self.matrix = los_matrix(board, self.hexes, levels=self.levels, counters=state)
             self.version = state.version
         order = np.argsort(self.hexes, kind="stable")
         self._location_rows = order.astype(np.int64)
@@ -116,7 +116,7 @@ class HeldLOSMatrix:
         if changed.size == 0:
             return 0
         if changed.size > FULL_REFRESH_HEXES:  # so many changes that the whole matrix is cheaper
-            self.matrix[...] = los_matrix(board, self.locations, counters=state)  # the same array, updated
+            self.matrix[...] = los_matrix(board, self.hexes, levels=self.levels, counters=state)  # the same array, updated
             self.version = state.version
             return int(self.matrix.size)
         cells = hex_cells(board)

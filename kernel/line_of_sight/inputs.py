@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
 from kernel.line_of_sight import _cover_kernel as K_cover
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight.tracer import templates
-from kernel.maps.locations import level_array, location, locations
+from kernel._limits import MAX_BUILDING_LEVELS, check_range
+from kernel.maps.locations import every_hex_or, level_array
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
+
+
+#: The LOS layer's derived tables of each board (kernel tables, cover tables, ...).
+LOS_CACHE = BoardCache("line of sight")
 
 
 MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.MODEL_CCN}
@@ -17,7 +23,7 @@ MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.
 
 
 def board_arrays(board):
-    cached = board.__dict__.get("_los_tables")
+    cached = LOS_CACHE.entries(board).get("_los_tables")
     if cached is not None:
         return cached
     rs = board.ruleset
@@ -38,25 +44,25 @@ def board_arrays(board):
         np.ascontiguousarray(hs_obst), np.ascontiguousarray(hs_hind), int(rs.rules["hindrance_cap"]),
         bool(rs.rules["units_block_los"]), ((hs_obst > 0) | (hs_hind > 0)), board.obstacle_from_above.astype(LEVEL),
     )
-    board.__dict__["_los_tables"] = tables
+    LOS_CACHE.entries(board)["_los_tables"] = tables
     return tables
 
 
 def kernel_board_tables(board):
     """The part of :func:`board_arrays` the kernels take as separate arguments (cached on the board)."""
-    cached = board.__dict__.get("_los_kernel_board_tables")
+    cached = LOS_CACHE.entries(board).get("_los_kernel_board_tables")
     if cached is None:
         col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
         cached = (col, y, hs_obst, hs_hind, cap, units_block,
                   np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX), depression_groups(board))
-        board.__dict__["_los_kernel_board_tables"] = cached
+        LOS_CACHE.entries(board)["_los_kernel_board_tables"] = cached
     return cached
 
 
 def depression_groups(board) -> np.ndarray:
     """Per hex, the id of its depression (A6.3): the connected hexes of depression terrain at one
     ground level; -1 for a hex with no depression terrain.  (int32, cached on the board)"""
-    cached = board.__dict__.get("_depression_groups")
+    cached = LOS_CACHE.entries(board).get("_depression_groups")
     if cached is not None:
         return cached
     rs = board.ruleset
@@ -78,17 +84,17 @@ def depression_groups(board) -> np.ndarray:
                     groups[n] = count
                     todo.append(int(n))
         count += 1
-    board.__dict__["_depression_groups"] = groups
+    LOS_CACHE.entries(board)["_depression_groups"] = groups
     return groups
 
 
 def template_tuple(board):
     """The trace templates as the kernels take them (cached on the board)."""
-    cached = board.__dict__.get("_los_template_tuple")
+    cached = LOS_CACHE.entries(board).get("_los_template_tuple")
     if cached is None:
         tpl = templates(board)
         cached = (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
-        board.__dict__["_los_template_tuple"] = cached
+        LOS_CACHE.entries(board)["_los_template_tuple"] = cached
     return cached
 
 
@@ -103,7 +109,7 @@ def checked_level(board, hex_index: int, level, what: str) -> int:
 
 def hex_cover(board, unit_index: int) -> np.ndarray:
     key = ("hex_cover", unit_index)
-    cached = board.__dict__.get(key)
+    cached = LOS_CACHE.entries(board).get(key)
     if cached is None:
         table = board.ruleset.terrain_cover[unit_index]
         add_up = board.ruleset.rules["cover_combine"] == "sum"   # ASL A2.4: cumulative TEM
@@ -119,7 +125,7 @@ def hex_cover(board, unit_index: int) -> np.ndarray:
                 has = (board.hexside & np.uint16(1 << k)) != 0
                 side = np.where(has, np.maximum(side, value), side).astype(np.int16)
         cached = (cached, side)
-        board.__dict__[key] = cached
+        LOS_CACHE.entries(board)[key] = cached
     return cached
 
 
@@ -127,7 +133,7 @@ def cover_tables(board, unit_index: int):
     """The board's arguments of :func:`kernel.line_of_sight._cover_kernel.cover_and_range` for a
     firing unit class (cached on the board)."""
     key = ("cover_tables", unit_index)
-    cached = board.__dict__.get(key)
+    cached = LOS_CACHE.entries(board).get(key)
     if cached is None:
         per_hex, side_cover = hex_cover(board, unit_index)
         tpl = templates(board)
@@ -138,19 +144,21 @@ def cover_tables(board, unit_index: int):
                   np.ascontiguousarray(tpl.entry_sides, np.uint8), int(tpl.max_dc), int(tpl.max_dy), int(tpl.width),
                   int(rules["uphill_cover"][unit_index]) if ccn else 0,
                   int(rules["downhill_cover"][unit_index]) if ccn else 0)
-        board.__dict__[key] = cached
+        LOS_CACHE.entries(board)[key] = cached
     return cached
 
 
-def cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index):
+def cover_and_ranges(board, sources, source_levels, targets, target_levels, unit_index, tables=None):
     """``(cover int16, range int32)`` of each target against its source, per section 2-4 (the
-    arrays and scalars are broadcast to one length; hexes and levels already checked)."""
+    arrays and scalars are broadcast to one length; hexes and levels already checked; ``tables``:
+    :func:`cover_tables` of the class, when the caller has them)."""
     n = np.broadcast(sources, source_levels, targets, target_levels).size
     pairs = [_pair_array(value, n, dtype) for value, dtype in ((sources, HEX_INDEX), (source_levels, np.int64),
                                                                 (targets, HEX_INDEX), (target_levels, np.int64))]
     cover = np.empty(n, np.int16)
     ranges = np.empty(n, np.int32)
-    K_cover.cover_and_range(model_code(board), *pairs, *cover_tables(board, unit_index), cover, ranges)
+    tables = cover_tables(board, unit_index) if tables is None else tables
+    K_cover.cover_and_range(model_code(board), *pairs, *tables, cover, ranges)
     return cover, ranges
 
 
@@ -167,22 +175,48 @@ def cover_of(board, sources, source_levels, targets, target_levels, unit_index):
 
 
 def cover_and_range_one(board, source: int, source_level: int, target: int, target_level: int,
-                        unit_index: int) -> tuple[int, int]:
-    """:func:`cover_of` and the range in hexes for one pair, as Python ints."""
+                        unit_index: int, tables=None) -> tuple[int, int]:
+    """:func:`cover_of` and the range in hexes for one pair, as Python ints (``tables`` as in
+    :func:`cover_and_ranges`)."""
     cover = np.empty(1, np.int16)
     hexes = np.empty(1, np.int32)
     K_cover.cover_and_range(model_code(board), np.array([source], HEX_INDEX), np.array([source_level], np.int64),
                             np.array([target], HEX_INDEX), np.array([target_level], np.int64),
-                            *cover_tables(board, unit_index), cover, hexes)
+                            *(cover_tables(board, unit_index) if tables is None else tables), cover, hexes)
     return int(cover[0]), int(hexes[0])
 
 
-def location_of(board, hex_or_location, level, what):
-    """``(hex, level)`` of one Location: :func:`kernel.maps.locations.location`."""
-    return location(board, hex_or_location, level, what)
-
-
-def locations_of(board, given):
-    """(hexes int32, levels int64) arrays for matrix queries: :func:`kernel.maps.locations.locations`."""
-    hexes, levels = locations(board, given)
+def source_arrays(board, sources, levels=0):
+    """``(hexes int32, levels int64)`` of a matrix's Locations: :func:`kernel.maps.locations.every_hex_or`
+    (``None``: every hex at ground level), contiguous for the kernels."""
+    hexes, levels = every_hex_or(board, sources, levels)
     return np.ascontiguousarray(hexes, dtype=HEX_INDEX), np.ascontiguousarray(levels, dtype=np.int64)
+
+
+def target_level_array(board, target_levels) -> np.ndarray:
+    """int64 level of every hex of the map as a target (fields of fire, threat maps).
+
+    An integer ``L >= 0`` is level ``L`` where a hex has it and the hex's
+    top level elsewhere (0: every hex at ground level; kept per board, the
+    kernels only read it); an array gives one Location level per hex,
+    checked against its hex.
+    """
+    if type(target_levels) is int and target_levels == 0:
+        cached = LOS_CACHE.entries(board).get("ground_levels")
+        if cached is None:
+            cached = LOS_CACHE.entries(board)["ground_levels"] = np.zeros(len(board), np.int64)
+        return cached
+    if isinstance(target_levels, (list, tuple, np.ndarray)):
+        return level_array(board, target_levels, every_hex(board), "target_levels")
+    if isinstance(target_levels, (bool, np.bool_)) or not isinstance(target_levels, (int, np.integer)):
+        raise TypeError(f"target_levels is {target_levels!r}: expected an integer level (or one per hex)")
+    check_range(int(target_levels), 0, MAX_BUILDING_LEVELS, "target_levels", "a field of fire")
+    return np.minimum(int(target_levels), board.top_level).astype(np.int64)
+
+
+def every_hex(board) -> np.ndarray:
+    """``arange(N)`` as hex indices (kept per board; the kernels only read it)."""
+    cached = LOS_CACHE.entries(board).get("every_hex")
+    if cached is None:
+        cached = LOS_CACHE.entries(board)["every_hex"] = np.arange(len(board), dtype=HEX_INDEX)
+    return cached

@@ -47,20 +47,38 @@ class LOSStep:
     rule: str
 
 
+def _plain(value):
+    """A numpy array or scalar as plain Python data (lists, ints, bools), for ``to_dict``."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 @dataclass
 class LOSResult:
     """The outcome of one LOS check (see ``docs/los-semantics.md`` section 5).
 
+    The fields have the types :class:`PairsResult` gives per pair: a hex is
+    an index (``blocked_at``, with its name in ``blocked_at_name``) and a
+    reason a code into :data:`REASONS` (``reason``, with its name in
+    :attr:`reason_name`).
+
     Attributes
     ----------
+    viewer, target : str
+        The two ends' Location names (``"71I4"``, ``"71P5h1"``).
     visible : bool
     hindrance : int
         Total hindrance DRM of all steps.
-    blocked_at : str or None
-        Name of the hex where the LOS is first blocked (from the viewer).
-    reason : str or None
-        ``"hill"``, ``"obstacle"``, ``"hexside"``, ``"blind hex"``,
-        ``"hindrance"`` or ``"unit"``.
+    blocked_at : int
+        Index of the hex where the LOS is first blocked (from the viewer);
+        -1 when it is not blocked.
+    blocked_at_name : str or None
+        That hex's name; None when the LOS is not blocked.
+    reason : int
+        Why it is blocked, a code into :data:`REASONS` (0: not blocked).
     blind : bool
         Blocked because the target is in a blind hex (A6.4).
     continuous_slope : bool
@@ -72,35 +90,35 @@ class LOSResult:
     model : str
         The LOS model that answered: ``"hex"``, ``"depiction"`` or ``"vasl"``.
     range : int
-        The range in hexes between the two ends (:func:`~kernel.los` always
-        gives it; -1 only in a result built without it, the fields before it
-        keeping their 0.1 positions).
-    blocked_at_index : int
-        The hex index of ``blocked_at`` (-1 when not blocked): what
-        :class:`PairsResult` and :func:`~kernel.line_of_sight.bulk.los_pairs`
-        give for the same pair.
+        The range in hexes between the two ends.
     steps : list of LOSStep
         Every hex (or hexside) that had an effect, from the viewer (in the
         depiction models: every run of art judged, from the end with the
-        smaller index); decoded
-        from the kernel's records on first use (``step_decoder``), so a
-        caller that reads only the verdict does not pay for them.
+        smaller index); decoded from the kernel's records on first use
+        (``step_decoder``), so a caller that reads only the verdict does not
+        pay for them.
     """
 
     viewer: str
     target: str
     visible: bool
     hindrance: int
-    blocked_at: str | None
-    reason: str | None
+    blocked_at: int
+    blocked_at_name: str | None
+    reason: int
     blind: bool
     continuous_slope: bool
     cover: int
+    range: int
     ruleset: str
     model: str = "hex"
-    range: int = -1
-    blocked_at_index: int = -1
     step_decoder: Callable[[], list[LOSStep]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def reason_name(self) -> str | None:
+        """The name of :attr:`reason` (``"hill"``, ``"obstacle"``, ``"hexside"``, ``"blind hex"``,
+        ``"hindrance"``, ``"unit"``); None when the LOS is not blocked."""
+        return REASONS[self.reason]
 
     @cached_property
     def steps(self) -> list[LOSStep]:
@@ -108,15 +126,18 @@ class LOSResult:
         return self.step_decoder() if self.step_decoder is not None else []
 
     def to_dict(self) -> dict:
-        """The result as plain data (JSON-ready): every field and the steps, each a dict.
+        """The result as plain data (JSON-ready): every field, ``reason_name`` and the steps, each a dict.
 
         >>> import kernel
         >>> board = kernel.load("default")
-        >>> data = kernel.los(board, "71I4", "71I6").to_dict()
-        >>> sorted(data)[:4], type(data["steps"])
-        (['blind', 'blocked_at', 'blocked_at_index', 'continuous_slope'], <class 'list'>)
+        >>> data = kernel.los(board, "71I4", "72M6").to_dict()
+        >>> data["blocked_at"], data["blocked_at_name"], data["reason"], data["reason_name"]
+        (..., '72G6', 4, 'blind hex')
+        >>> type(data["steps"])
+        <class 'list'>
         """
-        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "step_decoder"}
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "step_decoder"}
+        data["reason_name"] = self.reason_name
         data["steps"] = [asdict(step) for step in self.steps]
         return data
 
@@ -128,7 +149,7 @@ class LOSResult:
         >>> print(kernel.los(board, "71I4", "71I6").explain().splitlines()[0])  # doctest: +ELLIPSIS
         LOS 71I4 -> 71I6 (asl): ...
         """
-        verdict = "clear" if self.visible else f"BLOCKED at {self.blocked_at} ({self.reason})"
+        verdict = "clear" if self.visible else f"BLOCKED at {self.blocked_at_name} ({self.reason_name})"
         model = "" if self.model == "hex" else f", {self.model} model"
         lines = [f"LOS {self.viewer} -> {self.target} ({self.ruleset}{model}): {verdict}; "
                  f"hindrance +{self.hindrance}; target cover {self.cover}"
@@ -145,15 +166,16 @@ class LOSResult:
 
 @dataclass
 class PairsResult:
-    """Results of :func:`~kernel.line_of_sight.bulk.los_pairs`, one entry per pair (numpy arrays).
+    """Results of :func:`~kernel.line_of_sight.bulk.los_pairs`: the fields of :class:`LOSResult` as arrays.
 
-    The fields of :class:`LOSResult`, as arrays: ``blocked_at`` is a hex
-    index (-1: not blocked; :attr:`LOSResult.blocked_at_index`, and
-    :meth:`blocked_at_names` gives the names :attr:`LOSResult.blocked_at`
-    holds) and ``reason`` a code into :data:`REASONS` (:meth:`reason_names`);
-    ``range`` is the range in hexes between the two ends and ``cover`` the
-    target's cover against the firing unit class, as :attr:`LOSResult.range`
-    and :attr:`LOSResult.cover` give them for one pair.
+    One entry per pair: shape ``(K,)`` for ``K`` pairs ``sources[k] ->
+    targets[k]``, ``(K, M)`` for the cross product (``product=True``: row
+    ``k`` is source ``k``, column ``m`` target ``m``).  ``blocked_at`` is a
+    hex index (-1: not blocked) with its names in :attr:`blocked_at_name`,
+    ``reason`` a code into :data:`REASONS` (0: not blocked) with its names in
+    :attr:`reason_name`; ``hindrance`` and ``blocked_at`` are int32,
+    ``range`` int32 and ``cover`` int16, as :class:`LOSResult` gives them for
+    one pair.
 
     Examples
     --------
@@ -161,9 +183,9 @@ class PairsResult:
     >>> board = kernel.load("default")
     >>> pairs = kernel.los_pairs(board, ["71I4", "71I4"], ["71I6", "72M6"])
     >>> one = kernel.los(board, "71I4", "72M6")
-    >>> pairs.blocked_at_names(board)[1] == one.blocked_at, pairs.reason_names()[1] == one.reason
+    >>> pairs.blocked_at_name[1] == one.blocked_at_name, pairs.reason_name[1] == one.reason_name
     (True, True)
-    >>> int(pairs.blocked_at[1]) == one.blocked_at_index, int(pairs.range[1]) == one.range
+    >>> int(pairs.blocked_at[1]) == one.blocked_at, int(pairs.reason[1]) == one.reason
     (True, True)
     """
 
@@ -175,40 +197,118 @@ class PairsResult:
     continuous_slope: np.ndarray
     range: np.ndarray
     cover: np.ndarray
+    names: tuple = field(default=(), repr=False, compare=False)  # the board's hex names, for blocked_at_name
 
-    def blocked_at_names(self, board) -> list:
-        """Per pair, the name of the hex where the LOS is blocked, as :attr:`LOSResult.blocked_at`.
+    def reshape(self, shape) -> "PairsResult":
+        """The same result with every array reshaped (the cross product's ``(K, M)``)."""
+        return PairsResult(*(getattr(self, f.name).reshape(shape) for f in fields(self) if f.name != "names"),
+                           names=self.names)
 
-        Parameters
-        ----------
-        board : Board
-            The board the pairs were evaluated on.
+    @property
+    def blocked_at_name(self) -> np.ndarray:
+        """Per pair, the name of the hex where the LOS is blocked (:attr:`LOSResult.blocked_at_name`):
+        an object array of the result's shape, None where the pair is visible."""
+        names = self.names
+        flat = [names[h] if h >= 0 else None for h in self.blocked_at.ravel().tolist()]
+        out = np.empty(len(flat), object)
+        out[:] = flat
+        return out.reshape(self.blocked_at.shape)
 
-        Returns
-        -------
-        list of str or None
-            One entry per pair; None where the pair is visible.
+    @property
+    def reason_name(self) -> np.ndarray:
+        """Per pair, the name of the reason it is blocked (:attr:`LOSResult.reason_name`): an object
+        array of the result's shape, None where the pair is visible."""
+        flat = [REASONS[r] for r in self.reason.ravel().tolist()]
+        out = np.empty(len(flat), object)
+        out[:] = flat
+        return out.reshape(self.reason.shape)
+
+    def to_dict(self) -> dict:
+        """Every field as (nested) lists, with ``blocked_at_name`` and ``reason_name`` (JSON-ready).
+
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> data = kernel.los_pairs(board, ["71I4"], ["71I6", "72M6"], product=True).to_dict()
+        >>> data["visible"], data["reason_name"]
+        ([[True, False]], [[None, 'blind hex']])
         """
-        names = board.names
-        return [names[h] if h >= 0 else None for h in self.blocked_at.tolist()]
-
-    def reason_names(self) -> list:
-        """Per pair, the name of the reason it is blocked, as :attr:`LOSResult.reason`.
-
-        Returns
-        -------
-        list of str or None
-            One entry per pair (:data:`REASONS`); None where the pair is visible.
-        """
-        return [REASONS[r] for r in self.reason.tolist()]
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "names"}
+        data["blocked_at_name"] = self.blocked_at_name.tolist()
+        data["reason_name"] = self.reason_name.tolist()
+        return data
 
 
-@dataclass
 class FieldOfFire:
-    """Per-target results of :func:`field_of_fire` (arrays of length N)."""
+    """What sources see of every hex: the result of both
+    :func:`~kernel.line_of_sight.bulk.field_of_fire` (the sources merged: arrays of shape ``(N,)``)
+    and :func:`~kernel.line_of_sight.fields.fields_of_fire` (each source separately: ``(K, N)``).
 
-    visible: np.ndarray
-    hindrance: np.ndarray
-    source: np.ndarray
-    cover: np.ndarray
-    sources: np.ndarray
+    Attributes
+    ----------
+    visible : bool array
+        Some source (the row's source) sees the hex.
+    hindrance : int32 array
+        Least hindrance DRM over the sources that see the hex,
+        :data:`BLOCKED` (-1) where none does.
+    source : int32 array
+        Index into ``sources`` of the source that gives ``hindrance`` (the
+        first of the best), -1 where none sees the hex; in a
+        :func:`~kernel.line_of_sight.fields.fields_of_fire` result, the row's
+        own source where it sees the hex.
+    cover : int16 array
+        The target's cover against its source (against the first source, or
+        the row's, where none sees it), for the firing unit class; computed
+        on first use.
+    sources : int32 array (K,)
+        The source hexes, in the order given.
+    levels : int64 array (K,)
+        Their Location levels.
+    target_levels : int64 array (N,)
+        The level of each target hex.
+    """
+
+    __slots__ = ("hindrance", "_source", "sources", "levels", "target_levels", "_visible", "_cover", "_cover_of",
+                 "__weakref__")
+
+    def __init__(self, hindrance, source, sources, levels, target_levels, cover_of, visible=None):
+        self.hindrance = hindrance
+        self._source = source  # None: one row per source, row k's own where it sees the hex (made on first use)
+        self.sources = sources
+        self.levels = levels
+        self.target_levels = target_levels
+        self._visible = visible
+        self._cover = None
+        self._cover_of = cover_of
+
+    @property
+    def visible(self) -> np.ndarray:
+        if self._visible is None:
+            self._visible = self.hindrance != BLOCKED
+        return self._visible
+
+    @property
+    def source(self) -> np.ndarray:
+        if self._source is None:
+            rows = np.arange(self.hindrance.shape[0], dtype=np.int32)[:, None]
+            self._source = np.where(self.visible, rows, np.int32(-1))
+        return self._source
+
+    @property
+    def cover(self) -> np.ndarray:
+        if self._cover is None:
+            self._cover = self._cover_of(self)
+        return self._cover
+
+    @property
+    def shape(self) -> tuple:
+        """``(N,)`` for a merged field of fire, ``(K, N)`` for one row per source."""
+        return self.hindrance.shape
+
+    def to_dict(self) -> dict:
+        """Every array as (nested) lists (JSON-ready)."""
+        return {name: _plain(getattr(self, name)) for name in
+                ("visible", "hindrance", "source", "cover", "sources", "levels", "target_levels")}
+
+    def __repr__(self) -> str:
+        return (f"<FieldOfFire of {len(self.sources)} source(s), shape {self.shape}: "
+                f"{int(self.visible.sum())} hexes seen>")

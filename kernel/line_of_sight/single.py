@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _field_kernels as K_fields
-from kernel.line_of_sight.counters import Counters, counter_tables
+from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.maps.counters import GameState
-from kernel.line_of_sight.inputs import cover_and_range_one, kernel_board_tables, location_of, model_code, template_tuple
+from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
+from kernel.maps.locations import location
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
 from kernel.line_of_sight.depiction import ART_MODELS, checked_model, class_name, depiction_recorded
@@ -24,20 +25,20 @@ from kernel.maps.counters import holding_state
 
 
 @holding_state
-def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters | None = None,
+def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counters=None,
         unit: str | None = None, model: str = "hex") -> LOSResult:
     """Evaluate one LOS between two Locations under the board's ruleset.
 
     Parameters
     ----------
     board : Board
-    a, b : str or int
-        Viewer and target hex (names like ``"2I9"``, a Location like
-        ``"2I9h1"``, or global indices).
-    level_a, level_b : int
-        Location levels above ground (building levels); a Location name's
-        ``h`` suffix sets them too.
-    counters : Counters, optional
+    viewer, target : str or int
+        The two ends: hex names (``"2I9"``), Locations (``"2I9h1"``,
+        ``"Bridge/2I9"``) or hex indices.
+    level, target_level : int
+        Location levels above ground of the viewer and of the target; a
+        Location name's ``h`` suffix gives them too.
+    counters : Counters or GameState, optional
         SMOKE, vehicles/wrecks and units on the map.
     unit : str, optional
         Unit class of the firer, for the target's cover (default: the
@@ -68,20 +69,22 @@ def los(board, a, b, *, level_a: int = 0, level_b: int = 0, counters: Counters |
     >>> r.visible, r.hindrance
     (True, 0)
     """
-    ia, level_a = location_of(board, a, level_a, "level_a")
-    ib, level_b = location_of(board, b, level_b, "level_b")
+    ia, level_a = location(board, viewer, level, "level", "viewer")
+    ib, level_b = location(board, target, target_level, "target_level", "target")
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
     if checked_model(model) in ART_MODELS:
         return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_range=model == "vasl")
+    _, _, cover_tables, no_counters, board_arguments = query_tables(board, unit_index)
     blocked, total, at, reason, blind, slope, records = K_fields.recorded_kernel(
-        ia, level_a, ib, level_b, *visible_tables(board),
-        *counter_tables(board, counters, bulk=False))
-    cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index)
+        ia, level_a, ib, level_b, *board_arguments,
+        *(no_counters if counters is None else counter_tables(board, counters, bulk=False)))
+    cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index, cover_tables)
+    at = int(at)
     return LOSResult(
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
-        visible=not blocked, hindrance=int(total), blocked_at=board.names[at] if at >= 0 else None,
-        reason=REASONS[reason] if blocked else None, blind=bool(blind), continuous_slope=bool(slope),
-        cover=cover, range=hexes, ruleset=board.ruleset.name, blocked_at_index=int(at),
+        visible=not blocked, hindrance=int(total), blocked_at=at, blocked_at_name=board.names[at] if at >= 0 else None,
+        reason=int(reason) if blocked else 0, blind=bool(blind), continuous_slope=bool(slope),
+        cover=cover, range=hexes, ruleset=board.ruleset.name,
         step_decoder=lambda: decoded_steps(board, records),
     )
 
@@ -103,8 +106,8 @@ def decoded_steps(board, records) -> list[LOSStep]:
     return steps
 
 
-def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -> bool:
-    """Whether ``b`` is visible from ``a``: the fast boolean form of :func:`los` for one pair.
+def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, counters=None) -> bool:
+    """Whether ``target`` is visible from ``viewer``: the fast boolean form of :func:`los` for one pair.
 
     Takes what :func:`los` takes (hex names, Locations such as ``"71P5h1"``
     or global indices; a :class:`~kernel.maps.counters.GameState` is the
@@ -120,12 +123,12 @@ def can_see(board, a, b, *, level_a: int = 0, level_b: int = 0, counters=None) -
     True
     """
     n = len(board.names)
-    if type(a) is int and type(b) is int and type(level_a) is int and type(level_b) is int and level_a == 0 \
-            and level_b == 0 and 0 <= a < n and 0 <= b < n:
-        ia, ib = a, b  # the common case of an engine's loop, checked here without the name lookups
+    if type(viewer) is int and type(target) is int and type(level) is int and type(target_level) is int \
+            and level == 0 and target_level == 0 and 0 <= viewer < n and 0 <= target < n:
+        ia, level_a, ib, level_b = viewer, 0, target, 0  # an engine's loop: checked without the name lookups
     else:
-        ia, level_a = location_of(board, a, level_a, "level_a")
-        ib, level_b = location_of(board, b, level_b, "level_b")
+        ia, level_a = location(board, viewer, level, "level", "viewer")
+        ib, level_b = location(board, target, target_level, "target_level", "target")
     if type(counters) is GameState:  # the state's lock, held here rather than by a wrapper (the engine's hot path)
         with counters.lock:
             return K_fields.visible_kernel(ia, level_a, ib, level_b, *visible_arguments(board, counters))
@@ -138,10 +141,10 @@ def visible_arguments(board, counters) -> tuple:
     a :class:`GameState` for the version it was built at) so that a query of an unchanged state builds
     nothing (a third of a microsecond of ``can_see``)."""
     if counters is None:
-        cached = board.__dict__.get("_visible_no_counters")
+        cached = LOS_CACHE.entries(board).get("_visible_no_counters")
         if cached is None:
             cached = visible_tables(board) + counter_tables(board, None)
-            board.__dict__["_visible_no_counters"] = cached
+            LOS_CACHE.entries(board)["_visible_no_counters"] = cached
         return cached
     if isinstance(counters, GameState):
         kept = counters.prepared.get("visible")
@@ -157,10 +160,10 @@ def visible_tables(board) -> tuple:
     """The board's arguments of :func:`~kernel.line_of_sight._field_kernels.visible_kernel` and
     :func:`~kernel.line_of_sight._field_kernels.recorded_kernel` after the two ends: the LOS model,
     the templates' and the board's kernel tables, in one flat tuple (cached on the board)."""
-    cached = board.__dict__.get("_los_visible_tables")
+    cached = LOS_CACHE.entries(board).get("_los_visible_tables")
     if cached is None:
         cached = (model_code(board),) + template_tuple(board) + kernel_board_tables(board)
-        board.__dict__["_los_visible_tables"] = cached
+        LOS_CACHE.entries(board)["_los_visible_tables"] = cached
     return cached
 
 
@@ -187,8 +190,8 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
     cover, hexes = cover_and_range_one(board, ia, level_a, ib, level_b, unit_index)
     return LOSResult(
         viewer=board.location_name(ia, level_a), target=board.location_name(ib, level_b),
-        visible=not blocked, hindrance=total, blocked_at=board.names[at] if at >= 0 else None,
-        reason=REASONS[reason] if blocked else None, blind=reason == rules.R_BLIND, continuous_slope=slope,
+        visible=not blocked, hindrance=total, blocked_at=int(at), blocked_at_name=board.names[at] if at >= 0 else None,
+        reason=int(reason) if blocked else 0, blind=reason == rules.R_BLIND, continuous_slope=slope,
         cover=cover, range=hexes, ruleset=board.ruleset.name, model="vasl" if per_range else "depiction",
-        blocked_at_index=at, step_decoder=steps,
+        step_decoder=steps,
     )

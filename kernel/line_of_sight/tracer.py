@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 import numba
 
+from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, NO_HEX
 from kernel._jit import jit, jit_parallel
 
@@ -421,12 +422,16 @@ class TraceTemplates:
                                       self.packed))
 
 
+#: Each board's trace templates.
+TRACE_CACHE = BoardCache("trace templates")
+
+
 def templates(board) -> TraceTemplates:
     """The board's trace templates, built on first use and kept on the board."""
-    cached = board.__dict__.get("_trace_templates")
+    cached = TRACE_CACHE.entries(board).get("_trace_templates")
     if cached is None:
         cached = TraceTemplates(board)
-        board.__dict__["_trace_templates"] = cached
+        TRACE_CACHE.entries(board)["_trace_templates"] = cached
     return cached
 
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, NO_HEX, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
 
 #: Pixels per lattice unit across (VASL: 56.25 px between two columns' centres).
@@ -207,6 +208,10 @@ def _paste(keys, elevation, placement, local_keys):
         elevation[x0 + sx:x0 + ex, y0 + sy:y0 + ey] = local_elevation[sx:ex, sy:ey]
 
 
+#: Each board's rasterised art.
+ART_CACHE = BoardCache("art")
+
+
 def board_art(board) -> MapArt:
     """The art of ``board``'s whole map (computed once, then cached on the board).
 
@@ -222,7 +227,7 @@ def board_art(board) -> MapArt:
     """
     from kernel.maps import _art_kernels as K
 
-    cached = board.__dict__.get("_art")
+    cached = ART_CACHE.entries(board).get("_art")
     if cached is not None:
         return cached
     with_art = [p for p in board.placements if p.board.art is not None]
@@ -263,5 +268,5 @@ def board_art(board) -> MapArt:
         class_hexside=(unique & 0xFFFF).astype(HEXSIDE_MASK),
         drawn=bool(with_art),
     )
-    board.__dict__["_art"] = art
+    ART_CACHE.entries(board)["_art"] = art
     return art

@@ -89,6 +89,8 @@ class Board:
         self.source = source
         self.boards = [(p.id, p.row, p.column, p.rotated) for p in (boards or [])]
         self.placements = tuple(boards or ())  # the boards' specs as placed (their art: kernel.maps.art)
+        #: How the map is printed, ``"flat"`` or ``"pointy"`` (its first board file's ``orientation``).
+        self.orientation: str = self.placements[0].board.orientation if self.placements else "flat"
         hexes = sorted(composition.hexes.values(), key=lambda h: (h.x, h.y))
         n = len(hexes)
         if not 0 < n <= MAX_MAP_HEXES:
@@ -218,10 +220,14 @@ class Board:
                 raise IndexError(f"hex index {int(name)} out of range: expected 0..{len(self) - 1}")
             return int(name)
         if not isinstance(name, str):
-            raise TypeError(f"hex must be a name like '2I9' or an index, not {type(name).__name__}")
+            raise TypeError(f"hex is {name!r}: expected a name like '2I9' or an index, not a {type(name).__name__}")
         found = self._index.get(name)
         if found is not None:  # a canonical name: no parsing needed
             return found
+        if self.names_a_location(name):
+            hex_index, level = self.location(name)
+            raise ValueError(f"{name!r} is a Location (level {level} of {self.names[hex_index]}): expected a hex "
+                             f"here, like {self.names[hex_index]!r}")
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
         found = self._index.get(canonical)

@@ -32,16 +32,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
+from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 
-#: Largest SMOKE hindrance DRM accepted (ASL SMOKE is +2 or +3; anything at or above the
-#: hindrance cap of +6 already blocks, so larger values would only risk overflowing the tables).
-MAX_SMOKE_DRM = 100
-
-#: Largest SMOKE height accepted, in levels above the hex's ground (ASL: 2).
-MAX_SMOKE_HEIGHT = 100
-
-#: Default SMOKE height in levels (ASL A24: two levels above its base).
-DEFAULT_SMOKE_HEIGHT = 2
+__all__ = ["COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM", "MAX_SMOKE_HEIGHT",
+           "counter_values"]
 
 
 @dataclass
@@ -91,6 +86,54 @@ class Counters:
         unit_array = np.zeros(n, np.bool_)
         unit_array[board.indices(list(units))] = True
         return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, board=board)
+
+    @classmethod
+    def from_dict(cls, board, data, *, where: str = "counters") -> "Counters":
+        """Counters from plain data (a counters file's JSON, what :meth:`to_dict` gives):
+        ``{"smoke": {"71I9": 3}, "smoke_height": 2, "vehicles": ["71J9"], "units": []}``.
+
+        Every key is optional; ``smoke_height`` is one height for every SMOKE
+        counter or an object of hex: height.  The one parser of counters
+        files: the CLI and the map page read them through it.
+
+        Raises
+        ------
+        ValueError, TypeError, KeyError
+            An unknown key, a value of the wrong type or range, a hex not on
+            the map or named twice; the message starts with ``where``.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("71")
+        >>> counters = Counters.from_dict(board, {"smoke": {"71I9": 3}, "vehicles": ["71J9"]})
+        >>> counters.to_dict(board)
+        {'smoke': {'71I9': 3}, 'smoke_height': 2, 'vehicles': ['71J9'], 'units': []}
+        >>> Counters.from_dict(board, {"smoke": {"71I9": 300}})
+        Traceback (most recent call last):
+        ...
+        ValueError: counters: smoke DRM of 71I9 is 300: expected an integer 0..100
+        """
+        return cls(*counter_arrays_of(board, data, where))
+
+    def to_dict(self, board) -> dict:
+        """The counters as plain data with hex names, as :meth:`from_dict` reads them (JSON-ready).
+
+        ``smoke_height`` is one number when every SMOKE counter has the same
+        height (or there is none), else an object of hex: height.
+        """
+        smoke, heights, vehicles, units = counter_values(board, self)
+        names = board.names
+        smoke_hexes = np.flatnonzero(smoke).tolist()
+        distinct = sorted({int(heights[h]) for h in smoke_hexes})
+        if len(distinct) > 1:
+            height = {names[h]: int(heights[h]) for h in smoke_hexes}
+        else:
+            height = distinct[0] if distinct else DEFAULT_SMOKE_HEIGHT
+        return {"smoke": {names[h]: int(smoke[h]) for h in smoke_hexes}, "smoke_height": height,
+                "vehicles": [names[h] for h in np.flatnonzero(vehicles).tolist()],
+                "units": [names[h] for h in np.flatnonzero(units).tolist()]}
+
 
 
 def _checked_int(value, what: str, low: int, high: int) -> int:
@@ -164,8 +207,13 @@ def counter_values(board, counters):
 class GameState:
     """The counters of a game in progress on one board, prepared once for the kernels.
 
-    Every LOS and movement function takes it as ``counters=``.  Change it only
-    through its methods; each change is logged (:attr:`version`,
+    Every LOS and movement function takes it as ``counters=``.  Units carry
+    a side (``place_unit(hex, side="axis")``): :meth:`units_of`,
+    :meth:`units_not_of`, and ``enemies_of=side`` in
+    :func:`~kernel.threat_map` and :func:`~kernel.concealed_movement`.  A hex
+    holds at most one SMOKE counter (placing a second is an error) and any
+    number of vehicles and units.  Change it only through its methods; each
+    change is logged (:attr:`version`,
     :meth:`changed_since`) and the kernels' tables built from the state are
     brought up to date on their next use by rewriting the changed hexes only,
     so a turn that moves one counter pays for one hex, not for the map.
@@ -202,6 +250,8 @@ class GameState:
         self._height = height.copy()
         self._vehicles = vehicles.astype(np.int32)
         self._units = units.astype(np.int32)
+        #: hex -> {side: count} of its units (None: units placed without a side, or from ``counters``).
+        self._unit_sides: dict[int, dict] = {int(h): {None: 1} for h in np.flatnonzero(self._units)}
         self._changes: list[int] = []
         self._smoke_changes: list[int] = []  # the hexes whose SMOKE changed, in order (movement reads only these)
         #: Kernel tables prepared from this state, by the module that owns them (each with the version it reflects).
@@ -259,74 +309,169 @@ class GameState:
         """A copy of the current counters as a :class:`Counters`."""
         return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units, board=self.board)
 
+    # --- units by side ------------------------------------------------------------------------------
+    @property
+    def sides(self) -> tuple:
+        """The sides of the units on the map (sorted; units placed without a side are in none)."""
+        return tuple(sorted({side for by_side in self._unit_sides.values() for side in by_side if side is not None}))
+
+    def units_of(self, side) -> np.ndarray:
+        """Hex indices (int32, ascending) holding at least one unit of ``side``."""
+        side = _checked_side(side, "units_of")
+        return np.array(sorted(h for h, by_side in self._unit_sides.items() if by_side.get(side)), np.int32)
+
+    def units_not_of(self, side) -> np.ndarray:
+        """Hex indices (int32, ascending) holding a unit of a side other than ``side`` (its enemies;
+        units placed without a side are nobody's enemy)."""
+        side = _checked_side(side, "units_not_of")
+        return np.array(sorted(h for h, by_side in self._unit_sides.items()
+                               if any(n and s is not None and s != side for s, n in by_side.items())), np.int32)
+
+    def units_in(self, hex_) -> dict:
+        """``{side: count}`` of the units in one hex (``None``: units placed without a side)."""
+        h = self._index(hex_, "units_in")
+        return dict(self._unit_sides.get(h, {}))
+
     # --- changes -----------------------------------------------------------------------------------
     def place_smoke(self, hex_, drm: int, height: int = DEFAULT_SMOKE_HEIGHT) -> None:
-        """Put SMOKE of hindrance ``drm`` (1..MAX_SMOKE_DRM) and ``height`` levels in a hex (replacing any)."""
-        h = self.board.index(hex_)
+        """Put SMOKE of hindrance ``drm`` (1..MAX_SMOKE_DRM) and ``height`` levels in a hex.
+
+        A hex holds one SMOKE counter: placing a second is an error (remove
+        the first, or :meth:`move_smoke` it, before).
+        """
+        h = self._index(hex_, "place_smoke")
         name = self.board.names[h]
         drm = checked_smoke_drm(drm, f"SMOKE DRM in {name}")
         if drm == 0:
             raise ValueError(f"SMOKE DRM in {name} is 0: expected 1..{MAX_SMOKE_DRM} (use remove_smoke to clear it)")
+        height = checked_smoke_height(height, f"SMOKE height in {name}")
+        if self._smoke[h]:
+            raise ValueError(f"place_smoke({hex_!r}): {name} already holds SMOKE (DRM {int(self._smoke[h])}): "
+                             "expected a hex without SMOKE (remove_smoke it first)")
         self._smoke[h] = drm
-        self._height[h] = checked_smoke_height(height, f"SMOKE height in {name}")
+        self._height[h] = height
         self._changes.append(h)
         self._smoke_changes.append(h)
 
     def remove_smoke(self, hex_) -> None:
         """Take the SMOKE out of a hex (an error if there is none)."""
-        h = self.board.index(hex_)
+        h = self._index(hex_, "remove_smoke")
         if self._smoke[h] == 0:
-            raise ValueError(f"no SMOKE in {self.board.names[h]} to remove")
+            raise ValueError(f"remove_smoke({hex_!r}): no SMOKE in {self.board.names[h]} to remove")
         self._smoke[h] = 0
         self._changes.append(h)
         self._smoke_changes.append(h)
 
     def move_smoke(self, source, target) -> None:
-        """Move the SMOKE of one hex (with its DRM and height) to another."""
-        h = self.board.index(source)
+        """Move the SMOKE of one hex (with its DRM and height) to another, which must hold none."""
+        call = f"move_smoke({source!r}, {target!r})"
+        h = self._index(source, call)
+        to = self._index(target, call)  # checked before anything changes
         if self._smoke[h] == 0:
-            raise ValueError(f"no SMOKE in {self.board.names[h]} to move")
+            raise ValueError(f"{call}: no SMOKE in {self.board.names[h]} to move")
+        if self._smoke[to] and to != h:
+            raise ValueError(f"{call}: {self.board.names[to]} already holds SMOKE: expected a hex without SMOKE")
         drm, height = int(self._smoke[h]), int(self._height[h])
-        self.board.index(target)  # checked before anything changes
         self.remove_smoke(h)
-        self.place_smoke(target, drm, height)
+        self.place_smoke(to, drm, height)
 
     def place_vehicle(self, hex_) -> None:
         """Put a vehicle or wreck in a hex (several may share one)."""
-        self._count(self._vehicles, hex_, +1, "vehicle")
+        self._count(self._vehicles, self._index(hex_, "place_vehicle"), +1)
 
     def remove_vehicle(self, hex_) -> None:
         """Take one vehicle or wreck out of a hex."""
-        self._count(self._vehicles, hex_, -1, "vehicle")
+        h = self._index(hex_, "remove_vehicle")
+        if self._vehicles[h] == 0:
+            raise ValueError(f"remove_vehicle({hex_!r}): no vehicle in {self.board.names[h]} to remove")
+        self._count(self._vehicles, h, -1)
 
     def move_vehicle(self, source, target) -> None:
         """Move one vehicle or wreck between hexes."""
-        self.board.index(target)
-        self.remove_vehicle(source)
-        self.place_vehicle(target)
+        call = f"move_vehicle({source!r}, {target!r})"
+        h, to = self._index(source, call), self._index(target, call)
+        if self._vehicles[h] == 0:
+            raise ValueError(f"{call}: no vehicle in {self.board.names[h]} to move")
+        self._count(self._vehicles, h, -1)
+        self._count(self._vehicles, to, +1)
 
-    def place_unit(self, hex_) -> None:
-        """Put a unit in a hex (several may share one)."""
-        self._count(self._units, hex_, +1, "unit")
+    def place_unit(self, hex_, side: str | None = None) -> None:
+        """Put a unit of ``side`` (a name such as ``"axis"``; None: no side) in a hex (several may share one)."""
+        h = self._index(hex_, "place_unit")
+        side = _checked_side(side, "place_unit")
+        self._count(self._units, h, +1)
+        by_side = self._unit_sides.setdefault(h, {})
+        by_side[side] = by_side.get(side, 0) + 1
 
-    def remove_unit(self, hex_) -> None:
-        """Take one unit out of a hex."""
-        self._count(self._units, hex_, -1, "unit")
+    def remove_unit(self, hex_, *, side: str | None = None) -> None:
+        """Take one unit out of a hex (of ``side``; without it, the hex's units must all be of one side)."""
+        call = f"remove_unit({hex_!r})"
+        h = self._index(hex_, call)
+        self._take_unit(h, self._side_to_take(h, side, call, "remove"))
 
-    def move_unit(self, source, target) -> None:
-        """Move one unit between hexes."""
-        h = self.board.index(target)  # checked before anything changes
-        self._count(self._units, source, -1, "unit")
-        self._count(self._units, h, +1, "unit")
+    def move_unit(self, source, target, *, side: str | None = None) -> None:
+        """Move one unit between hexes (of ``side``; without it, the source's units must all be of one side)."""
+        call = f"move_unit({source!r}, {target!r})"
+        h, to = self._index(source, call), self._index(target, call)  # checked before anything changes
+        moved = self._side_to_take(h, side, call, "move")
+        self._take_unit(h, moved)
+        self._count(self._units, to, +1)
+        by_side = self._unit_sides.setdefault(to, {})
+        by_side[moved] = by_side.get(moved, 0) + 1
 
-    def _count(self, counts, hex_, step, what):
-        h = self.board.index(hex_)
+    def _side_to_take(self, h: int, side, call: str, verb: str):
+        """The side of the unit a remove or move of hex ``h`` takes, checked (an error names ``call``)."""
+        by_side = self._unit_sides.get(h)
+        if side is None and by_side is not None and len(by_side) == 1:
+            return next(iter(by_side))  # the common case: one side there (a side's count is never kept at 0)
+        by_side = by_side or {}
+        name = self.board.names[h]
+        if side is not None:
+            side = _checked_side(side, call)
+            if not by_side.get(side):
+                raise ValueError(f"{call}: no unit of side {side!r} in {name} to {verb}"
+                                 + (f" (it holds {_sides_text(by_side)})" if by_side else ""))
+            return side
+        if not by_side:
+            raise ValueError(f"{call}: no unit in {name} to {verb}")
+        if len(by_side) > 1:
+            raise ValueError(f"{call}: {name} holds {_sides_text(by_side)}: expected side= to say which to {verb}")
+        return next(iter(by_side))
+
+    def _take_unit(self, h: int, side) -> None:
+        by_side = self._unit_sides[h]
+        by_side[side] -= 1
+        if not by_side[side]:
+            del by_side[side]
+        if not by_side:
+            del self._unit_sides[h]
+        self._count(self._units, h, -1)
+
+    def _index(self, hex_, call: str) -> int:
+        """``board.index(hex_)``, its error prefixed with the call that asked."""
+        try:
+            return self.board.index(hex_)
+        except KeyError as error:
+            raise KeyError(f"{call}: {error.args[0]}") from None
+        except (ValueError, IndexError, TypeError) as error:
+            raise type(error)(f"{call}: {error}") from None
+
+    def _count(self, counts, h: int, step: int) -> None:
         before = int(counts[h])
-        if step < 0 and before == 0:
-            raise ValueError(f"no {what} in {self.board.names[h]} to remove")
         counts[h] = before + step
         if (before > 0) != (before + step > 0):  # the tables see only whether there is one
             self._changes.append(h)
+
+
+def _checked_side(side, call: str):
+    if side is None or (isinstance(side, str) and side):
+        return side
+    raise TypeError(f"{call}: side is {side!r}: expected a side's name (a non-empty string) or None")
+
+
+def _sides_text(by_side: dict) -> str:
+    return ", ".join(f"{n} unit{'s' if n > 1 else ''} of " + ("no side" if s is None else f"side {s!r}")
+                     for s, n in sorted(by_side.items(), key=lambda item: str(item[0])))
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

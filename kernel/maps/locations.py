@@ -1,12 +1,14 @@
 """The one validation path for hexes, Locations and levels, shared by every LOS and movement entry point.
 
-``los``, ``los_pairs``, ``los_matrix`` (and its block and bit-packed forms),
-``field_of_fire`` and the movement functions all turn what the caller gave
-into clean arrays here, so they accept the same things and refuse the same
-things with the same messages:
+Every public function that takes hexes or Locations (LOS, fields of fire,
+threat maps, movement, concealed movement, pictures) turns what the caller
+gave into clean arrays here (:func:`location_arrays`, :func:`location`), so
+they accept the same things and refuse the same things with the same
+messages:
 
 * a hex is a name (``"71I9"``) or an index (a Python or numpy integer, not a
-  bool);
+  bool); a Location is a hex, or a name with its level (``"71P5h1"``,
+  ``"Bridge/2I9"``);
 * a sequence of hexes is a list, a tuple or a one-dimensional array of names
   or integer indices (a tuple of two scalars is two hexes, never a hex and a
   level);
@@ -123,10 +125,11 @@ def level_array(board, levels, hexes: np.ndarray, what: str, *, indexed: bool = 
     return np.ascontiguousarray(array)
 
 
-def location(board, hex_or_location, level, what: str) -> tuple[int, int]:
+def location(board, hex_or_location, level, what: str, hex_what: str = "hex") -> tuple[int, int]:
     """``(hex index, level)`` of a hex with a level, or of a Location name (``"71P5h1"``, ``"Bridge/2I9"``).
 
-    A Location name carries its own level; ``level`` must then be 0 or that level.
+    A Location name carries its own level; ``level`` must then be 0 or that level.  ``what`` names
+    the level argument in messages, ``hex_what`` the hex argument.
     """
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, np.integer)):
         raise TypeError(f"{what} is {level!r}: expected an integer Location level")
@@ -138,25 +141,71 @@ def location(board, hex_or_location, level, what: str) -> tuple[int, int]:
             raise ValueError(f"{what}={checked} contradicts the Location {hex_or_location!r}")
         return index, parsed
     if not is_scalar_hex(hex_or_location):
-        raise TypeError(f"hex is {hex_or_location!r}: expected a hex or Location name like '71I9' or an index")
+        raise TypeError(f"{hex_what} is {hex_or_location!r}: expected a hex or Location name like '71I9' or an index")
     index = board.index(hex_or_location)
     return index, int(level_array(board, level, np.array([index], HEX_INDEX), what, indexed=False)[0])
 
 
-def locations(board, given, what: str = "locations") -> tuple[np.ndarray, np.ndarray]:
-    """``(hexes int32, levels int64)`` of a matrix query's Locations.
+def location_arrays(board, given, levels=0, what: str = "sources",
+                    levels_what: str = "levels") -> tuple[np.ndarray, np.ndarray]:
+    """``(hexes int32, levels int64)`` of one or many hexes or Locations: what every public function
+    that takes ``viewer``/``target``, ``sources``/``targets`` (and their ``levels``) calls.
 
-    ``None`` is every hex at ground level; a sequence of hexes or Location
-    names is those Locations; a tuple of exactly two sequences ``(hexes,
-    levels)`` gives the levels separately.
+    ``given`` is a hex or Location name (``"71I9"``, ``"71P5h1"``,
+    ``"Bridge/2I9"``), an index, or a list, tuple or one-dimensional array of
+    them; ``levels`` an integer (every one) or one integer per hex.  A
+    Location name carries its level: ``levels`` must then be 0 or that level
+    for it.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("71")
+    >>> hexes, levels = location_arrays(board, ["71P5h1", 92, "71I9"])
+    >>> hexes.tolist(), levels.tolist()
+    ([162, 92, 92], [1, 0, 0])
+    >>> location_arrays(board, [1.5], what="targets")
+    Traceback (most recent call last):
+    ...
+    TypeError: targets holds 1.5: expected hex names like '71I9' or integer indices
     """
-    if given is None:
-        return np.arange(len(board), dtype=HEX_INDEX), np.zeros(len(board), np.int64)
-    if isinstance(given, tuple) and len(given) == 2 and not is_scalar_hex(given[0]) and not is_scalar_hex(given[1]):
-        hexes = hex_array(board, given[0], f"{what}[0]")
-        return hexes, level_array(board, given[1], hexes, f"{what}: level")
-    if isinstance(given, (list, tuple)) and any(board.names_a_location(item) for item in given):
-        pairs = [location(board, item, 0, what) for item in given]
-        return (np.array([p[0] for p in pairs], HEX_INDEX), np.array([p[1] for p in pairs], np.int64))
+    if isinstance(given, np.ndarray):
+        if given.dtype.kind in "UO" and given.ndim == 1:
+            given = given.tolist()  # names, maybe of Locations: as a list
+        else:  # an engine's index arrays: no Location names to look for
+            hexes = hex_array(board, given, what)
+            return hexes, level_array(board, levels, hexes, levels_what)
+    if type(given) is list and all(type(item) is int and -2**62 < item < 2**62 for item in given):
+        hexes = board.indices(np.array(given, np.int64))  # an engine's list of indices, checked at once
+        return hexes, level_array(board, levels, hexes, levels_what)
+    if is_scalar_hex(given):
+        if type(levels) is not int and not (isinstance(levels, np.integer) and not isinstance(levels, np.bool_)):
+            if isinstance(levels, (list, tuple, np.ndarray)) and np.ndim(levels) == 1 and len(levels) == 1:
+                levels = levels[0]
+        index, level = location(board, given, levels, levels_what, what)
+        return np.array([index], HEX_INDEX), np.array([level], np.int64)
+    if isinstance(given, (list, tuple)) and any(isinstance(item, str) and board.names_a_location(item)
+                                                for item in given):
+        count = len(given)
+        if isinstance(levels, (list, tuple, np.ndarray)):
+            per_item = list(np.asarray(levels).tolist()) if isinstance(levels, np.ndarray) else list(levels)
+            if np.ndim(levels) != 1 or len(per_item) != count:
+                raise ValueError(f"{levels_what} has shape {np.shape(levels)}: expected ({count},), one level per hex")
+        else:
+            per_item = [levels] * count
+        pairs = []
+        for i, (item, level) in enumerate(zip(given, per_item)):
+            if not is_scalar_hex(item):
+                raise TypeError(f"{what} holds {item!r}: expected hex names like '71I9' or integer indices")
+            pairs.append(location(board, item, level, f"{levels_what}[{i}]"))
+        return np.array([p[0] for p in pairs], HEX_INDEX), np.array([p[1] for p in pairs], np.int64)
     hexes = hex_array(board, given, what)
-    return hexes, np.zeros(len(hexes), np.int64)
+    return hexes, level_array(board, levels, hexes, levels_what)
+
+
+def every_hex_or(board, given, levels=0, what: str = "sources") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`location_arrays`, where ``None`` is every hex of the map at ground level (a matrix's default)."""
+    if given is None:
+        every = np.arange(len(board), dtype=HEX_INDEX)
+        return every, level_array(board, levels, every, "levels")
+    return location_arrays(board, given, levels, what)

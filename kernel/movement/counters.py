@@ -15,24 +15,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.maps.counters import Counters, GameState, counter_values
+from kernel.maps.counters import GameState, counter_values
 from kernel.movement import _kernels as K
-from kernel.movement.inputs import checked_mask
 
 
-def counter_masks(board, counters, smoke, units):
-    """``(smoke, units)`` bool masks (or None) from ``counters=`` or the ``smoke=``/``units=`` masks."""
-    for name, value in (("smoke", smoke), ("units", units)):
-        if isinstance(value, (Counters, GameState)):
-            raise TypeError(f"{name} is a {type(value).__name__}: pass it as counters=, "
-                            f"or give {name} as a bool array, one per hex")
+def counter_masks(board, counters):
+    """``(smoke, units)``: the SMOKE bool mask of plain :class:`Counters` (None for a
+    :class:`GameState`, whose SMOKE costs are prepared on it, or for none) and the units where
+    they block movement (else None)."""
     if counters is None:
-        return (None if smoke is None else checked_mask(smoke, len(board), "smoke"),
-                None if units is None else checked_mask(units, len(board), "units"))
-    if smoke is not None or units is not None:
-        raise ValueError("counters= and smoke=/units= both given: expected one of them")
+        return None, None
     blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"])  # else units change no cost
     if isinstance(counters, GameState):
+        if counters.board is not board:
+            counter_values(board, counters)  # raises: the state belongs to another board
         return None, counters.units if blocks else None
     smoke_drm, _, _, unit_mask = counter_values(board, counters)
     return smoke_drm > 0, unit_mask if blocks else None

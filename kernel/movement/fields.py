@@ -21,8 +21,8 @@ Examples
 >>> field = kernel.movement_field(board, "71I4", unit="infantry")
 >>> float(field.cost[board.index("71I4")])
 0.0
->>> field.path_to("71I6")[0]
-'71I4'
+>>> field.path_to("71I6")[0], field.path_to("71I6")[-1]
+('71I4', '71I6')
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import numpy as np
 
 from kernel.movement import _kernels as K
 from kernel.movement.counters import counter_masks, state_smoke
-from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, checked_mask, start_locations
-from kernel.movement.tables import MovementTables, movement_tables
+from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, start_locations
+from kernel.movement.tables import MovementTables, tables_for
 from kernel.maps.counters import holding_state
 
 
@@ -45,8 +45,12 @@ class MovementField:
     Attributes
     ----------
     cost : float64 array (N,)
-        Least cost to each hex (its ground Location, a Bypass position or,
-        in a bridge hex, its deck), ``inf`` where unreachable.
+        Least cost to be in each hex (its ground Location, one of its Bypass
+        positions or, in a bridge hex, its deck), ``inf`` where unreachable.
+        :meth:`cost_at` and :meth:`path_to` of a hex mean its Locations
+        (ground level, or the deck of a bridge hex): a path ends there, not
+        in a Bypass position, so where bypassing a hex is cheaper than
+        entering it, ``cost_at(hex)`` is more than ``cost[hex]``.
     state_cost : float64 array
         Least cost to every state (see :meth:`state_name`).
     exit_cost : float
@@ -74,8 +78,8 @@ class MovementField:
             loc = state >> 1
             return board.location_name(int(board.location_hex[loc]), int(board.location_level[loc]))
         b = state - 2 * n_loc
-        h = int(self.tables.tables.bypass_hex[b])
-        d = int(self.tables.tables.bypass_dir[b])
+        h = int(self.tables.bypass_hex[b])
+        d = int(self.tables.bypass_dir[b])
         return f"{board.names[h]}-{board.names[board.neighbours[h, d]]}"
 
     def start_states(self) -> list[int]:
@@ -84,15 +88,20 @@ class MovementField:
         return [2 * int(loc) for loc in np.flatnonzero(moving_locations == 0)]
 
     def best_state(self, hex_) -> int:
-        """State of least cost among a hex's ground Location, Bypass positions and bridge deck."""
+        """State of least cost among a hex's ground Location, Bypass positions and bridge deck (what
+        :attr:`cost` gives)."""
         h = self.board.index(hex_)
-        loc = int(self.board.location_offset[h])
-        candidates = [2 * loc, 2 * loc + 1]
-        if self.board.bridge_deck[h]:
-            candidates += [2 * loc + 2, 2 * loc + 3]
-        bypass_id = self.tables.tables.bypass_id
-        candidates += [2 * self.tables.n_locations + int(b) for b in bypass_id[h] if b >= 0]
+        bypass_id = self.tables.bypass_id
+        candidates = self.hex_location_states(h) + [2 * self.tables.n_locations + int(b) for b in bypass_id[h] if b >= 0]
         return min(candidates, key=lambda s: self.state_cost[s])
+
+    def hex_location_states(self, h: int) -> list[int]:
+        """The moving and stopped states of hex ``h``'s ground Location and, in a bridge hex, its deck."""
+        loc = int(self.board.location_offset[h])
+        states = [2 * loc, 2 * loc + 1]
+        if self.board.bridge_deck[h]:
+            states += [2 * loc + 2, 2 * loc + 3]
+        return states
 
     def location_states(self, location: str) -> list[int]:
         """The moving and stopped states of one Location (``"71P5h1"``, ``"Bridge/2I9"``, ``"71I9h0"``)."""
@@ -102,14 +111,22 @@ class MovementField:
 
     def target_state(self, target) -> int:
         """The state a query about ``target`` means: of one Location when ``target`` names a level
-        (``"71P5h1"``, ``"Bridge/2I9"``), else the cheapest of a hex's (:meth:`best_state`)."""
+        (``"71P5h1"``, ``"Bridge/2I9"``), else the cheapest of the hex's Locations (ground, or the
+        deck of a bridge hex; never a Bypass position)."""
         if self.board.names_a_location(target):
             return min(self.location_states(target), key=lambda s: self.state_cost[s])
-        return self.best_state(target)
+        try:
+            h = self.board.index(target)
+        except KeyError as error:
+            raise KeyError(f"target: {error.args[0]}") from None
+        except (ValueError, IndexError, TypeError) as error:
+            raise type(error)(f"target: {error}") from None
+        return min(self.hex_location_states(h), key=lambda s: self.state_cost[s])
 
     def cost_at(self, target) -> float:
-        """Least cost to a hex (any of its Locations and Bypass positions, as :attr:`cost`) or to one
-        Location (``"71P5h1"``: level 1 of 71P5); ``inf`` where unreachable.
+        """Least cost to a hex's Locations (ground level, or a bridge hex's deck) or to one Location
+        (``"71P5h1"``: level 1 of 71P5); ``inf`` where unreachable.  The cost of the path
+        :meth:`path_to` gives.
 
         Examples
         --------
@@ -123,42 +140,63 @@ class MovementField:
         """
         return float(self.state_cost[self.target_state(target)])
 
-    def path_array(self, target) -> np.ndarray:
-        """The cheapest path to a hex or Location as an ``int32`` array, one row per step:
+    def path_array(self, target) -> np.ndarray | None:
+        """The path :meth:`path_to` gives, as an ``int32`` array, one row per step:
         ``(hex index, Location level, Bypass direction)``; the direction is -1 for a Location and
-        the hexside along which the unit bypasses (level 0) for a Bypass position.  Empty (0, 3)
-        if unreachable."""
+        the hexside along which the unit bypasses (level 0) for a Bypass position.  ``None`` where
+        the target is unreachable."""
+        states = self.path_states(target)
+        if states is None:
+            return None
         rows = []
         n_loc = self.tables.n_locations
-        for state in self.path_states(target):
+        for state in states:
             if state < 2 * n_loc:
                 loc = state >> 1
                 rows.append((int(self.board.location_hex[loc]), int(self.board.location_level[loc]), -1))
             else:
                 b = state - 2 * n_loc
-                rows.append((int(self.tables.tables.bypass_hex[b]), 0, int(self.tables.tables.bypass_dir[b])))
+                rows.append((int(self.tables.bypass_hex[b]), 0, int(self.tables.bypass_dir[b])))
         return np.array(rows, dtype=np.int32).reshape(len(rows), 3)
 
-    def path_states(self, hex_) -> list[int]:
-        """State ids of the cheapest path to a hex or Location (empty if unreachable)."""
-        state = self.target_state(hex_)
+    def path_states(self, target) -> list[int] | None:
+        """State ids of the cheapest path to a hex's Locations or to one Location (``None`` if unreachable)."""
+        state = self.target_state(target)
         if not np.isfinite(self.state_cost[state]):
-            return []
+            return None
         path = [state]
         while self.predecessor[path[-1]] >= 0:
             path.append(int(self.predecessor[path[-1]]))
         return path[::-1]
 
-    def path_to(self, hex_) -> list[str]:
-        """The cheapest path to a hex or one Location (``"71P5h1"``) as Location and Bypass names
-        (empty if unreachable).
+    def path_to(self, target) -> list[str] | None:
+        """The cheapest path to a hex or one Location (``"71P5h1"``) as Location and Bypass names;
+        ``None`` where the target is unreachable.
 
-        A Bypass position is written ``hex-hex`` (A2.2: the first hex is the
-        one the unit is in, along its hexside with the second).  Where several
-        paths cost the same, one of them is given; which one is not part of
-        the contract (it may change between versions).
+        The path ends at the target's Location: for a hex, its ground
+        Location (or, in a bridge hex, whichever of the deck and the ground
+        beneath is cheaper), never a Bypass position; Bypass positions are
+        written ``hex-hex`` (A2.2: the first hex is the one the unit is in,
+        along its hexside with the second) and appear only within a path.
+        Where several paths cost the same, one of them is given; which one
+        is not part of the contract (it may change between versions).
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> field = kernel.movement_field(board, "71I4", unit="infantry", allowance=2)
+        >>> field.path_to("71I5"), field.path_to("72M6")
+        (['71I4', '71I5'], None)
         """
-        return [self.state_name(s) for s in self.path_states(hex_)]
+        states = self.path_states(target)
+        return None if states is None else [self.state_name(s) for s in states]
+
+    def to_dict(self) -> dict:
+        """The per-hex costs (``None`` where unreachable), the unit class and the exit cost (JSON-ready)."""
+        finite = np.isfinite(self.cost)
+        return {"unit": self.unit, "cost": [float(c) if f else None for c, f in zip(self.cost.tolist(), finite.tolist())],
+                "exit_cost": float(self.exit_cost) if np.isfinite(self.exit_cost) else None}
 
     def reachable(self, allowance: float) -> np.ndarray:
         """Boolean array of the hexes whose cost is within ``allowance``."""
@@ -166,32 +204,31 @@ class MovementField:
 
 
 @holding_state
-def movement_field(board, start, unit: str | None = None, allowance: float | None = None, *,
-                   counters=None, smoke=None, units=None, entry_hexes=None) -> MovementField:
-    """Least movement cost from one or several start hexes to every hex and state.
+def movement_field(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,
+                   counters=None, entry_hexes=None) -> MovementField:
+    """Least movement cost from one or several start Locations to every hex and state.
 
     Parameters
     ----------
     board : Board
-    start : hex or sequence of hexes, or None
-        Start hexes (names or indices): the unit is at ground level, moving,
-        at cost 0 (an all-MF move is allowed as its first move).  A start
-        Location such as ``"2I9h1"`` (on a bridge deck or an upper building
-        level) starts there instead.
+    sources : hex, Location or sequence of them, or None
+        Where the unit starts (names, indices): at ground level, moving, at
+        cost 0 (an all-MF move is allowed as its first move); a Location
+        such as ``"2I9h1"`` (a bridge deck, an upper building level) starts
+        there.  None: only from ``entry_hexes``.
+    levels : int or sequence of int
+        Location levels of the sources (where the names do not give them).
     unit : str, optional
         Unit class (default: the ruleset's first, e.g. ``"infantry"``).
     allowance : float, optional
         Movement allowance, a multiple of 1/2 up to :data:`MAX_ALLOWANCE`:
-        states costlier than it are not expanded, and all-MF moves cost it
-        (default: the class's ``default_allowance`` for all-MF moves and no
-        limit).
-    counters : GameState or Counters, optional
+        states costlier than it are not expanded, and all-MF moves cost it.
+        None (the default in every movement function): no limit, and all-MF
+        moves cost the class's ``default_allowance``.
+    counters : Counters or GameState, optional
         The counters on the map, as LOS takes them: SMOKE adds to the COT
         (B.2; per-hex data for the search, nothing is rebuilt), units block
         where the ruleset says occupied hexes cannot be entered (CCN).
-    smoke, units : bool arrays (N,), optional
-        The same as plain masks (not together with ``counters``): SMOKE per
-        hex, units per hex.
     entry_hexes : hex or sequence, optional
         Hexes entered from off the map (A2.5): each starts at its own entry
         cost.  ``board_edge_hexes(board, side)`` lists a side's hexes.
@@ -201,33 +238,32 @@ def movement_field(board, start, unit: str | None = None, allowance: float | Non
     ValueError
         No start and no entry hex, unknown unit class, negative allowance.
     """
-    return penalised_field(board, start, unit, allowance, counters=counters, smoke=smoke, units=units,
+    return penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,
                            entry_hexes=entry_hexes)
 
 
 @holding_state
-def penalised_field(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
-                    smoke=None, units=None, entry_hexes=None, hex_penalty=None) -> MovementField:
+def penalised_field(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,
+                    counters=None, entry_hexes=None, hex_penalty=None) -> MovementField:
     """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per
     hex, checked by the caller; -1: the hex may not be entered).  With a positive penalty the
     costs include the penalties and are not bounded by the allowance (it still prices all-MF
     moves); with penalties of 0 and -1 only, they are MF and bounded as usual."""
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
-    starts, start_levels = start_locations(board, start)
+    starts, start_levels = start_locations(board, sources, levels)
     if starts.size == 0 and entry_hexes is None:
         raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
-    smoke, units = counter_masks(board, counters, smoke, units)
-    tables = movement_tables(board, unit, units=units, allowance=allowance)
+    smoke, units = counter_masks(board, counters)
+    tables = tables_for(board, unit, units, allowance)
     extra = state_smoke(board, tables, counters, smoke)
-    location_offset = tables.tables.location_offset
+    location_offset = tables.location_offset
     entry_states = entry_half = NO_ENTRIES
     if entry_hexes is not None:
         entries = hex_list(board, entry_hexes, "entry_hexes")
         if starts.size == 0 and entries.size == 0:
             raise ValueError("movement_field: no start hex and no entry hex given: expected at least one")
-        blocks = bool(board.ruleset.rules["occupied_hexes_block_movement"]) and units is not None
-        occupied = checked_mask(units, len(board), "units") if blocks else None
+        occupied = units  # where occupied hexes block movement (else None)
         states, costs = [], []
         for e in entries:
             if occupied is not None and occupied[e]:
@@ -249,34 +285,38 @@ def penalised_field(board, start, unit: str | None = None, allowance: float | No
             limit = K.INF_HALF
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
         tables.edge_bounds, tables.edges, extra, penalty, buckets, limit, starts, start_levels, entry_states,
-        entry_half, location_offset, tables.bypass_start, tables.tables.deck_location, tables.n_locations,
+        entry_half, location_offset, tables.bypass_start, tables.kernel_tables.deck_location, tables.n_locations,
         tables.exit_hexes, tables.leave_cost, tables.cot_all, tables.allowance_all)
     return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
 
 
-def reachable(board, start, unit: str | None = None, allowance: float = 4, **options) -> np.ndarray:
-    """Boolean array: hexes a unit can reach from ``start`` within ``allowance``.
+def reachable(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,
+              counters=None, entry_hexes=None) -> np.ndarray:
+    """Boolean array: hexes a unit can reach from ``sources`` within ``allowance`` (None: at any cost).
 
     Honours stop-on-entry, all-MF moves (only as the first move, costing the
-    whole allowance) and every rule of :func:`movement_field`.
+    whole allowance) and every rule of :func:`movement_field`, which takes
+    the same arguments.
 
     >>> import kernel
     >>> board = kernel.load("default")
-    >>> mask = reachable(board, "71I4", "infantry", 4)
+    >>> mask = reachable(board, "71I4", unit="infantry", allowance=4)
     >>> bool(mask[board.index("71I4")]), int(mask.sum()) > 1
     (True, True)
     """
-    if allowance is None:
-        raise ValueError("reachable needs an allowance: expected a number of MF/MP")
-    return movement_field(board, start, unit, allowance, **options).cost <= allowance
+    field = movement_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,
+                           entry_hexes=entry_hexes)
+    return field.cost <= allowance if allowance is not None else np.isfinite(field.cost)
 
 
 @holding_state
-def movement_matrix(board, unit: str | None = None, allowance: float | None = None, *, sources=None,
-                    counters=None, smoke=None, units=None) -> np.ndarray:
+def movement_matrix(board, sources=None, *, unit: str | None = None, allowance: float | None = None,
+                    counters=None) -> np.ndarray:
     """Movement cost from every source hex (default: all) to every hex, in parallel.
 
-    ``counters``, ``smoke`` and ``units`` as for :func:`movement_field`.
+    ``sources`` are hexes (names or indices; each starts at its ground
+    level); ``unit``, ``allowance`` and ``counters`` as for
+    :func:`movement_field`.
 
     Returns
     -------
@@ -286,21 +326,31 @@ def movement_matrix(board, unit: str | None = None, allowance: float | None = No
     """
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
-    source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else hex_list(board, sources, "sources").astype(np.int64)
-    smoke, units = counter_masks(board, counters, smoke, units)
-    tables = movement_tables(board, unit, units=units, allowance=allowance)
+    source_hexes = np.arange(len(board), dtype=np.int64) if sources is None else ground_sources(board, sources)
+    smoke, units = counter_masks(board, counters)
+    tables = tables_for(board, unit, units, allowance)
     extra = state_smoke(board, tables, counters, smoke)
     out = np.empty((len(source_hexes), len(board)), np.uint16)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF
-    K.movement_matrix_kernel(tables.edge_bounds, tables.edges, extra, tables.tables.location_offset, tables.bypass_start,
-                             tables.tables.deck_location, tables.n_locations, tables.n_buckets, limit, source_hexes,
-                             out)
+    K.movement_matrix_kernel(tables.edge_bounds, tables.edges, extra, tables.location_offset, tables.bypass_start,
+                             tables.kernel_tables.deck_location, tables.n_locations, tables.n_buckets, limit,
+                             source_hexes, out)
     return out
 
 
+def ground_sources(board, sources) -> np.ndarray:
+    """int64 hexes of :func:`movement_matrix`'s sources (hexes or ground-level Locations), checked."""
+    hexes, levels = start_locations(board, sources)
+    if levels.any():
+        k = int(np.flatnonzero(levels)[0])
+        raise ValueError(f"movement_matrix: sources[{k}] is {board.location_name(int(hexes[k]), int(levels[k]))}: "
+                         "expected hexes (each row starts at its hex's ground level; movement_field starts anywhere)")
+    return hexes
+
+
 @holding_state
-def movement_graph(board, start, unit: str | None = None, allowance: float | None = None, *, counters=None,
-                   smoke=None, units=None):
+def movement_graph(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,
+                   counters=None):
     """The expanded state graph the kernel walks, as a ``scipy.sparse.csr_matrix`` in MF.
 
     For peers such as scipy: all-MF moves are kept only out of the start
@@ -311,10 +361,11 @@ def movement_graph(board, start, unit: str | None = None, allowance: float | Non
     from scipy.sparse import csr_matrix
 
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
-    smoke, units = counter_masks(board, counters, smoke, units)
-    tables = movement_tables(board, unit, units=units, allowance=allowance)
+    check_allowance(allowance)
+    smoke, units = counter_masks(board, counters)
+    tables = tables_for(board, unit, units, allowance)
     extra = state_smoke(board, tables, counters, smoke)
-    hexes, levels = start_locations(board, start)
+    hexes, levels = start_locations(board, sources, levels)
     starts = sorted({2 * (int(board.location_offset[h]) + int(level)) for h, level in zip(hexes, levels)})
     counts = np.diff(tables.edge_bounds)  # ordinary then all-MF edges, state by state
     source = np.repeat(np.repeat(np.arange(tables.n_states), 2), counts)

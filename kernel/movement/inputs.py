@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import HEX_INDEX
-from kernel.maps.locations import hex_array, is_scalar_hex, locations
+from kernel.maps.locations import hex_array, location_arrays
 
 
 #: Largest movement allowance accepted (MF/MP).  Dial's queue holds one bucket
@@ -38,16 +38,15 @@ def checked_mask(value, n, name):
 NO_ENTRIES = np.zeros(0, np.int64)
 
 
-def start_locations(board, start):
-    """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level)."""
-    if isinstance(start, (str, int, np.integer)) and not isinstance(start, bool) and not (
-            isinstance(start, str) and board.names_a_location(start)):  # one hex: the common case, kept short
-        return np.array([board.index(start)], np.int64), np.zeros(1, np.int64)
-    if start is None:
+def start_locations(board, sources, levels=0):
+    """(hexes, levels) int64 arrays of start hexes or Locations (``"2I9h1"``: a deck or upper level);
+    ``None`` is none (a field entered from off the map only)."""
+    if type(levels) is int and levels == 0 and (type(sources) is int or isinstance(sources, np.integer) or (
+            type(sources) is str and not board.names_a_location(sources))):  # one hex: the common case, kept short
+        return np.array([board.index(sources)], np.int64), np.zeros(1, np.int64)
+    if sources is None:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    if is_scalar_hex(start):
-        start = [start]
-    hexes, levels = locations(board, start, "start")
+    hexes, levels = location_arrays(board, sources, levels, "sources", "levels")
     return hexes.astype(np.int64), levels
 
 

@@ -11,13 +11,18 @@ import math
 
 import numpy as np
 
+from kernel._cache import BoardCache
 from kernel.movement import _kernels as K
-from kernel.movement.inputs import MAX_ALLOWANCE, checked_mask
+from kernel.movement.inputs import MAX_ALLOWANCE, check_allowance, checked_mask
 from kernel.movement.state_graph import build_state_graph
 
 
 #: Sentinel of an unreachable hex in :func:`movement_matrix` (uint16).
 UNREACHABLE = K.UNREACHABLE
+
+
+#: Each board's movement tables (a few per board: per unit class, allowance and blocking units).
+MOVEMENT_CACHE = BoardCache("movement")
 
 
 FLAG_STOP = K.FLAG_STOP
@@ -36,7 +41,7 @@ class MovementTables:
     """
 
     unit: str
-    tables: tuple
+    kernel_tables: tuple  # kernel.movement._kernels.KernelTables: what the search kernels read
     n_locations: int
     n_bypass: int
     cot: np.ndarray
@@ -57,6 +62,26 @@ class MovementTables:
     @property
     def n_states(self) -> int:
         return 2 * self.n_locations + self.n_bypass
+
+    @property
+    def bypass_hex(self) -> np.ndarray:
+        """int32 hex of each Bypass position (Bypass id order)."""
+        return self.kernel_tables.bypass_hex
+
+    @property
+    def bypass_dir(self) -> np.ndarray:
+        """int32 hexside (0-5) along which each Bypass position runs."""
+        return self.kernel_tables.bypass_dir
+
+    @property
+    def bypass_id(self) -> np.ndarray:
+        """int32 (N, 6): the Bypass id of each hex and hexside, -1 where there is none."""
+        return self.kernel_tables.bypass_id
+
+    @property
+    def location_offset(self) -> np.ndarray:
+        """int64 (N + 1,): the first Location of each hex (as ``Board.location_offset``)."""
+        return self.kernel_tables.location_offset
 
 
 def _combine(board, unit_index, mask_terrain):
@@ -87,19 +112,30 @@ def _combine(board, unit_index, mask_terrain):
     return cost, all_mf, stop
 
 
-def movement_tables(board, unit: str, *, units=None, allowance=None) -> MovementTables:
-    """Edge costs for ``unit`` on ``board`` (see ``docs/movement-semantics.md``).
+def movement_tables(board, *, unit: str | None = None, allowance=None, counters=None) -> MovementTables:
+    """Edge costs for the unit class ``unit`` on ``board`` (see ``docs/movement-semantics.md``).
 
     Tables depend on the unit class, the allowance and, where occupied hexes
-    block movement (CCN), the units, but not on the start nor on SMOKE, so
-    they are kept on the board (a few per board) and reused.  ``units`` is a
-    bool array, one per hex.
+    block movement (CCN), the units of ``counters`` (a
+    :class:`~kernel.Counters` or :class:`~kernel.GameState`), but not on the
+    start nor on SMOKE, so they are kept per board (a few per board) and
+    reused.  ``unit`` defaults to the ruleset's first class, ``allowance``
+    as in :func:`~kernel.movement_field`.
 
     Raises
     ------
     ValueError
-        Unknown unit class, or counters of the wrong shape.
+        Unknown unit class, bad allowance or counters.
     """
+    from kernel.movement.counters import counter_masks
+
+    check_allowance(allowance)
+    unit = unit if unit is not None else board.ruleset.unit_classes[0]
+    return tables_for(board, unit, counter_masks(board, counters)[1], allowance)
+
+
+def tables_for(board, unit: str, units, allowance) -> MovementTables:
+    """:func:`movement_tables` for a checked unit class, allowance and units mask (bool per hex, or None)."""
     rs = board.ruleset
     rs.unit_index(unit)
     n = len(board)
@@ -109,7 +145,7 @@ def movement_tables(board, unit: str, *, units=None, allowance=None) -> Movement
         units = checked_mask(units, n, "units")
         blocks = bool(rs.rules["occupied_hexes_block_movement"])
         key = (unit, allowance, units.tobytes() if blocks and units.any() else b"")
-    cache = board.__dict__.setdefault("_movement_tables", {})
+    cache = MOVEMENT_CACHE.entries(board).setdefault("tables", {})
     if key not in cache:
         units = checked_mask(units, n, "units")
         if len(cache) >= 8:

@@ -74,34 +74,8 @@ SOURCE_COLOUR = "#d50000"
 # ---------------------------------------------------------------------------
 
 def orientation(board) -> str:
-    """``"flat"`` or ``"pointy"``: how the map is printed (from its board file).
-
-    Uses ``board.orientation`` when the Board has it; otherwise reads the
-    ``orientation`` key of the (first) board file behind ``board.source``.
-    Maps with no readable source (random boards) are flat.
-    """
-    value = getattr(board, "orientation", None)
-    if value in ("flat", "pointy"):
-        return value
-    cached = board.__dict__.get("_picture_orientation")
-    if cached is not None:
-        return cached
-    from kernel.maps.board_text import read_board_file
-    from kernel.loading import read_scenario
-
-    source = Path(str(board.source))
-    value = "flat"
-    try:
-        if source.suffix == ".scenario":
-            scenario = read_scenario(source)
-            if scenario.boards:
-                value = scenario.boards[0].board.orientation
-        elif source.suffix == ".board":
-            value = read_board_file(source).orientation
-    except (OSError, ValueError):
-        value = "flat"
-    board.__dict__["_picture_orientation"] = value
-    return value
+    """``"flat"`` or ``"pointy"``: how the map is printed (``board.orientation``, from its board file)."""
+    return board.orientation
 
 
 class Frame:

@@ -60,7 +60,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
         box, size = zoom_box(frame, board.indices(list(view)), margin_hexes=0.5, band=band)
     elif zoom:
         box, size = zoom_box(frame, hexes, margin_hexes=2.0, band=band)
-    verdict = "clear" if result.visible else f"BLOCKED at {result.blocked_at} ({result.reason})"
+    verdict = "clear" if result.visible else f"BLOCKED at {result.blocked_at_name} ({result.reason_name})"
     sub = f"{verdict}; hindrance +{result.hindrance}; target cover {result.cover}"
     page = Page(frame, box, title or f"LOS {result.viewer} \u2192 {result.target}", map_subtitle(board, sub), dpi=dpi,
                  page=size, band=band)
@@ -76,8 +76,8 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
             drm[h] = drm.get(h, 0) + step.hindrance
         if step.effect in ("blocks", "blind"):
             blocks.add(h)
-    if result.blocked_at:
-        blocks.add(board.index(result.blocked_at))
+    if result.blocked_at >= 0:
+        blocks.add(result.blocked_at)
     polys = frame.hexagons(0.97)
     status = []
     if interior:
@@ -110,7 +110,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
         ax.plot([ax_, bx], [ay, by], color="#1b5e20", lw=lw, zorder=11, path_effects=outline, solid_capstyle="round")
         status.append(Line2D([], [], color="#1b5e20", lw=2.5, label="line of sight (clear)"))
     else:
-        blocked = board.index(result.blocked_at) if result.blocked_at else b
+        blocked = result.blocked_at if result.blocked_at >= 0 else b
         dx, dy = bx - ax_, by - ay
         length2 = dx * dx + dy * dy or 1.0
         t = ((frame.cx[blocked] - ax_) * dx + (frame.cy[blocked] - ay) * dy) / length2
@@ -122,7 +122,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
                 markeredgecolor="white", zorder=13, ls="none")
         status.append(Line2D([], [], color="#1b5e20", lw=2.5, label="line of sight up to the block"))
         status.append(Line2D([], [], color="#c62828", lw=2.5, ls="--", marker="X", markersize=8,
-                             label=f"blocked at {result.blocked_at} ({result.reason})"))
+                             label=f"blocked at {result.blocked_at_name} ({result.reason_name})"))
     for h, name, marker in ((a, result.viewer, "o"), (b, result.target, "s")):
         ax.plot([frame.cx[h]], [frame.cy[h]], marker=marker, markersize=max(7, 1.0 * ppu), markerfacecolor=SOURCE_COLOUR
                 if h == a else "#1565c0", markeredgecolor="white", markeredgewidth=1.2, zorder=14, ls="none")

@@ -22,8 +22,8 @@ def _path_points(board, frame, field, states):
     ``(xs, ys, kinds)`` with kinds ``"hex"``, ``"bypass"`` or ``"vertex"``.
     """
     n_loc = field.tables.n_locations
-    bypass_hex = field.tables.tables.bypass_hex
-    bypass_dir = field.tables.tables.bypass_dir
+    bypass_hex = field.tables.bypass_hex
+    bypass_dir = field.tables.bypass_dir
     xs, ys, kinds = [], [], []
     previous_side = None
     for state in states:
@@ -110,12 +110,12 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     path_states, path_hex, path_field = [], None, field
     if to is not None:
         path_hex = board.index(to)
-        path_states = field.path_states(path_hex)
+        path_states = field.path_states(path_hex) or []
         if not path_states and full is not None:
             path_field = full
-            path_states = full.path_states(path_hex)
+            path_states = full.path_states(path_hex) or []
     path_hexes = sorted({int(board.location_hex[s >> 1]) if s < 2 * field.tables.n_locations
-                         else int(path_field.tables.tables.bypass_hex[s - 2 * field.tables.n_locations])
+                         else int(path_field.tables.bypass_hex[s - 2 * field.tables.n_locations])
                          for s in path_states})
     focus = np.union1d(np.flatnonzero(within), np.array(path_hexes + list(starts), dtype=np.int64))
     box, size = (full_box(frame), None)

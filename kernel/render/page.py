@@ -34,15 +34,16 @@ MAX_PAGE_HEXES = 5_000
 from kernel.render.page_data import DEFAULT_MAX_ALLOWANCE, page_data
 
 
-def map_page_html(board, *, counters: dict | None = None, unit: str | None = None,
+def map_page_html(board, *, counters=None, unit: str | None = None,
               max_allowance: int = DEFAULT_MAX_ALLOWANCE, title: str | None = None) -> str:
     """The interactive page of a map as one HTML string.
 
     Parameters
     ----------
     board : Board
-    counters : dict, optional
-        ``{"smoke": {"71I9": 3}, "vehicles": ["71J9"], "units": []}`` (hex names or indices).
+    counters : Counters or GameState, optional
+        SMOKE, vehicles and units on the map (a counters file's JSON:
+        ``kernel.Counters.from_dict(board, data)``).
     unit : str, optional
         Unit class for the movement view and the targets' cover (default: the ruleset's first).
     max_allowance : int

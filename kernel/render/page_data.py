@@ -153,9 +153,7 @@ def los_tables(board, counters=None, unit=None) -> dict:
     columns = np.arange(n, dtype=np.int64)
     for first in range(0, n, _PAIR_ROWS):
         rows = np.arange(first, min(n, first + _PAIR_ROWS), dtype=np.int64)
-        a = np.repeat(rows, n)
-        b = np.tile(columns, rows.size)
-        result = los_pairs(board, a, b, counters=counters, unit=unit)
+        result = los_pairs(board, rows, columns, product=True, counters=counters, unit=unit)
         shape = (rows.size, n)
         blocked_at[rows] = np.where(result.blocked_at >= 0, result.blocked_at, NO_BLOCKING_HEX).reshape(shape)
         detail[rows] = (result.reason.astype(np.uint8) | (result.continuous_slope.astype(np.uint8) << 3)
@@ -168,28 +166,28 @@ def los_tables(board, counters=None, unit=None) -> dict:
             "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(blocked_hindrance), "reasons": list(REASONS)}
 
 
-def movement_tables_packed(board, unit: str, max_allowance: int, smoke=None) -> dict:
+def movement_tables_packed(board, unit: str, max_allowance: int, counters=None) -> dict:
     """Movement matrices for whole allowances ``1..max_allowance``, uint8 half-MF, packed."""
     from kernel.movement.fields import movement_matrix
 
     rows = []
     for allowance in range(1, max_allowance + 1):
-        costs = movement_matrix(board, unit, allowance=allowance, smoke=smoke)
+        costs = movement_matrix(board, unit=unit, allowance=allowance, counters=counters)
         half = np.where(costs <= 2 * allowance, costs, NOT_REACHABLE).astype(np.uint8)
         rows.append(pack(half))
     return {"unit": unit, "max": max_allowance, "tables": rows}
 
 
-def page_data(board, *, counters: dict | None = None, unit: str | None = None,
+def page_data(board, *, counters=None, unit: str | None = None,
               max_allowance: int = DEFAULT_MAX_ALLOWANCE) -> dict:
     """Everything the page embeds, as a JSON-ready dict (see the module's docstring).
 
     Parameters
     ----------
     board : Board
-    counters : dict, optional
-        ``{"smoke": {hex: DRM}, "vehicles": [hex], "units": [hex], "smoke_height": 2}``;
-        they change the LOS tables and are drawn.
+    counters : Counters or GameState, optional
+        SMOKE, vehicles and units (a counters file: :meth:`kernel.Counters.from_dict`);
+        they change the LOS and movement tables and are drawn.
     unit : str, optional
         Unit class for movement and cover (default: the ruleset's first).
     max_allowance : int
@@ -202,11 +200,12 @@ def page_data(board, *, counters: dict | None = None, unit: str | None = None,
     Examples
     --------
     >>> import kernel
-    >>> data = page_data(kernel.load("71"), counters={"smoke": {"71I9": 3}}, max_allowance=2)
+    >>> board = kernel.load("71")
+    >>> data = page_data(board, counters=kernel.Counters.on(board, smoke={"71I9": 3}), max_allowance=2)
     >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]
     (346, 'infantry', 2, [[92, 3]])
     """
-    from kernel.line_of_sight.counters import Counters
+    from kernel.maps.counters import counter_values
 
     if isinstance(max_allowance, bool) or not isinstance(max_allowance, (int, np.integer)) \
             or not 1 <= max_allowance <= 127:
@@ -215,23 +214,17 @@ def page_data(board, *, counters: dict | None = None, unit: str | None = None,
     if unit not in board.ruleset.unit_classes:
         raise ValueError(f"unit class {unit!r} is not in ruleset {board.ruleset.name!r}: expected one of "
                          f"{', '.join(board.ruleset.unit_classes)}")
-    counters = counters or {}
-    smoke = {board.index(k) if isinstance(k, str) else int(k): int(v) for k, v in counters.get("smoke", {}).items()}
-    vehicles = [int(board.index(h)) for h in counters.get("vehicles", [])]
-    units = [int(board.index(h)) for h in counters.get("units", [])]
-    on_map = None
-    if smoke or vehicles or units:
-        on_map = Counters.on(board, smoke=smoke, vehicles=vehicles, units=units,
-                             smoke_height=int(counters.get("smoke_height", 2)))
-    smoke_mask = None
-    if smoke:
-        smoke_mask = np.zeros(len(board), bool)
-        smoke_mask[list(smoke)] = True
+    smoke, vehicles, units = {}, [], []
+    if counters is not None:
+        smoke_drm, _, vehicle_mask, unit_mask = counter_values(board, counters)  # checked here
+        smoke = {int(h): int(smoke_drm[h]) for h in np.flatnonzero(smoke_drm)}
+        vehicles, units = np.flatnonzero(vehicle_mask).tolist(), np.flatnonzero(unit_mask).tolist()
+    on_map = counters if smoke or vehicles or units else None
     return {
         "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
         "map": map_drawing(board),
         "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
                      "units": sorted(units)},
         "los": los_tables(board, on_map, unit),
-        "move": movement_tables_packed(board, unit, int(max_allowance), smoke=smoke_mask),
+        "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map),
     }

@@ -1,0 +1,113 @@
+"""The shape of the 0.2 API: owned caches (nothing written onto a Board), results as plain data, one kind of
+field of fire, the cross product, paths that end at their Location."""
+
+from __future__ import annotations
+
+import gc
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel._cache import BoardCache
+from kernel.line_of_sight.inputs import LOS_CACHE
+from kernel.movement.tables import MOVEMENT_CACHE
+
+
+@pytest.fixture(scope="module")
+def board():
+    return kernel.load("default")
+
+
+def test_no_layer_writes_onto_the_board():
+    """Every layer keeps its derived data in a cache it owns: a Board's attributes are its own."""
+    board = kernel.load("default")
+    own = dict(vars(board))
+    state = kernel.GameState(board)
+    state.place_smoke("71J5", 3)
+    kernel.los(board, "71I4", "72M6").steps
+    kernel.can_see(board, 0, 5)
+    kernel.can_see(board, 0, 5, counters=state)
+    kernel.los_matrix(board, counters=state)
+    kernel.fields_of_fire(board, ["71I4"]).cover
+    kernel.threat_map(board, ["72M6"])
+    kernel.HeldLOSMatrix(board, state, ["71I4", "72M6"]).refresh()
+    kernel.movement_field(board, "71I4", unit="infantry", allowance=4, counters=state)
+    kernel.movement_matrix(board, [0], unit="infantry")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the depiction model on a map without art
+        kernel.los(board, "71I4", "72M6", model="depiction")
+    assert vars(board).keys() == own.keys()
+    assert all(vars(board)[key] is value for key, value in own.items())
+    assert LOS_CACHE.entries(board) and MOVEMENT_CACHE.entries(board)
+
+
+def test_a_cache_lets_its_board_go():
+    cache = BoardCache("test")
+    board = kernel.random_board("asl", 6, 5, seed=1)
+    cache.get(board, "x", lambda: np.zeros(3))
+    assert len(cache) == 1
+    del board
+    gc.collect()
+    assert len(cache) == 0
+
+
+def test_the_board_keeps_its_orientation():
+    assert kernel.load("default").orientation == "flat"
+    assert kernel.load("ccn-ridge").orientation == "pointy"
+    assert kernel.random_board("ccn", 6, 5, seed=1).orientation == "flat"
+
+
+def test_every_result_is_plain_data(board):
+    state = kernel.GameState(board)
+    state.place_unit("72M6", side="axis")
+    results = [
+        kernel.los(board, "71I4", "72M6"),
+        kernel.los_pairs(board, ["71I4", "71P5h1"], ["72M6", "71Q5", "71I6"], product=True),
+        kernel.field_of_fire(board, ["71I4", "72M6"]),
+        kernel.fields_of_fire(board, ["71I4", "72M6"]),
+        kernel.threat_map(board, counters=state, enemies_of="allies"),
+        kernel.movement_field(board, "71I4", unit="infantry", allowance=2),
+        kernel.concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=2),
+    ]
+    for result in results:
+        data = result.to_dict()
+        assert json.loads(json.dumps(data, allow_nan=False)) == data, type(result).__name__
+
+
+def test_field_of_fire_and_fields_of_fire_are_one_kind_of_result(board):
+    sources = ["71I4", "72M6", "71P5h1"]
+    merged, rows = kernel.field_of_fire(board, sources), kernel.fields_of_fire(board, sources)
+    assert type(merged) is type(rows) is kernel.FieldOfFire
+    assert merged.shape == (len(board),) and rows.shape == (3, len(board))
+    for name in ("visible", "hindrance", "source", "cover"):
+        assert getattr(merged, name).dtype == getattr(rows, name).dtype, name
+    assert np.array_equal(merged.visible, rows.visible.any(axis=0))
+    best = np.where(rows.visible, rows.hindrance, 10**6).min(axis=0)
+    assert np.array_equal(merged.hindrance[merged.visible], best[merged.visible])
+    assert merged.sources.tolist() == rows.sources.tolist() and rows.levels.tolist() == [0, 0, 1]
+    for k in range(3):
+        one = kernel.field_of_fire(board, sources[k])
+        assert np.array_equal(rows.hindrance[k], np.where(one.visible, np.minimum(one.hindrance, 127), -1))
+        assert np.array_equal(rows.cover[k], one.cover)
+
+
+def test_the_cross_product_is_every_source_against_every_target(board):
+    rng = np.random.default_rng(26)
+    sources, targets = rng.integers(0, len(board), 8), rng.integers(0, len(board), 5)
+    product = kernel.los_pairs(board, sources, targets, product=True)
+    assert product.visible.shape == product.blocked_at_name.shape == (8, 5)
+    for k in range(8):
+        for m in range(5):
+            one = kernel.los(board, int(sources[k]), int(targets[m]))
+            assert (product.visible[k, m], product.hindrance[k, m], product.blocked_at[k, m], product.reason[k, m],
+                    product.cover[k, m], product.range[k, m]) == (one.visible, one.hindrance, one.blocked_at,
+                                                                    one.reason, one.cover, one.range)
+            assert product.blocked_at_name[k, m] == one.blocked_at_name
+            assert product.reason_name[k, m] == one.reason_name
+    square = kernel.los_pairs(board, sources, targets[[0, 1, 2, 3, 4, 0, 1, 2]], product=True).visible
+    assert np.array_equal(np.diag(square), kernel.los_pairs(board, sources, targets[[0, 1, 2, 3, 4, 0, 1, 2]]).visible)
+    with pytest.raises(ValueError, match=r"sources has 8 hexes and targets 5: expected equal lengths \(or product=True"):
+        kernel.los_pairs(board, sources, targets)
