@@ -43,7 +43,7 @@ from kernel.line_of_sight.inputs import (
     template_tuple,
 )
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
-from kernel.maps.counters import holding_state
+from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
 
 

@@ -49,7 +49,7 @@ from kernel.maps.art import LEVEL_BIAS
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import depression_groups, model_code
-from kernel.maps.counters import holding_state
+from kernel.maps.state_lock import holding_state
 
 #: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model

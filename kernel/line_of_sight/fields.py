@@ -31,7 +31,8 @@ from kernel.line_of_sight.bulk import best_source_cover
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, _plain
-from kernel.maps.counters import GameState, holding_state
+from kernel.maps.counters import GameState
+from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
 
 

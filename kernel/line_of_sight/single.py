@@ -21,7 +21,7 @@ from kernel.maps.locations import location
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.tracer import templates
 from kernel.line_of_sight.depiction import ART_MODELS, checked_model, class_name, depiction_recorded
-from kernel.maps.counters import holding_state
+from kernel.maps.state_lock import holding_state
 
 
 @holding_state

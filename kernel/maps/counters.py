@@ -10,7 +10,7 @@ rewriting only the changed hexes' entries.
 
 Threads: a :class:`GameState` may be shared by threads.  Each state has a
 lock: every change holds it, and so does every LOS or movement query given
-the state as ``counters`` (:func:`holding_state`) for its whole run, from
+the state as ``counters`` (:func:`kernel.maps.state_lock.holding_state`) for its whole run, from
 bringing the prepared tables up to date to the kernel's last read of them.
 So a query sees the state either before or after a change, never half of
 it, and the prepared tables always match the state's version; queries on
@@ -492,46 +492,3 @@ def _locked_method(method):
 for _name, _member in list(vars(GameState).items()):
     if not _name.startswith("_") and inspect.isfunction(_member):
         setattr(GameState, _name, _locked_method(_member))
-
-
-def holding_state(function):
-    """Run ``function`` holding the lock of the :class:`GameState` it is given as ``counters`` (by keyword or
-    position), if any: a query's tables and kernel see one version of the state (module docstring)."""
-    parameter = inspect.signature(function).parameters.get("counters")
-    if parameter is None:
-        raise TypeError(f"{function.__qualname__} has no 'counters' parameter to hold")
-    # where a positional ``counters`` sits (None when it is keyword-only): looked up once, not per call
-    position = (list(inspect.signature(function).parameters).index("counters")
-                if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None)
-
-    def state_of(args, kwargs):
-        counters = kwargs.get("counters")
-        if counters is None and position is not None and len(args) > position:
-            counters = args[position]
-        return counters if isinstance(counters, GameState) else None
-
-    if inspect.isgeneratorfunction(function):
-        @functools.wraps(function)
-        def blocks(*args, **kwargs):
-            state = state_of(args, kwargs)
-            if state is None:
-                yield from function(*args, **kwargs)
-                return
-            steps = function(*args, **kwargs)
-            while True:
-                with state.lock:  # each block sees one version (the state may change between blocks)
-                    try:
-                        item = next(steps)
-                    except StopIteration:
-                        return
-                yield item
-        return blocks
-
-    @functools.wraps(function)
-    def held(*args, **kwargs):
-        state = state_of(args, kwargs)
-        if state is None:
-            return function(*args, **kwargs)
-        with state.lock:
-            return function(*args, **kwargs)
-    return held

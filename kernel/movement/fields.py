@@ -35,7 +35,7 @@ from kernel.movement import _kernels as K
 from kernel.movement.counters import counter_masks, state_smoke
 from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, start_locations
 from kernel.movement.tables import MovementTables, tables_for
-from kernel.maps.counters import holding_state
+from kernel.maps.state_lock import holding_state
 
 
 @dataclass
