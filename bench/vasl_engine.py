@@ -60,8 +60,9 @@ SHARED = REPO.parent / "shared"
 #: VASL's reason for a block by wall, hedge or bocage art; its pairs are sorted into kinds by
 #: :mod:`bench.vasl_hexside_art`.
 HEXSIDE_TERRAIN_REASON = "(B9.2)"
-#: The boards VASL's engine results exist for.
-BOARD_NUMBERS = (1, 2, 3, 4)
+#: The boards whose engine results the agreement was first measured on (the boards of the
+#: earlier figures); :func:`engine_boards` finds every board with results.
+FIRST_BOARDS = (1, 2, 3, 4)
 #: ``along_hexside`` codes of the engine results.
 ALONG_HEXSIDE = {0: "across hexes", 1: "along a hexside", 2: "at 60 degrees"}
 #: VASL's status codes.
@@ -83,13 +84,38 @@ def board_folder_name(board_number: int) -> str:
     return f"bd{int(board_number):02d}"
 
 
+def engine_boards(shared: str | Path | None = None) -> tuple[int, ...]:
+    """The board numbers that have both VASL's engine results and the board's data, ascending.
+
+    Parameters
+    ----------
+    shared : str or Path, optional
+        The ``shared`` folder (default: the repository root's ``../shared``).
+
+    Returns
+    -------
+    tuple of int
+        Every ``N`` with ``engine/bdNN.npz`` and a board folder ``bdNN`` (empty when the
+        folder is absent).
+    """
+    folder = engine_folder(shared)
+    if not folder.is_dir():
+        return ()
+    numbers = []
+    for path in folder.glob("bd*.npz"):
+        digits = path.stem[2:]
+        if digits.isdigit() and (vasl_folder(shared) / board_folder_name(int(digits))).is_dir():
+            numbers.append(int(digits))
+    return tuple(sorted(numbers))
+
+
 def load_engine_results(board_number: int, shared: str | Path | None = None) -> dict[str, np.ndarray]:
     """Read VASL's engine results for one board.
 
     Parameters
     ----------
     board_number : int
-        The geomorphic board number (1-4).
+        The geomorphic board number (one of :func:`engine_boards`).
     shared : str or Path, optional
         The ``shared`` folder (default: the repository root's ``../shared``).
 
@@ -241,7 +267,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     Parameters
     ----------
     board_number : int
-        The geomorphic board number (1-4).
+        The geomorphic board number (one of :func:`engine_boards`).
     shared : str or Path, optional
         The ``shared`` folder (default: the repository root's ``../shared``).
     examples : int
@@ -442,7 +468,8 @@ def overall(results: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Command line: compare the boards, print the report, optionally write JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--boards", nargs="+", type=int, default=list(BOARD_NUMBERS), help="board numbers (1-4)")
+    parser.add_argument("--boards", nargs="+", type=int, default=None,
+                        help="board numbers (default: every board with engine results)")
     parser.add_argument("--shared", default=None, help="the shared folder (default: ../shared of the repository)")
     parser.add_argument("--examples", type=int, default=3, help="example pairs per class")
     parser.add_argument("--explain-limit", type=int, default=300, help="pairs explained per class")
@@ -457,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = [compare_board(b, shared=args.shared, examples=args.examples, explain_limit=args.explain_limit,
                              seed=args.seed, model=args.model)
-               for b in args.boards]
+               for b in (args.boards or engine_boards(args.shared))]
     total = overall(results)
     total["seconds"] = time.perf_counter() - start
     print(format_report(results, total))

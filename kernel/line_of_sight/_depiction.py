@@ -40,7 +40,8 @@ from kernel.line_of_sight._pixel_geometry import (
     INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
-    BLOCK, BLOCKED, H_GROUND2, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, asl_hex_effect, asl_hex_hindrance,
+    BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
+    asl_hex_hindrance,
     depression_bank, end_smoke, ranges_from_higher,
 )
 
@@ -99,7 +100,7 @@ def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
 
 @jit_inline
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
-                   pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters,
+                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters,
                    counted):
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
     blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
@@ -123,6 +124,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     inner = int(np.floor(INNER_RADIUS * steps / np.sqrt(dx * dx + dy * dy)))
     i_first = inner if inner > 1 else 1
     i_last = steps - inner if steps - inner < steps - 1 else steps - 1
+    full_range = hex_range(a, b, lat_x, lat_y)
     higher_is_a = la2 >= lb2
     S2 = la2 if higher_is_a else lb2
     T2 = lb2 if higher_is_a else la2
@@ -259,6 +261,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 log[run, LOG_REASON] = R_NONE
                 log[run, LOG_LAST_PIXEL] = i
         row = c * n_levels + g - level_min
+        if class_inherent[c] != 0 and (hex_terrain[h] & class_inherent[c]) == 0:
+            row = g - level_min   # inherent terrain drawn past its hex: that hex's ground, not its terrain (B.6)
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
@@ -273,6 +277,13 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             continue  # the same terrain at the same level in the same hex as the pixel before: no news
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
+        if reason == R_HILL and r_s == 1 and 2 * g == S2 and not same and counter_info[h, H_GROUND2] < S2:
+            # B10.2 EXC: ground at the higher end's level drawn in an adjacent lower hex is the crest
+            # line the LOS leaves its own hex across, not a height advantage; only an obstacle there blocks
+            if pixel_info[row, H_OBSTACLE] > 0:
+                reason = R_OBSTACLE
+            else:
+                effect, reason = NONE, R_NONE
         if effect != BLOCK and (group_a >= 0 or group_b >= 0) and (
                 (2 * g > ground_a2 and depression_bank(h, group_a, ground_a2, neighbours, depression_group,
                                                        counter_info))
@@ -285,6 +296,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 log[run, LOG_REASON] = reason
             return True, total, reason, h, slope, n_log
         terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
+        if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
+            terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
         if terrain > 0:
             # once per hex (per range with per_range), at the largest DRM met there
             key = r_s if per_range else h
@@ -324,14 +337,14 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
 
 @jit
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted):
+                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
     ``COUNTED_SIZE``)."""
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     blocked, total, reason, at, slope, n_log = depiction_walk(
         False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope
 
 
@@ -340,7 +353,7 @@ def depiction_recorded(a, la2, b, lb2, tables):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
     log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters) = tables
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
@@ -349,19 +362,19 @@ def depiction_recorded(a, la2, b, lb2, tables):
     counted = np.empty(COUNTED_SIZE, np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
         True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
             a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -400,14 +413,14 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(COUNTED_SIZE, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
-                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
+                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info,
                 has_counters, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total

@@ -100,6 +100,10 @@ def depiction_tables(board, per_range: bool = False):
         if rs.hexside_los_role[k] == 2:   # LOS obstacle (wall, hedge, bocage, cliff)
             has = (art.class_hexside & np.uint16(1 << k)) != 0
             class_wall = np.where(has, np.maximum(class_wall, int(rs.hexside_height[k])), class_wall)
+    # B.6: inherent terrain is its whole hex; its art drawn into another hex is not that hex's terrain
+    inherent_mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_inherent[t])
+    class_inherent = (art.class_terrain.astype(np.int64) & inherent_mask).astype(np.int64)
+    hex_terrain = board.terrain.astype(np.int64)
     elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
     level_min = int(min(elevation.min(), 0))
     n_levels = int(max(elevation.max(), 0)) - level_min + 1
@@ -116,7 +120,8 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall, cap, False)
+              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
+              class_inherent, hex_terrain, cap, False)
     board.__dict__["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
 

@@ -24,16 +24,23 @@ terrain mask, building levels and a hexside mask).
   hexes, the rasteriser's rule, for the art tests.)
 * Each other pixel is a hex of its own at its ground level ``G`` (half levels),
   ranges counted between hexes: hills (``G > S``; ``G == S`` between ends on
-  different levels: height advantage), bare-crest blind hexes, obstacles
+  different levels: height advantage, except in a hex at range 1 from the
+  higher end whose ground level is below ``S``: the crest line of an adjacent
+  lower hex, B10.2 EXC), bare-crest blind hexes, obstacles
   (``O > S`` same level, ``O >= S`` otherwise, blind hexes behind them), an
   orchard's obstacle height from above (B14.2), continuous slope (B.5: at
   least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
   block and every hindrance counts), hindrances once per hex (or per range
-  from the higher end, VASL's reading) at the largest DRM met there, with the
+  from the higher end, VASL's reading, which also leaves out a hex at the
+  ends' range or more from either end) at the largest DRM met there, with the
   cap; wall and hedge pixels
   half a level above their ground, no blind hexes, not counted where the
   hexside nearest the pixel (in its hex) shares a vertex with an end's hex
   (B9.2 as VASL applies it).
+* Inherent terrain (B.6: orchard, crag, graveyard, rubble, ...) is its whole
+  hex: a pixel whose class holds an inherent terrain that its hex (the board's
+  terrain of the pixel's hex) does not hold has no obstacle or hindrance there
+  (a wall or hedge on it still counts).
 * Depression banks (A6.3, B19-B20; sections 2 and 6): a hex has depression
   terrain when its terrain bit set holds a terrain whose ruleset
   ``terrain_depression`` flag is set; a *depression group* is a maximal set of
@@ -145,7 +152,11 @@ class ReferenceDepiction:
         self.hindrance = np.zeros(n_class, np.int64)
         self.hindrance_height = np.zeros(n_class, np.int64)
         self.wall = np.zeros(n_class, np.int64)
+        self.inherent_bits = np.zeros(n_class, np.int64)   # the class's inherent terrains (B.6)
         for c in range(n_class):
+            for t in range(len(rs.terrain_names)):
+                if int(art.class_terrain[c]) >> t & 1 and rs.terrain_inherent[t]:
+                    self.inherent_bits[c] |= 1 << t
             mask, levels, sides = int(art.class_terrain[c]), int(art.class_levels[c]), int(art.class_hexside[c])
             for t in range(len(rs.terrain_names)):
                 if not mask >> t & 1:
@@ -360,6 +371,8 @@ class ReferenceDepiction:
         for px, py, hx in walked:
             g = 2 * int(self.art_level[px, py])
             c = int(self.art_class[px, py])
+            # inherent terrain drawn outside a hex of that terrain is no terrain there (B.6); walls stay
+            spill = bool(self.inherent_bits[c]) and not int(self.board.terrain[hx]) & int(self.inherent_bits[c])
             rs_ = int(self.distance(high, hx))
             rt_ = int(self.distance(low, hx))
             if counters is not None and hx not in counter_hexes:
@@ -377,15 +390,17 @@ class ReferenceDepiction:
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
                     return block(hx, "hexside")
-            oh = 0 if self.wall[c] > 0 else int(self.obstacle[c])
-            hind = 0 if self.wall[c] > 0 else int(self.hindrance[c])
-            if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0:
+            oh = 0 if self.wall[c] > 0 or spill else int(self.obstacle[c])
+            hind = 0 if self.wall[c] > 0 or spill else int(self.hindrance[c])
+            if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0 and not spill:
                 oh = int(self.above[c])   # B14.2
             reason = None   # the pixel's own result: a block outranks a blind hex (section 2)
             if slope:
                 if oh > 0:
                     reason = "obstacle"
-            elif g > S or (not same and g == S):
+            elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S)):
+                # ground at S in a hex next to the higher end whose own ground is lower than S is the
+                # crest line of an adjacent lower hex (B10.2 EXC), no height advantage
                 reason = "hill"
             else:
                 crest_blind = not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
@@ -407,6 +422,8 @@ class ReferenceDepiction:
             if hind > 0:
                 top = g + int(self.hindrance_height[c])
                 applies = slope or (same and top > S and g <= S) or (not same and top >= S)
+                if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
+                    applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
                 key = rs_ if per_range else hx
                 if applies and hind > counted.get(key, 0):
                     # once per hex (or range), at the largest DRM met there: a larger one adds the difference
