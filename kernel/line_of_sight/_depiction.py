@@ -277,9 +277,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             continue  # the same terrain at the same level in the same hex as the pixel before: no news
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
-        if reason == R_HILL and r_s == 1 and 2 * g == S2 and not same and counter_info[h, H_GROUND2] < S2:
+        if reason == R_HILL and r_s == 1 and 2 * g == S2 and not same and counter_info[h, H_GROUND2] < S2 and (
+                (group_b if higher_is_a else group_a) < 0):
             # B10.2 EXC: ground at the higher end's level drawn in an adjacent lower hex is the crest
-            # line the LOS leaves its own hex across, not a height advantage; only an obstacle there blocks
+            # line the LOS leaves its own hex across, not a height advantage; only an obstacle there
+            # blocks (not toward a lower end IN a depression: A6.3 decides there)
             if pixel_info[row, H_OBSTACLE] > 0:
                 reason = R_OBSTACLE
             else:

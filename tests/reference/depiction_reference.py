@@ -25,8 +25,9 @@ terrain mask, building levels and a hexside mask).
 * Each other pixel is a hex of its own at its ground level ``G`` (half levels),
   ranges counted between hexes: hills (``G > S``; ``G == S`` between ends on
   different levels: height advantage, except in a hex at range 1 from the
-  higher end whose ground level is below ``S``: the crest line of an adjacent
-  lower hex, B10.2 EXC), bare-crest blind hexes, obstacles
+  higher end whose ground level is below ``S`` when the lower end is not in a
+  depression (see below): the crest line of an adjacent lower hex, B10.2
+  EXC), bare-crest blind hexes, obstacles
   (``O > S`` same level, ``O >= S`` otherwise, blind hexes behind them), an
   orchard's obstacle height from above (B14.2), continuous slope (B.5: at
   least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
@@ -334,10 +335,13 @@ class ReferenceDepiction:
         # depression banks (A6.3): (group ground, bank hexes) of each end whose Location is at level 0
         # (its Location level) of a hex of a depression group
         depressions = []
+        low_in_depression = False
         for end, level in ((a, level_a), (b, level_b)):
             group = self.group_of[end]
             if level == 0 and group >= 0:
                 depressions.append((self.group_ground[group], self.group_banks[group]))
+                if end == low and not same:
+                    low_in_depression = True
 
         def add(hx, drm):
             out["hindrance"] += drm
@@ -398,9 +402,10 @@ class ReferenceDepiction:
             if slope:
                 if oh > 0:
                     reason = "obstacle"
-            elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S)):
+            elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S and not low_in_depression)):
                 # ground at S in a hex next to the higher end whose own ground is lower than S is the
-                # crest line of an adjacent lower hex (B10.2 EXC), no height advantage
+                # crest line of an adjacent lower hex (B10.2 EXC), no height advantage, unless the lower
+                # end is IN a depression (A6.3 decides there)
                 reason = "hill"
             else:
                 crest_blind = not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
