@@ -37,7 +37,8 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, walk_hex, walk_pixel,
+    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, near_open_far_vertex, walk_hex,
+    walk_pixel,
 )
 from kernel.line_of_sight._rules import (
     BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
@@ -100,7 +101,7 @@ def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
 
 @jit_inline
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
-                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters,
+                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters,
                    counted):
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
     blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
@@ -266,7 +267,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
-            if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y):
+            if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y) and not near_open_far_vertex(
+                    float(x), float(y), a, b, far_open, lat_x, lat_y):
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
                     if record:
@@ -339,14 +341,14 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
 
 @jit
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted):
+                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
     ``COUNTED_SIZE``)."""
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     blocked, total, reason, at, slope, n_log = depiction_walk(
         False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope
 
 
@@ -355,7 +357,7 @@ def depiction_recorded(a, la2, b, lb2, tables):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
     log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
@@ -364,19 +366,19 @@ def depiction_recorded(a, la2, b, lb2, tables):
     counted = np.empty(COUNTED_SIZE, np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
         True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
             a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters, counted)
+            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -415,14 +417,14 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(COUNTED_SIZE, np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
-                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, cap, per_range, counter_info,
+                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info,
                 has_counters, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total

@@ -104,6 +104,7 @@ def depiction_tables(board, per_range: bool = False):
     inherent_mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_inherent[t])
     class_inherent = (art.class_terrain.astype(np.int64) & inherent_mask).astype(np.int64)
     hex_terrain = board.terrain.astype(np.int64)
+    far_open = far_vertices_open(board)
     elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
     level_min = int(min(elevation.min(), 0))
     n_levels = int(max(elevation.max(), 0)) - level_min + 1
@@ -121,9 +122,34 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
               np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
-              class_inherent, hex_terrain, cap, False)
+              class_inherent, hex_terrain, far_open, cap, False)
     board.__dict__["_depiction_tables"] = tables
     return tables[:-1] + (bool(per_range),)
+
+
+def far_vertices_open(board) -> np.ndarray:
+    """Per hex, bit k set when its hexspine between neighbour directions k and k + 1 has a wall, hedge or
+    other obstacle hexside and the spine's far vertex does not have one on its two other hexsides too (B9:
+    a LOS along a wall hexspine touching an end is blocked there only when all three have one)."""
+    rs = board.ruleset
+    obstacle_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == 2)
+    walled = (board.hexside.astype(np.int64) & obstacle_bits) != 0      # (hex, direction)
+    nb = board.neighbours.astype(np.int64)
+    n = len(board)
+    out = np.zeros(n, np.int64)
+    for k in range(6):
+        p = nb[:, k]                             # P: the neighbour in direction k
+        q = nb[:, (k + 1) % 6]                   # Q: in direction k + 1
+        r = np.where(p >= 0, nb[np.maximum(p, 0), (k + 1) % 6], -1)   # R: beyond the far vertex
+        there = (p >= 0) & (q >= 0) & (r >= 0)
+        p, q, r = np.maximum(p, 0), np.maximum(q, 0), np.maximum(r, 0)
+
+        def wall(x, y, d):   # the hexside of x in direction d (y's opposite), recorded on either hex
+            return walled[x, d % 6] | walled[y, (d + 3) % 6]
+
+        spine = there & wall(p, q, k + 2)
+        out |= np.where(spine & ~(wall(p, r, k + 1) & wall(q, r, k)), 1 << k, 0)
+    return out
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:

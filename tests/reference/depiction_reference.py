@@ -37,7 +37,10 @@ terrain mask, building levels and a hexside mask).
   cap; wall and hedge pixels
   half a level above their ground, no blind hexes, not counted where the
   hexside nearest the pixel (in its hex) shares a vertex with an end's hex
-  (B9.2 as VASL applies it).
+  (B9.2 as VASL applies it), nor within 6 px of the far vertex of a walled
+  hexside running out from an end's vertex whose two other hexsides are not
+  both walled (B9, the hex model's reading of a LOS along such a hexspine:
+  art drawn past that vertex).
 * Inherent terrain (B.6: orchard, crag, graveyard, rubble, ...) is its whole
   hex: a pixel whose class holds an inherent terrain that its hex (the board's
   terrain of the pixel's hex) does not hold has no obstacle or hindrance there
@@ -154,6 +157,7 @@ class ReferenceDepiction:
         self.hindrance_height = np.zeros(n_class, np.int64)
         self.wall = np.zeros(n_class, np.int64)
         self.inherent_bits = np.zeros(n_class, np.int64)   # the class's inherent terrains (B.6)
+        self.wall_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == OBSTACLE)
         for c in range(n_class):
             for t in range(len(rs.terrain_names)):
                 if int(art.class_terrain[c]) >> t & 1 and rs.terrain_inherent[t]:
@@ -278,6 +282,50 @@ class ReferenceDepiction:
                     return True
         return False
 
+    def has_wall(self, h: int, k: int) -> bool:
+        """Whether hex ``h``'s hexside in neighbour direction ``k`` has an obstacle hexside feature (wall,
+        hedge, ...), recorded on ``h`` or on the hex across it."""
+        board = self.board
+        if int(board.hexside[h, k]) & self.wall_bits:
+            return True
+        other = int(board.neighbours[h, k])
+        return other >= 0 and bool(int(board.hexside[other, (k + 3) % 6]) & self.wall_bits)
+
+    def wall_between(self, h: int, other: int) -> bool:
+        for k in range(6):
+            if int(self.board.neighbours[h, k]) == other:
+                return self.has_wall(h, k)
+        return False
+
+    def near_open_far_vertex(self, px: float, py: float, ends) -> bool:
+        """B9 (the hex model's reading of a LOS along a wall hexspine, section 2): the pixel lies within
+        6 px of the far vertex of a hexside that runs out from a vertex of an end's hex, that hexside has
+        a wall or hedge, and the vertex does not have one on both its other hexsides.  The hexside runs
+        between two neighbours P and Q of the end that are neighbours of each other; its far vertex is
+        shared with the third hex R next to both P and Q; in lattice units it is the end's centre plus
+        twice the offset of the end's vertex shared with P and Q (the mean of the three centres)."""
+        board = self.board
+        for end in ends:
+            around = [int(n) for n in board.neighbours[end] if n >= 0]
+            for p in around:
+                for q in around:
+                    if p >= q or q not in [int(n) for n in board.neighbours[p]]:
+                        continue
+                    beyond = [int(r) for r in board.neighbours[p] if r >= 0 and r != end and
+                              r in [int(n) for n in board.neighbours[q]]]
+                    if not beyond or not self.wall_between(p, q):
+                        continue
+                    r = beyond[0]
+                    if self.wall_between(p, r) and self.wall_between(q, r):
+                        continue   # walls on all three hexsides of the far vertex: it counts
+                    vx = (int(board.x[end]) + int(board.x[p]) + int(board.x[q])) / 3
+                    vy = (int(board.y[end]) + int(board.y[p]) + int(board.y[q])) / 3
+                    fx = (2 * vx - int(board.x[end])) * PX_X
+                    fy = (2 * vy - int(board.y[end])) * PX_Y
+                    if (px - fx) ** 2 + (py - fy) ** 2 <= 36.0:
+                        return True
+        return False
+
     def pixels(self, a: int, b: int):
         """The walked pixels from the centre dot of ``a`` to that of ``b`` (ends excluded), clipped to the art."""
         ax, ay, bx, by = self.cx[a], self.cy[a], self.cx[b], self.cy[b]
@@ -390,7 +438,8 @@ class ReferenceDepiction:
                     drm += 1
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
-            if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)):
+            if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)) and \
+                    not self.near_open_far_vertex(px, py, (a, b)):
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
                     return block(hx, "hexside")
