@@ -457,7 +457,7 @@ class ReferenceDepiction:
                 # end is IN a depression (A6.3 decides there)
                 reason = "hill"
             else:
-                crest_blind = not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
+                crest_blind = not same and T < g < S and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
                 top = g + oh
                 if oh > 0 and ((same and top > S) or (not same and top >= S)):
                     reason = "obstacle"
