@@ -17,7 +17,12 @@ elevation), ranges counted in hexes from the pixel's hex.  A wall or hedge
 pixel (``class_wall`` > 0) is an obstacle half a level above its ground that
 makes no blind hexes and is ignored when the hexside of its hex nearest it
 touches either end's hex: one of the end's own hexsides or one running out
-from one of its vertices (B9.2 as VASL's engine applies it).  An end at level 0
+from one of its vertices (B9.2 as VASL's engine applies it), or when it lies
+near the far vertex of such a walled hexside that is not walled all round
+(``far_open``, B9).  Ground at the higher end's level in a lower hex next to
+it is that end's crest line, no height advantage (B10.2 EXC; not toward a
+lower end in a depression), and inherent terrain art counts only in a hex of
+that terrain (``class_inherent``, ``hex_terrain``; B.6).  An end at level 0
 of a depression hex is in its depression: the pixels of its banks above its
 ground block (``_rules.depression_bank``, over the hexes' ground levels in
 ``counter_info``).  SMOKE and vehicles (``counter_info``, laid out like
@@ -27,7 +32,7 @@ hex model (A24): the walk's first end before the walk, the other after it.
 Terrain hindrance counts once per hex holding an applicable hindrance pixel,
 at the largest such pixel's DRM; ``cap`` (at least 1) blocks.  With
 ``per_range`` (VASL's reading) it counts once per range from the higher end
-instead.
+instead, and only hexes nearer both ends than they are to each other.
 """
 
 from __future__ import annotations

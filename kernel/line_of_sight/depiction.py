@@ -13,7 +13,12 @@ section 6):
   (``asl_hex_effect``); hindrances and the +6 cap, counted once per hex
   (``asl_hex_hindrance``); continuous slopes over the pixels' levels;
 * walls and hedges are pixels too: half a level above their ground, no blind
-  hexes, ignored near the ends' hexes (B9.2);
+  hexes, ignored near the ends' hexes (B9.2) and past the far vertex of an
+  end's walled hexspine that is not walled all round (B9);
+* ground at the higher end's level in a lower hex next to it is that end's
+  crest line, not a height advantage (B10.2 EXC; A6.3 decides toward a unit in
+  a depression); inherent terrain art counts only in hexes of that terrain
+  (B.6);
 * depressions: from an end at level 0 of a depression hex, the pixels of
   the depression's banks above its ground block (A6.3, as the hex model reads
   it);
