@@ -756,7 +756,7 @@ def test_vasl_model_counts_no_hindrance_hex_as_far_as_the_ends_are_apart(more_va
     board = more_vasl_boards[9]
     rng = np.random.default_rng(4)
     checked = 0
-    for a, b in rng.integers(0, len(board), (300, 2)):
+    for a, b in rng.integers(0, len(board), (700, 2)):
         if a == b:
             continue
         result = quiet(kernel.los, board, int(a), int(b), model="vasl")
@@ -767,3 +767,16 @@ def test_vasl_model_counts_no_hindrance_hex_as_far_as_the_ends_are_apart(more_va
                 h = board.index(step.hex)
                 assert board.distance(int(a), h) < full and board.distance(int(b), h) < full, (a, b, step.hex)
     assert checked > 20
+
+
+def test_vasl_model_reads_crags_as_half_level_hindrances(more_vasl_boards):
+    # VASL's terrain table makes crags (and graveyards) half-level hindrances: 9Z3 (level 3) -> 9U3 (level 2)
+    # crosses crag art at level 2 in 9W3, a hindrance to this LOS for the rules' one-level crag (+1) and none
+    # for VASL (+0); model="vasl" follows VASL
+    board = more_vasl_boards[9]
+    rules = quiet(kernel.los, board, "9Z3", "9U3", model="depiction")
+    vasl = quiet(kernel.los, board, "9Z3", "9U3", model="vasl")
+    assert (rules.visible, rules.hindrance) == (True, 1) and (vasl.visible, vasl.hindrance) == (True, 0)
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    a, b = board.index("9Z3"), board.index("9U3")
+    assert reference.walk(a, b) == (False, 1) and reference.walk(a, b, per_range=True) == (False, 0)

@@ -54,6 +54,9 @@ from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import depression_groups, model_code
 
+#: Terrain that VASL's terrain table makes a half-level hindrance and ``asl.toml`` one level high: the
+#: ``vasl`` model reads it as VASL does (a hindrance only to a LOS at its own level).
+VASL_HALF_LEVEL_HINDRANCES = ("crag", "graveyard")
 #: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
 #: counting hindrance as VASL's engine does (the largest DRM once per range from the higher end).
@@ -81,7 +84,7 @@ def depiction_tables(board, per_range: bool = False):
     """
     cached = board.__dict__.get("_depiction_tables")
     if cached is not None:
-        return cached[:-1] + (bool(per_range),)
+        return _for_reading(cached, board.__dict__["_depiction_vasl_info"], per_range)
     from kernel.maps.art import board_art
     from kernel.maps.board import terrain_los_values
 
@@ -128,8 +131,26 @@ def depiction_tables(board, per_range: bool = False):
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
               np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
               class_inherent, hex_terrain, far_open, cap, False)
+    # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
+    # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
+    info_vasl = info.copy()
+    half = np.zeros(classes, np.bool_)
+    for name in VASL_HALF_LEVEL_HINDRANCES:
+        if name in rs.terrain_names:
+            half |= (art.class_terrain & np.uint32(1 << rs.terrain_names.index(name))) != 0
+    for c in np.flatnonzero(half & (hindrance > 0)):
+        rows = slice(c * n_levels, (c + 1) * n_levels)
+        info_vasl[rows, rules.H_HINDRANCE_TOP] = info[rows, rules.H_GROUND2] + 1
     board.__dict__["_depiction_tables"] = tables
-    return tables[:-1] + (bool(per_range),)
+    board.__dict__["_depiction_vasl_info"] = info_vasl
+    return _for_reading(tables, info_vasl, per_range)
+
+
+def _for_reading(tables, info_vasl, per_range):
+    """The tables with VASL's reading (``per_range``: its pixel table and counting) or the rules'."""
+    if per_range:
+        return tables[:6] + (info_vasl,) + tables[7:-1] + (True,)
+    return tables[:-1] + (False,)
 
 
 def far_vertices_open(board) -> np.ndarray:

@@ -33,8 +33,9 @@ terrain mask, building levels and a hexside mask).
   least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
   block and every hindrance counts), hindrances once per hex (or per range
   from the higher end, VASL's reading, which also leaves out a hex at the
-  ends' range or more from either end) at the largest DRM met there, with the
-  cap; wall and hedge pixels
+  ends' range or more from either end and makes crags and graveyards
+  half-level hindrances, as VASL's terrain table) at the largest DRM met
+  there, with the cap; wall and hedge pixels
   half a level above their ground, no blind hexes, not counted where the
   hexside nearest the pixel (in its hex) shares a vertex with an end's hex
   (B9.2 as VASL applies it), nor within 6 px of the far vertex of a walled
@@ -180,6 +181,12 @@ class ReferenceDepiction:
             for k in range(len(rs.hexside_names)):
                 if sides >> k & 1 and rs.hexside_los_role[k] == OBSTACLE:
                     self.wall[c] = max(self.wall[c], int(rs.hexside_height[k]))
+        # model="vasl" reads crags and graveyards as VASL's terrain table does: half-level hindrances
+        self.hindrance_height_vasl = self.hindrance_height.copy()
+        for c in range(n_class):
+            names = {rs.terrain_names[t] for t in range(len(rs.terrain_names)) if int(art.class_terrain[c]) >> t & 1}
+            if names & {"crag", "graveyard"} and self.hindrance[c] > 0:
+                self.hindrance_height_vasl[c] = 1
         self.find_depressions()
 
     # ------------------------------------------------------------------ depressions
@@ -474,7 +481,7 @@ class ReferenceDepiction:
             if reason is not None:
                 return block(hx, reason)
             if hind > 0:
-                top = g + int(self.hindrance_height[c])
+                top = g + int((self.hindrance_height_vasl if per_range else self.hindrance_height)[c])
                 applies = slope or (same and top > S and g <= S) or (not same and top >= S)
                 if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
                     applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
