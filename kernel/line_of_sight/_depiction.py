@@ -69,6 +69,45 @@ LOG_COLUMNS = 11
 COUNTERS = -1
 
 @jit_inline
+def scratch_size(pixels):
+    """Length of a walk's scratch array (``counted``): ``COUNTED_SIZE``, then room for a VASL trace of the
+    map (x and y of at most width + height + 8 pixels)."""
+    return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
+
+
+@jit_inline
+def vasl_trace(ax, ay, dx, dy, width, height, out):
+    """The pixels VASL's engine visits from the centre dot at (ax, ay) to (ax + dx, ay + dy), written as
+    x, y pairs into ``out`` from index ``COUNTED_SIZE``; their count.  Its trace steps column by column
+    from the source's truncated centre to the target's, the row moving ``(ty - sy) / columns`` per
+    column, and visits every row between a column's entry and exit rows (truncated): a line a pixel or
+    two thick where it crosses a row boundary, one pixel thick elsewhere."""
+    sx = int(ax)
+    sy = int(ay)
+    tx = int(ax + dx)
+    ty = int(ay + dy)
+    col_dir = -1 if tx < sx else 1
+    row_dir = -1 if ty < sy else 1
+    columns = abs(tx - sx) + 1
+    # the row where column k is entered, sy + k (ty - sy) / columns truncated, in exact integers
+    x = sx
+    n = 0
+    r0 = sy
+    for col in range(columns):
+        r1 = (sy * columns + (col + 1) * (ty - sy)) // columns
+        rows = abs(r1 - r0) + 1
+        y = r0
+        for _ in range(rows):
+            out[COUNTED_SIZE + 2 * n] = min(max(x, 0), width - 1)
+            out[COUNTED_SIZE + 2 * n + 1] = min(max(y, 0), height - 1)
+            n += 1
+            y += row_dir
+        r0 = r1
+        x += col_dir
+    return n
+
+
+@jit_inline
 def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
     """(holds, counted) of one walked pixel for a continuous slope: its ground is the higher end's level
     less its hex's range from it (counted: the pixel lies outside the ends' hexes)."""
@@ -131,6 +170,15 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     i_first = inner if inner > 1 else 1
     i_last = steps - inner if steps - inner < steps - 1 else steps - 1
     full_range = hex_range(a, b, lat_x, lat_y)
+    if per_range:
+        # VASL's reading walks VASL's own pixels (its trace, ``vasl_trace``), every one of them: those of
+        # the ends' hexes are skipped by their hex
+        n_vasl = vasl_trace(ax, ay, dx, dy, width, height, counted)
+        i_first = 0
+        i_last = n_vasl - 1
+        middle = n_vasl // 2
+    else:
+        middle = steps // 2
     higher_is_a = la2 >= lb2
     S2 = la2 if higher_is_a else lb2
     T2 = lb2 if higher_is_a else la2
@@ -159,13 +207,21 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     # middle pixel first (a cheap test that rules most LOS out)
     slope = False
     if not same:
-        x, y = walk_pixel(steps // 2, steps, ax, ay, dx, dy, width, height)
+        if per_range:
+            x = counted[COUNTED_SIZE + 2 * middle]
+            y = counted[COUNTED_SIZE + 2 * middle + 1]
+        else:
+            x, y = walk_pixel(middle, steps, ax, ay, dx, dy, width, height)
         holds, _ = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y)
         if holds:
             slope = True
             crossed = 0
             for i in range(i_first, i_last + 1):
-                x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
+                if per_range:
+                    x = counted[COUNTED_SIZE + 2 * i]
+                    y = counted[COUNTED_SIZE + 2 * i + 1]
+                else:
+                    x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
                 holds, outside = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
                                                    lat_x, lat_y)
                 if not holds:
@@ -194,7 +250,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     n_counter_hexes = 0
     run = -1   # the log row of the run the last judged pixel extended (record only)
     for i in range(i_first, i_last + 1):
-        x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
+        if per_range:
+            x = counted[COUNTED_SIZE + 2 * i]
+            y = counted[COUNTED_SIZE + 2 * i + 1]
+        else:
+            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
         word = pixels[y, x]
         # open ground not above the lower end (under a continuous slope: no higher than a depression's
         # ground, where an end is in one): nothing here can matter but a hex's counters
@@ -366,9 +426,10 @@ def depiction_recorded(a, la2, b, lb2, tables):
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
-    # at most one run and one counters step per pixel, and the two ends' SMOKE
-    log = np.zeros((2 * steps + 2, LOG_COLUMNS), np.int64)
-    counted = np.empty(COUNTED_SIZE, np.int64)
+    # at most one run and one counters step per pixel (VASL's trace: at most 2 steps + 4 pixels), and the
+    # two ends' SMOKE
+    log = np.zeros((4 * steps + 10, LOG_COLUMNS), np.int64)
+    counted = np.empty(scratch_size(pixels), np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
         True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
         pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
@@ -395,7 +456,7 @@ def depiction_matrix_kernel(hexes, levels2, tables, out):
     """Upper triangle of the depiction matrix; iteration k owns rows k and n-1-k (then mirror the lower)."""
     n = hexes.shape[0]
     for k in numba.prange((n + 1) // 2):
-        counted = np.empty(COUNTED_SIZE, np.int64)
+        counted = np.empty(scratch_size(tables[5]), np.int64)
         out[k, k] = 0
         _matrix_row(k, k + 1, n, hexes, levels2, tables, out, k, counted)
         other = n - 1 - k
@@ -409,7 +470,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix."""
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
-        counted = np.empty(COUNTED_SIZE, np.int64)
+        counted = np.empty(scratch_size(tables[5]), np.int64)
         _matrix_row(row_start + r, 0, n, hexes, levels2, tables, out, r, counted)
 
 
@@ -425,7 +486,7 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
      class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
-        counted = np.empty(COUNTED_SIZE, np.int64)
+        counted = np.empty(scratch_size(pixels), np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,

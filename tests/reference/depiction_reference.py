@@ -9,7 +9,8 @@ terrain mask, building levels and a hexside mask).
 
 * The walk runs from the centre dot of the hex with the smaller index to the
   other's, over the pixels ``rint(A + i / n * (B - A))``, ``0 < i < n``,
-  ``n = ceil(max(|dx|, |dy|))``.
+  ``n = ceil(max(|dx|, |dy|))``; with ``per_range`` (model="vasl") over the
+  pixels VASL's engine visits instead (:meth:`ReferenceDepiction.vasl_pixels`).
 * The exact trace (section 1) is found by brute force, in integer lattice
   units: every hex whose *closed* hexagon (centre plus ``(+-2, 0)``,
   ``(+-1, +-1)``) the segment from centre A to centre B meets, through its
@@ -346,6 +347,29 @@ class ReferenceDepiction:
             out.append((min(max(x, 0), w - 1), min(max(y, 0), h - 1)))
         return out
 
+    def vasl_pixels(self, a: int, b: int):
+        """The pixels VASL's engine visits from ``a``'s centre dot to ``b``'s (model="vasl"), ends' pixels
+        included: from the truncated source centre (sx, sy) to the truncated target centre (tx, ty), one
+        column at a time (|tx - sx| + 1 columns), each column from the row where the line enters it to
+        the row where it leaves it, both truncated, the line moving (ty - sy) / columns rows per column;
+        clipped to the art."""
+        from fractions import Fraction
+
+        sx, sy = math.floor(self.cx[a]), math.floor(self.cy[a])
+        tx, ty = math.floor(self.cx[b]), math.floor(self.cy[b])
+        w, h = self.art_class.shape
+        columns = abs(tx - sx) + 1
+        step_x = 1 if tx >= sx else -1
+        step_y = 1 if ty >= sy else -1
+        slope = Fraction(ty - sy, columns)
+        out = []
+        for k in range(columns):
+            first = math.floor(sy + k * slope)
+            last = math.floor(sy + (k + 1) * slope)
+            for y in range(first, last + step_y, step_y):
+                out.append((min(max(sx + k * step_x, 0), w - 1), min(max(y, 0), h - 1)))
+        return out
+
     def end_smoke(self, end: int, level: int, counters) -> int:
         """A24: the DRM of the SMOKE in an end's own hex when the end's Location lies inside it (its
         absolute level in half levels below the SMOKE's top), else 0."""
@@ -410,7 +434,7 @@ class ReferenceDepiction:
         # the pixels, each given the nearest hex of the exact trace; the ends' pixels are skipped
         trace = self.trace_hexes(a, b)
         walked = []   # (px, py, hex)
-        for px, py in self.pixels(a, b):
+        for px, py in (self.vasl_pixels(a, b) if per_range else self.pixels(a, b)):
             hx = self.trace_hex_of(px, py, trace)
             if hx != a and hx != b:
                 walked.append((px, py, hx))
