@@ -669,8 +669,8 @@ def test_blocks_bits_and_field_of_fire_agree_with_the_matrix(small_board):
 @pytest.fixture(scope="module")
 def more_vasl_boards():
     if not (VASL / "bd08").is_dir():
-        pytest.skip("VASL boards 8, 9 and 34 (../shared/vasl) not present")
-    return {n: quiet(kernel.load_vasl_board, VASL / f"bd{n:02d}") for n in (8, 9, 34)}
+        pytest.skip("VASL boards 8, 9, 34 and 70 (../shared/vasl) not present")
+    return {n: quiet(kernel.load_vasl_board, VASL / f"bd{n:02d}") for n in (8, 9, 34, 70)}
 
 
 def _vasl_engine_sees(board_number: int, viewer: str, target: str) -> bool | None:
@@ -780,3 +780,20 @@ def test_vasl_model_reads_crags_as_half_level_hindrances(more_vasl_boards):
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     a, b = board.index("9Z3"), board.index("9U3")
     assert reference.walk(a, b) == (False, 1) and reference.walk(a, b, per_range=True) == (False, 0)
+
+
+def test_vasl_model_walks_the_pixels_vasls_engine_visits(more_vasl_boards):
+    # VASL's engine visits, column by column, every row between where its line enters and leaves the
+    # column: 70N5 -> 70G7 meets one pixel of the building drawn in 70H6 that the rounded segment of the
+    # depiction model passes by (VASL: blocked, "Terrain is higher than both")
+    board = more_vasl_boards[70]
+    rules = quiet(kernel.los, board, "70N5", "70G7", model="depiction")
+    vasl = quiet(kernel.los, board, "70N5", "70G7", model="vasl")
+    assert rules.visible
+    assert (vasl.visible, vasl.reason, vasl.blocked_at) == (False, "obstacle", "70H6")
+    assert _vasl_engine_sees(70, "70N5", "70G7") in (False, None)
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    a, b = board.index("70N5"), board.index("70G7")
+    assert reference.walk(a, b)[0] is False and reference.walk(a, b, per_range=True)[0] is True
+    pixels = reference.vasl_pixels(a, b)
+    assert len(pixels) > len(reference.pixels(a, b))   # a column where the line crosses a row boundary: two
