@@ -59,7 +59,8 @@ from kernel.line_of_sight.inputs import depression_groups, model_code
 VASL_HALF_LEVEL_HINDRANCES = ("crag", "graveyard")
 #: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
-#: counting hindrance as VASL's engine does (the largest DRM once per range from the higher end).
+#: read as VASL's engine reads a board (its pixels, the largest hindrance DRM once per range from the higher end,
+#: its half-level crags and graveyards).
 MODELS = ("hex", "depiction", "vasl")
 #: The models that read the map's art.
 ART_MODELS = ("depiction", "vasl")
