@@ -162,18 +162,18 @@ def far_vertices_open(board) -> np.ndarray:
     obstacle_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == 2)
     walled = (board.hexside.astype(np.int64) & obstacle_bits) != 0      # (hex, direction)
     nb = board.neighbours.astype(np.int64)
-    n = len(board)
-    out = np.zeros(n, np.int64)
+    out = np.zeros(len(board), np.int64)
+
+    def wall(x, y, d):
+        """The hexside of hexes x in direction d (that of y opposite) has a wall, recorded on either hex."""
+        return walled[x, d % 6] | walled[y, (d + 3) % 6]
+
     for k in range(6):
         p = nb[:, k]                             # P: the neighbour in direction k
         q = nb[:, (k + 1) % 6]                   # Q: in direction k + 1
         r = np.where(p >= 0, nb[np.maximum(p, 0), (k + 1) % 6], -1)   # R: beyond the far vertex
         there = (p >= 0) & (q >= 0) & (r >= 0)
         p, q, r = np.maximum(p, 0), np.maximum(q, 0), np.maximum(r, 0)
-
-        def wall(x, y, d):   # the hexside of x in direction d (y's opposite), recorded on either hex
-            return walled[x, d % 6] | walled[y, (d + 3) % 6]
-
         spine = there & wall(p, q, k + 2)
         out |= np.where(spine & ~(wall(p, r, k + 1) & wall(q, r, k)), 1 << k, 0)
     return out
