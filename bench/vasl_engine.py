@@ -1,4 +1,4 @@
-"""Agreement of hexkernel's LOS with VASL's own LOS engine on the real boards 1-4 (issue #12).
+"""Agreement of hexkernel's LOS with VASL's own LOS engine on every real board it was run on.
 
 ``../shared/vasl/engine/bdNN.npz`` (from the repository root; format in the
 README beside it) holds what VASL's Java LOS engine answers for every ordered
@@ -27,14 +27,17 @@ The disagreements are sorted into classes:
   explanation (:meth:`kernel.LOSResult.explain`: interior, hexside run,
   vertex or hexside crossing, with the rule).
 
-Run from the repository root (about 3 s for the four boards on the 2-core
-development machine once numba's cache is warm; 50-80 s when the kernels must
-first be compiled after a change to their sources)::
+The boards are those with engine results (:func:`engine_boards`: 36 in
+``../shared/vasl/engine``).  Run from the repository root (about 3 minutes per
+model for the 36 boards on the 2-core development machine once numba's cache
+is warm)::
 
-    .venv/bin/python -m bench.vasl_engine [--boards 1 2 3 4] [--json FILE]
+    .venv/bin/python -m bench.vasl_engine [--model hex|depiction|vasl] [--boards 1 2 ...] [--json FILE]
 
-:func:`compare_board` is the reusable part (``tests/test_vasl_engine.py``
-asserts agreement floors with it).
+:func:`compare_board` is the reusable part; :func:`agreement_figures` gives the
+counts of several models without the classes (``tests/test_vasl_engine.py``
+asserts a floor per board and model with it, and the classes on boards 1-4
+with :func:`compare_board`).
 """
 
 from __future__ import annotations
@@ -60,8 +63,12 @@ SHARED = REPO.parent / "shared"
 #: VASL's reason for a block by wall, hedge or bocage art; its pairs are sorted into kinds by
 #: :mod:`bench.vasl_hexside_art`.
 HEXSIDE_TERRAIN_REASON = "(B9.2)"
-#: The boards VASL's engine results exist for.
-BOARD_NUMBERS = (1, 2, 3, 4)
+#: The boards whose engine results the agreement was first measured on (the boards of the
+#: earlier figures); :func:`engine_boards` finds every board with results.
+FIRST_BOARDS = (1, 2, 3, 4)
+#: The class of the depiction model's differences that counting hindrance once per range from the higher
+#: end (VASL's reading, ``model="vasl"``) removes: the rules count every hindrance hex crossed (B.10).
+HINDRANCE_PER_HEX = "hindrance counted once per hex (B.10); VASL counts once per range"
 #: ``along_hexside`` codes of the engine results.
 ALONG_HEXSIDE = {0: "across hexes", 1: "along a hexside", 2: "at 60 degrees"}
 #: VASL's status codes.
@@ -83,13 +90,38 @@ def board_folder_name(board_number: int) -> str:
     return f"bd{int(board_number):02d}"
 
 
+def engine_boards(shared: str | Path | None = None) -> tuple[int, ...]:
+    """The board numbers that have both VASL's engine results and the board's data, ascending.
+
+    Parameters
+    ----------
+    shared : str or Path, optional
+        The ``shared`` folder (default: the repository root's ``../shared``).
+
+    Returns
+    -------
+    tuple of int
+        Every ``N`` with ``engine/bdNN.npz`` and a board folder ``bdNN`` (empty when the
+        folder is absent).
+    """
+    folder = engine_folder(shared)
+    if not folder.is_dir():
+        return ()
+    numbers = []
+    for path in folder.glob("bd*.npz"):
+        digits = path.stem[2:]
+        if digits.isdigit() and (vasl_folder(shared) / board_folder_name(int(digits))).is_dir():
+            numbers.append(int(digits))
+    return tuple(sorted(numbers))
+
+
 def load_engine_results(board_number: int, shared: str | Path | None = None) -> dict[str, np.ndarray]:
     """Read VASL's engine results for one board.
 
     Parameters
     ----------
     board_number : int
-        The geomorphic board number (1-4).
+        The geomorphic board number (one of :func:`engine_boards`).
     shared : str or Path, optional
         The ``shared`` folder (default: the repository root's ``../shared``).
 
@@ -241,7 +273,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     Parameters
     ----------
     board_number : int
-        The geomorphic board number (1-4).
+        The geomorphic board number (one of :func:`engine_boards`).
     shared : str or Path, optional
         The ``shared`` folder (default: the repository root's ``../shared``).
     examples : int
@@ -318,6 +350,13 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     ours_hindrance = np.zeros((n, n), dtype=np.int64)
     ours_hindrance[np.ix_(where, where)] = matrix[np.ix_(ours_index[where], ours_index[where])]
     hindrance_equal = both_clear & (ours_hindrance == engine["hindrance"])
+    per_range_blocked = per_range_hindrance = None
+    if model == "depiction":
+        # the same walk counting hindrance once per range (VASL's reading): which differences it explains
+        per_range = kernel.los_matrix(board, model="vasl")
+        per_range_hindrance = np.zeros((n, n), dtype=np.int64)
+        per_range_hindrance[np.ix_(where, where)] = per_range[np.ix_(ours_index[where], ours_index[where])]
+        per_range_blocked = per_range_hindrance == kernel.BLOCKED
 
     along = engine["along_hexside"]
     reasons = [str(text) or "(no reason given)" for text in engine["reasons"]]
@@ -353,6 +392,9 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
             our_blocking_class(board, kernel.REASONS[int(r)], int(at), int(a), int(b))
             for r, at, a, b in zip(pairs.reason, pairs.blocked_at, viewers, targets)
         ])
+        if per_range_blocked is not None:
+            counted_per_hex = (pairs.reason == kernel.REASONS.index("hindrance")) & ~per_range_blocked[rows, cols]
+            labels = np.where(counted_per_hex, HINDRANCE_PER_HEX, labels)
         for label in np.unique(labels):
             pick = np.flatnonzero(labels == label)
             sample = rng.permutation(pick)[:explain_limit] if explain_limit > 0 else pick[:0]
@@ -372,6 +414,24 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
             })
     for classes in (vasl_classes, our_classes):
         classes.sort(key=lambda c: (-c["count"], c["class"]))
+
+    # pairs both call clear with another hindrance DRM, by reading
+    hindrance_classes = []
+    rows, cols = np.nonzero(both_clear & ~hindrance_equal)
+    if len(rows):
+        ours_h, vasl_h = ours_hindrance[rows, cols], engine["hindrance"][rows, cols].astype(np.int64)
+        labels = np.where(ours_h > vasl_h, "ours larger", "VASL's larger")
+        if per_range_hindrance is not None:
+            labels = np.where(per_range_hindrance[rows, cols] == vasl_h, HINDRANCE_PER_HEX, labels)
+        for label in np.unique(labels):
+            pick = labels == label
+            hindrance_classes.append({
+                "class": str(label),
+                "count": int(pick.sum()),
+                "examples": _examples(names, rows[pick], cols[pick], examples, rng),
+                "along_hexside": _along_counts(along[rows[pick], cols[pick]]),
+            })
+        hindrance_classes.sort(key=lambda c: (-c["count"], c["class"]))
 
     n_compared = int(compared.sum())
     n_agree = int((compared & (vasl_blocked == ours_blocked)).sum())
@@ -394,9 +454,72 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
         "vasl_blocks_we_see": int(vasl_only.sum()),
         "we_block_vasl_sees": int(ours_only.sum()),
         "hindrance_equal": int(hindrance_equal.sum()),
-        "classes": {"vasl_blocks": vasl_classes, "we_block": our_classes},
+        "classes": {"vasl_blocks": vasl_classes, "we_block": our_classes, "hindrance": hindrance_classes},
         "seconds": time.perf_counter() - start,
     }
+
+
+def agreement_figures(board_number: int, models=("hex", "depiction", "vasl"), *,
+                      shared: str | Path | None = None) -> dict:
+    """The agreement counts of :func:`compare_board` for several models at once, without the classes.
+
+    Imports the board once and computes one matrix per model: what the tests need for a floor per
+    board (a few seconds a board, against tens for :func:`compare_board`).
+
+    Parameters
+    ----------
+    board_number : int
+        One of :func:`engine_boards`.
+    models : sequence of str
+        LOS models, as in :func:`compare_board`.
+    shared : str or Path, optional
+        The ``shared`` folder (default: the repository root's ``../shared``).
+
+    Returns
+    -------
+    dict
+        ``{model: counts}``, each with the keys ``board``, ``model``, ``compared``, ``agree``,
+        ``agreement`` (percent), ``both_clear``, ``hindrance_equal``, ``vasl_blocks_we_see`` and
+        ``we_block_vasl_sees`` of :func:`compare_board`, and ``excluded_exception`` and
+        ``excluded_missing``.
+    """
+    engine = load_engine_results(board_number, shared)
+    board, _ = load_board(board_number, shared)
+    names = [str(name) for name in engine["hexes"]]
+    n = len(names)
+    index = np.full(n, -1, dtype=np.int64)
+    for i, name in enumerate(names):
+        try:
+            index[i] = board.index(name)
+        except KeyError:
+            pass
+    present = index >= 0
+    off_diagonal = ~np.eye(n, dtype=bool)
+    exception = off_diagonal & (engine["status"] == EXCEPTION)
+    both_present = present[:, None] & present[None, :]
+    compared = off_diagonal & ~exception & both_present
+    vasl_blocked = engine["status"] == BLOCKED_BY_VASL
+    where = np.flatnonzero(present)
+    out = {}
+    for model in models:
+        matrix = kernel.los_matrix(board, model=model)
+        ours = np.zeros((n, n), dtype=np.int64)
+        ours[np.ix_(where, where)] = matrix[np.ix_(index[where], index[where])]
+        ours_blocked = ours == kernel.BLOCKED
+        both_clear = compared & ~vasl_blocked & ~ours_blocked
+        n_compared = int(compared.sum())
+        n_agree = int((compared & (vasl_blocked == ours_blocked)).sum())
+        out[model] = {
+            "board": int(board_number), "model": model, "compared": n_compared, "agree": n_agree,
+            "agreement": 100.0 * n_agree / n_compared if n_compared else float("nan"),
+            "both_clear": int(both_clear.sum()),
+            "hindrance_equal": int((both_clear & (ours == engine["hindrance"])).sum()),
+            "vasl_blocks_we_see": int((compared & vasl_blocked & ~ours_blocked).sum()),
+            "we_block_vasl_sees": int((compared & ~vasl_blocked & ours_blocked).sum()),
+            "excluded_exception": int(exception.sum()),
+            "excluded_missing": int((off_diagonal & ~exception & ~both_present).sum()),
+        }
+    return out
 
 
 def overall(results: list[dict]) -> dict:
@@ -419,7 +542,7 @@ def overall(results: list[dict]) -> dict:
     total["boards"] = [r["board"] for r in results]
     total["agreement"] = 100.0 * total["agree"] / total["compared"] if total["compared"] else float("nan")
     total["classes"] = {}
-    for side in ("vasl_blocks", "we_block"):
+    for side in ("vasl_blocks", "we_block", "hindrance"):
         merged: dict[str, dict] = {}
         for r in results:
             for c in r["classes"][side]:
@@ -442,7 +565,8 @@ def overall(results: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Command line: compare the boards, print the report, optionally write JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--boards", nargs="+", type=int, default=list(BOARD_NUMBERS), help="board numbers (1-4)")
+    parser.add_argument("--boards", nargs="+", type=int, default=None,
+                        help="board numbers (default: every board with engine results)")
     parser.add_argument("--shared", default=None, help="the shared folder (default: ../shared of the repository)")
     parser.add_argument("--examples", type=int, default=3, help="example pairs per class")
     parser.add_argument("--explain-limit", type=int, default=300, help="pairs explained per class")
@@ -457,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = [compare_board(b, shared=args.shared, examples=args.examples, explain_limit=args.explain_limit,
                              seed=args.seed, model=args.model)
-               for b in args.boards]
+               for b in (args.boards or engine_boards(args.shared))]
     total = overall(results)
     total["seconds"] = time.perf_counter() - start
     print(format_report(results, total))

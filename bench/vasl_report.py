@@ -45,6 +45,7 @@ def format_report(results: list[dict], total: dict | None = None) -> str:
             lines.append(f"  import warning: {message}")
         _format_classes("VASL blocks, hexkernel sees (by VASL's reason)", r["classes"]["vasl_blocks"], lines)
         _format_classes("hexkernel blocks, VASL sees (by our blocking hex)", r["classes"]["we_block"], lines)
+        _format_classes("both clear, another hindrance DRM", r["classes"].get("hindrance", []), lines)
         lines.append("")
     if total is not None and len(results) > 1:
         lines.append(f"all boards {total['boards']}: {total['agreement']:.2f} % agree "
@@ -55,4 +56,7 @@ def format_report(results: list[dict], total: dict | None = None) -> str:
                      f"({100.0 * total['hindrance_equal'] / max(total['both_clear'], 1):.2f} %)")
         _format_classes("VASL blocks, hexkernel sees", total["classes"]["vasl_blocks"], lines)
         _format_classes("hexkernel blocks, VASL sees", total["classes"]["we_block"], lines)
+        _format_classes("both clear, another hindrance DRM", total["classes"].get("hindrance", []), lines)
+        lines.append("")
+        lines.append("per board: " + ", ".join(f"{r['board']} {r['agreement']:.2f} %" for r in results))
     return "\n".join(lines)

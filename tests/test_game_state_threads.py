@@ -103,7 +103,7 @@ def test_a_query_holds_the_state_so_a_change_waits_for_it(board):
 
 
 def test_holding_state_finds_the_state_by_keyword_or_position(board):
-    from kernel.maps.counters import holding_state
+    from kernel.maps.state_lock import holding_state
 
     state = kernel.GameState(board)
 

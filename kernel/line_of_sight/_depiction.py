@@ -17,7 +17,12 @@ elevation), ranges counted in hexes from the pixel's hex.  A wall or hedge
 pixel (``class_wall`` > 0) is an obstacle half a level above its ground that
 makes no blind hexes and is ignored when the hexside of its hex nearest it
 touches either end's hex: one of the end's own hexsides or one running out
-from one of its vertices (B9.2 as VASL's engine applies it).  An end at level 0
+from one of its vertices (B9.2 as VASL's engine applies it), or when it lies
+near the far vertex of such a walled hexside that is not walled all round
+(``far_open``, B9).  Ground at the higher end's level in a lower hex next to
+it is that end's crest line, no height advantage (B10.2 EXC; not toward a
+lower end in a depression), and inherent terrain art counts only in a hex of
+that terrain (``class_inherent``, ``hex_terrain``; B.6).  An end at level 0
 of a depression hex is in its depression: the pixels of its banks above its
 ground block (``_rules.depression_bank``, over the hexes' ground levels in
 ``counter_info``).  SMOKE and vehicles (``counter_info``, laid out like
@@ -27,7 +32,7 @@ hex model (A24): the walk's first end before the walk, the other after it.
 Terrain hindrance counts once per hex holding an applicable hindrance pixel,
 at the largest such pixel's DRM; ``cap`` (at least 1) blocks.  With
 ``per_range`` (VASL's reading) it counts once per range from the higher end
-instead.
+instead, and only hexes nearer both ends than they are to each other.
 """
 
 from __future__ import annotations
@@ -37,10 +42,12 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, walk_hex, walk_pixel,
+    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, near_open_far_vertex, walk_hex,
+    walk_pixel,
 )
 from kernel.line_of_sight._rules import (
-    BLOCK, BLOCKED, H_GROUND2, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, asl_hex_effect, asl_hex_hindrance,
+    BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
+    asl_hex_hindrance,
     depression_bank, end_smoke, ranges_from_higher,
 )
 
@@ -60,6 +67,45 @@ KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
 LOG_COLUMNS = 11
 #: ``LOG_CLASS`` of a step that is a hex's SMOKE and vehicles (or an end's own SMOKE), not its art.
 COUNTERS = -1
+
+@jit_inline
+def scratch_size(pixels):
+    """Length of a walk's scratch array (``counted``): ``COUNTED_SIZE``, then room for a VASL trace of the
+    map (x and y of at most width + height + 8 pixels)."""
+    return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
+
+
+@jit_inline
+def vasl_trace(ax, ay, dx, dy, width, height, out):
+    """The pixels VASL's engine visits from the centre dot at (ax, ay) to (ax + dx, ay + dy), written as
+    x, y pairs into ``out`` from index ``COUNTED_SIZE``; their count.  Its trace steps column by column
+    from the source's truncated centre to the target's, the row moving ``(ty - sy) / columns`` per
+    column, and visits every row between a column's entry and exit rows (truncated): a line a pixel or
+    two thick where it crosses a row boundary, one pixel thick elsewhere."""
+    sx = int(ax)
+    sy = int(ay)
+    tx = int(ax + dx)
+    ty = int(ay + dy)
+    col_dir = -1 if tx < sx else 1
+    row_dir = -1 if ty < sy else 1
+    columns = abs(tx - sx) + 1
+    # the row where column k is entered, sy + k (ty - sy) / columns truncated, in exact integers
+    x = sx
+    n = 0
+    r0 = sy
+    for col in range(columns):
+        r1 = (sy * columns + (col + 1) * (ty - sy)) // columns
+        rows = abs(r1 - r0) + 1
+        y = r0
+        for _ in range(rows):
+            out[COUNTED_SIZE + 2 * n] = min(max(x, 0), width - 1)
+            out[COUNTED_SIZE + 2 * n + 1] = min(max(y, 0), height - 1)
+            n += 1
+            y += row_dir
+        r0 = r1
+        x += col_dir
+    return n
+
 
 @jit_inline
 def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
@@ -99,7 +145,7 @@ def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
 
 @jit_inline
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
-                   pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters,
+                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters,
                    counted):
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
     blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
@@ -123,6 +169,16 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     inner = int(np.floor(INNER_RADIUS * steps / np.sqrt(dx * dx + dy * dy)))
     i_first = inner if inner > 1 else 1
     i_last = steps - inner if steps - inner < steps - 1 else steps - 1
+    full_range = hex_range(a, b, lat_x, lat_y)
+    if per_range:
+        # VASL's reading walks VASL's own pixels (its trace, ``vasl_trace``), every one of them: those of
+        # the ends' hexes are skipped by their hex
+        n_vasl = vasl_trace(ax, ay, dx, dy, width, height, counted)
+        i_first = 0
+        i_last = n_vasl - 1
+        middle = n_vasl // 2
+    else:
+        middle = steps // 2
     higher_is_a = la2 >= lb2
     S2 = la2 if higher_is_a else lb2
     T2 = lb2 if higher_is_a else la2
@@ -151,13 +207,21 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     # middle pixel first (a cheap test that rules most LOS out)
     slope = False
     if not same:
-        x, y = walk_pixel(steps // 2, steps, ax, ay, dx, dy, width, height)
+        if per_range:
+            x = counted[COUNTED_SIZE + 2 * middle]
+            y = counted[COUNTED_SIZE + 2 * middle + 1]
+        else:
+            x, y = walk_pixel(middle, steps, ax, ay, dx, dy, width, height)
         holds, _ = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y)
         if holds:
             slope = True
             crossed = 0
             for i in range(i_first, i_last + 1):
-                x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
+                if per_range:
+                    x = counted[COUNTED_SIZE + 2 * i]
+                    y = counted[COUNTED_SIZE + 2 * i + 1]
+                else:
+                    x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
                 holds, outside = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
                                                    lat_x, lat_y)
                 if not holds:
@@ -186,7 +250,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     n_counter_hexes = 0
     run = -1   # the log row of the run the last judged pixel extended (record only)
     for i in range(i_first, i_last + 1):
-        x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
+        if per_range:
+            x = counted[COUNTED_SIZE + 2 * i]
+            y = counted[COUNTED_SIZE + 2 * i + 1]
+        else:
+            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
         word = pixels[y, x]
         # open ground not above the lower end (under a continuous slope: no higher than a depression's
         # ground, where an end is in one): nothing here can matter but a hex's counters
@@ -259,10 +327,13 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 log[run, LOG_REASON] = R_NONE
                 log[run, LOG_LAST_PIXEL] = i
         row = c * n_levels + g - level_min
+        if class_inherent[c] != 0 and (hex_terrain[h] & class_inherent[c]) == 0:
+            row = g - level_min   # inherent terrain drawn past its hex: that hex's ground, not its terrain (B.6)
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
-            if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y):
+            if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y) and not near_open_far_vertex(
+                    float(x), float(y), a, b, far_open, lat_x, lat_y):
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
                     if record:
@@ -273,6 +344,15 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             continue  # the same terrain at the same level in the same hex as the pixel before: no news
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
         effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
+        if reason == R_HILL and r_s == 1 and 2 * g == S2 and not same and counter_info[h, H_GROUND2] < S2 and (
+                (group_b if higher_is_a else group_a) < 0):
+            # B10.2 EXC: ground at the higher end's level drawn in an adjacent lower hex is the crest
+            # line the LOS leaves its own hex across, not a height advantage; only an obstacle there
+            # blocks (not toward a lower end IN a depression: A6.3 decides there)
+            if pixel_info[row, H_OBSTACLE] > 0:
+                reason = R_OBSTACLE
+            else:
+                effect, reason = NONE, R_NONE
         if effect != BLOCK and (group_a >= 0 or group_b >= 0) and (
                 (2 * g > ground_a2 and depression_bank(h, group_a, ground_a2, neighbours, depression_group,
                                                        counter_info))
@@ -285,6 +365,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 log[run, LOG_REASON] = reason
             return True, total, reason, h, slope, n_log
         terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
+        if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
+            terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
         if terrain > 0:
             # once per hex (per range with per_range), at the largest DRM met there
             key = r_s if per_range else h
@@ -324,14 +406,14 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
 
 @jit
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted):
+                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
     ``COUNTED_SIZE``)."""
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     blocked, total, reason, at, slope, n_log = depiction_walk(
         False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope
 
 
@@ -340,28 +422,29 @@ def depiction_recorded(a, la2, b, lb2, tables):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
     log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
-    # at most one run and one counters step per pixel, and the two ends' SMOKE
-    log = np.zeros((2 * steps + 2, LOG_COLUMNS), np.int64)
-    counted = np.empty(COUNTED_SIZE, np.int64)
+    # at most one run and one counters step per pixel (VASL's trace: at most 2 steps + 4 pixels), and the
+    # two ends' SMOKE
+    log = np.zeros((4 * steps + 10, LOG_COLUMNS), np.int64)
+    counted = np.empty(scratch_size(pixels), np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
         True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
             a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info, has_counters, counted)
+            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -373,7 +456,7 @@ def depiction_matrix_kernel(hexes, levels2, tables, out):
     """Upper triangle of the depiction matrix; iteration k owns rows k and n-1-k (then mirror the lower)."""
     n = hexes.shape[0]
     for k in numba.prange((n + 1) // 2):
-        counted = np.empty(COUNTED_SIZE, np.int64)
+        counted = np.empty(scratch_size(tables[5]), np.int64)
         out[k, k] = 0
         _matrix_row(k, k + 1, n, hexes, levels2, tables, out, k, counted)
         other = n - 1 - k
@@ -387,7 +470,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix."""
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
-        counted = np.empty(COUNTED_SIZE, np.int64)
+        counted = np.empty(scratch_size(tables[5]), np.int64)
         _matrix_row(row_start + r, 0, n, hexes, levels2, tables, out, r, counted)
 
 
@@ -400,14 +483,14 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
-        counted = np.empty(COUNTED_SIZE, np.int64)
+        counted = np.empty(scratch_size(pixels), np.int64)
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
-                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, cap, per_range, counter_info,
+                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info,
                 has_counters, counted)
             out_blocked[p] = blocked
             out_hindrance[p] = total

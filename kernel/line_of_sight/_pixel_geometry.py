@@ -71,6 +71,36 @@ def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
     return False
 
 
+#: A wall or hedge pixel this near the far vertex of a hexside running out from an end's vertex (the
+#: end's hexspine) is art drawn past that vertex (walls and hedges are drawn 4-8 px thick, and on past
+#: their vertices by a few pixels).
+FAR_VERTEX_RADIUS = 6.0
+# The far vertices of a hex's hexspines, in lattice units from its centre: twice its vertex between
+# neighbour directions k and k + 1 (N, NE, SE, S, SW, NW).
+_FAR_X = np.array([2.0, 4.0, 2.0, -2.0, -4.0, -2.0])
+_FAR_Y = np.array([-2.0, 0.0, 2.0, 2.0, 0.0, -2.0])
+
+
+@jit_inline
+def near_open_far_vertex(px, py, a, b, far_open, lat_x, lat_y):
+    """Whether pixel (px, py) lies within ``FAR_VERTEX_RADIUS`` of the far vertex of one of hex ``a``'s or
+    ``b``'s hexspines whose bit is set in ``far_open`` (bit k of ``far_open[end]``: the far vertex between
+    neighbour directions k and k + 1 does not have walls or hedges on all three of its hexsides)."""
+    for end in (a, b):
+        mask = far_open[end]
+        if mask == 0:
+            continue
+        cx = lat_x[end] * UNIT_X
+        cy = lat_y[end] * UNIT_Y
+        for k in range(6):
+            if (mask >> k) & 1:
+                ex = px - (cx + _FAR_X[k] * UNIT_X)
+                ey = py - (cy + _FAR_Y[k] * UNIT_Y)
+                if ex * ex + ey * ey <= FAR_VERTEX_RADIUS * FAR_VERTEX_RADIUS:
+                    return True
+    return False
+
+
 @jit_inline
 def meets_trace(h, a, ddx, ddy, lat_x, lat_y):
     """Whether hex ``h``'s closed hexagon meets the line through hex ``a``'s centre in lattice direction

@@ -13,7 +13,12 @@ section 6):
   (``asl_hex_effect``); hindrances and the +6 cap, counted once per hex
   (``asl_hex_hindrance``); continuous slopes over the pixels' levels;
 * walls and hedges are pixels too: half a level above their ground, no blind
-  hexes, ignored near the ends' hexes (B9.2);
+  hexes, ignored near the ends' hexes (B9.2) and past the far vertex of an
+  end's walled hexspine that is not walled all round (B9);
+* ground at the higher end's level in a lower hex next to it is that end's
+  crest line, not a height advantage (B10.2 EXC; A6.3 decides toward a unit in
+  a depression); inherent terrain art counts only in hexes of that terrain
+  (B.6);
 * depressions: from an end at level 0 of a depression hex, the pixels of
   the depression's banks above its ground block (A6.3, as the hex model reads
   it);
@@ -51,9 +56,13 @@ from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
 
+#: Terrain that VASL's terrain table makes a half-level hindrance and ``asl.toml`` one level high: the
+#: ``vasl`` model reads it as VASL does (a hindrance only to a LOS at its own level).
+VASL_HALF_LEVEL_HINDRANCES = ("crag", "graveyard")
 #: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
-#: counting hindrance as VASL's engine does (the largest DRM once per range from the higher end).
+#: read as VASL's engine reads a board (its pixels, the largest hindrance DRM once per range from the higher end,
+#: its half-level crags and graveyards).
 MODELS = ("hex", "depiction", "vasl")
 #: The models that read the map's art.
 ART_MODELS = ("depiction", "vasl")
@@ -82,7 +91,7 @@ def depiction_tables(board, per_range: bool = False):
     """
     cached = DEPICTION_CACHE.entries(board).get("_depiction_tables")
     if cached is not None:
-        return cached[:-1] + (bool(per_range),)
+        return _for_reading(cached, DEPICTION_CACHE.entries(board)["_depiction_vasl_info"], per_range)
     from kernel.maps.art import board_art
     from kernel.maps.board import terrain_los_values
 
@@ -106,6 +115,11 @@ def depiction_tables(board, per_range: bool = False):
         if rs.hexside_los_role[k] == 2:   # LOS obstacle (wall, hedge, bocage, cliff)
             has = (art.class_hexside & np.uint16(1 << k)) != 0
             class_wall = np.where(has, np.maximum(class_wall, int(rs.hexside_height[k])), class_wall)
+    # B.6: inherent terrain is its whole hex; its art drawn into another hex is not that hex's terrain
+    inherent_mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_inherent[t])
+    class_inherent = (art.class_terrain.astype(np.int64) & inherent_mask).astype(np.int64)
+    hex_terrain = board.terrain.astype(np.int64)
+    far_open = far_vertices_open(board)
     elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
     level_min = int(min(elevation.min(), 0))
     n_levels = int(max(elevation.max(), 0)) - level_min + 1
@@ -122,9 +136,53 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall, cap, False)
+              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
+              class_inherent, hex_terrain, far_open, cap, False)
+    # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
+    # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
+    info_vasl = info.copy()
+    half = np.zeros(classes, np.bool_)
+    for name in VASL_HALF_LEVEL_HINDRANCES:
+        if name in rs.terrain_names:
+            half |= (art.class_terrain & np.uint32(1 << rs.terrain_names.index(name))) != 0
+    for c in np.flatnonzero(half & (hindrance > 0)):
+        rows = slice(c * n_levels, (c + 1) * n_levels)
+        info_vasl[rows, rules.H_HINDRANCE_TOP] = info[rows, rules.H_GROUND2] + 1
     DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
-    return tables[:-1] + (bool(per_range),)
+    DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = info_vasl
+    return _for_reading(tables, info_vasl, per_range)
+
+
+def _for_reading(tables, info_vasl, per_range):
+    """The tables with VASL's reading (``per_range``: its pixel table and counting) or the rules'."""
+    if per_range:
+        return tables[:6] + (info_vasl,) + tables[7:-1] + (True,)
+    return tables[:-1] + (False,)
+
+
+def far_vertices_open(board) -> np.ndarray:
+    """Per hex, bit k set when its hexspine between neighbour directions k and k + 1 has a wall, hedge or
+    other obstacle hexside and the spine's far vertex does not have one on its two other hexsides too (B9:
+    a LOS along a wall hexspine touching an end is blocked there only when all three have one)."""
+    rs = board.ruleset
+    obstacle_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == 2)
+    walled = (board.hexside.astype(np.int64) & obstacle_bits) != 0      # (hex, direction)
+    nb = board.neighbours.astype(np.int64)
+    out = np.zeros(len(board), np.int64)
+
+    def wall(x, y, d):
+        """The hexside of hexes x in direction d (that of y opposite) has a wall, recorded on either hex."""
+        return walled[x, d % 6] | walled[y, (d + 3) % 6]
+
+    for k in range(6):
+        p = nb[:, k]                             # P: the neighbour in direction k
+        q = nb[:, (k + 1) % 6]                   # Q: in direction k + 1
+        r = np.where(p >= 0, nb[np.maximum(p, 0), (k + 1) % 6], -1)   # R: beyond the far vertex
+        there = (p >= 0) & (q >= 0) & (r >= 0)
+        p, q, r = np.maximum(p, 0), np.maximum(q, 0), np.maximum(r, 0)
+        spine = there & wall(p, q, k + 2)
+        out |= np.where(spine & ~(wall(p, r, k + 1) & wall(q, r, k)), 1 << k, 0)
+    return out
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:

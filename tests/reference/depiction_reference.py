@@ -9,7 +9,8 @@ terrain mask, building levels and a hexside mask).
 
 * The walk runs from the centre dot of the hex with the smaller index to the
   other's, over the pixels ``rint(A + i / n * (B - A))``, ``0 < i < n``,
-  ``n = ceil(max(|dx|, |dy|))``.
+  ``n = ceil(max(|dx|, |dy|))``; with ``per_range`` (model="vasl") over the
+  pixels VASL's engine visits instead (:meth:`ReferenceDepiction.vasl_pixels`).
 * The exact trace (section 1) is found by brute force, in integer lattice
   units: every hex whose *closed* hexagon (centre plus ``(+-2, 0)``,
   ``(+-1, +-1)``) the segment from centre A to centre B meets, through its
@@ -24,16 +25,28 @@ terrain mask, building levels and a hexside mask).
   hexes, the rasteriser's rule, for the art tests.)
 * Each other pixel is a hex of its own at its ground level ``G`` (half levels),
   ranges counted between hexes: hills (``G > S``; ``G == S`` between ends on
-  different levels: height advantage), bare-crest blind hexes, obstacles
+  different levels: height advantage, except in a hex at range 1 from the
+  higher end whose ground level is below ``S`` when the lower end is not in a
+  depression (see below): the crest line of an adjacent lower hex, B10.2
+  EXC), bare-crest blind hexes, obstacles
   (``O > S`` same level, ``O >= S`` otherwise, blind hexes behind them), an
   orchard's obstacle height from above (B14.2), continuous slope (B.5: at
   least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
   block and every hindrance counts), hindrances once per hex (or per range
-  from the higher end, VASL's reading) at the largest DRM met there, with the
-  cap; wall and hedge pixels
+  from the higher end, VASL's reading, which also leaves out a hex at the
+  ends' range or more from either end and makes crags and graveyards
+  half-level hindrances, as VASL's terrain table) at the largest DRM met
+  there, with the cap; wall and hedge pixels
   half a level above their ground, no blind hexes, not counted where the
   hexside nearest the pixel (in its hex) shares a vertex with an end's hex
-  (B9.2 as VASL applies it).
+  (B9.2 as VASL applies it), nor within 6 px of the far vertex of a walled
+  hexside running out from an end's vertex whose two other hexsides are not
+  both walled (B9, the hex model's reading of a LOS along such a hexspine:
+  art drawn past that vertex).
+* Inherent terrain (B.6: orchard, crag, graveyard, rubble, ...) is its whole
+  hex: a pixel whose class holds an inherent terrain that its hex (the board's
+  terrain of the pixel's hex) does not hold has no obstacle or hindrance there
+  (a wall or hedge on it still counts).
 * Depression banks (A6.3, B19-B20; sections 2 and 6): a hex has depression
   terrain when its terrain bit set holds a terrain whose ruleset
   ``terrain_depression`` flag is set; a *depression group* is a maximal set of
@@ -145,7 +158,12 @@ class ReferenceDepiction:
         self.hindrance = np.zeros(n_class, np.int64)
         self.hindrance_height = np.zeros(n_class, np.int64)
         self.wall = np.zeros(n_class, np.int64)
+        self.inherent_bits = np.zeros(n_class, np.int64)   # the class's inherent terrains (B.6)
+        self.wall_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == OBSTACLE)
         for c in range(n_class):
+            for t in range(len(rs.terrain_names)):
+                if int(art.class_terrain[c]) >> t & 1 and rs.terrain_inherent[t]:
+                    self.inherent_bits[c] |= 1 << t
             mask, levels, sides = int(art.class_terrain[c]), int(art.class_levels[c]), int(art.class_hexside[c])
             for t in range(len(rs.terrain_names)):
                 if not mask >> t & 1:
@@ -164,6 +182,12 @@ class ReferenceDepiction:
             for k in range(len(rs.hexside_names)):
                 if sides >> k & 1 and rs.hexside_los_role[k] == OBSTACLE:
                     self.wall[c] = max(self.wall[c], int(rs.hexside_height[k]))
+        # model="vasl" reads crags and graveyards as VASL's terrain table does: half-level hindrances
+        self.hindrance_height_vasl = self.hindrance_height.copy()
+        for c in range(n_class):
+            names = {rs.terrain_names[t] for t in range(len(rs.terrain_names)) if int(art.class_terrain[c]) >> t & 1}
+            if names & {"crag", "graveyard"} and self.hindrance[c] > 0:
+                self.hindrance_height_vasl[c] = 1
         self.find_depressions()
 
     # ------------------------------------------------------------------ depressions
@@ -266,6 +290,50 @@ class ReferenceDepiction:
                     return True
         return False
 
+    def has_wall(self, h: int, k: int) -> bool:
+        """Whether hex ``h``'s hexside in neighbour direction ``k`` has an obstacle hexside feature (wall,
+        hedge, ...), recorded on ``h`` or on the hex across it."""
+        board = self.board
+        if int(board.hexside[h, k]) & self.wall_bits:
+            return True
+        other = int(board.neighbours[h, k])
+        return other >= 0 and bool(int(board.hexside[other, (k + 3) % 6]) & self.wall_bits)
+
+    def wall_between(self, h: int, other: int) -> bool:
+        for k in range(6):
+            if int(self.board.neighbours[h, k]) == other:
+                return self.has_wall(h, k)
+        return False
+
+    def near_open_far_vertex(self, px: float, py: float, ends) -> bool:
+        """B9 (the hex model's reading of a LOS along a wall hexspine, section 2): the pixel lies within
+        6 px of the far vertex of a hexside that runs out from a vertex of an end's hex, that hexside has
+        a wall or hedge, and the vertex does not have one on both its other hexsides.  The hexside runs
+        between two neighbours P and Q of the end that are neighbours of each other; its far vertex is
+        shared with the third hex R next to both P and Q; in lattice units it is the end's centre plus
+        twice the offset of the end's vertex shared with P and Q (the mean of the three centres)."""
+        board = self.board
+        for end in ends:
+            around = [int(n) for n in board.neighbours[end] if n >= 0]
+            for p in around:
+                for q in around:
+                    if p >= q or q not in [int(n) for n in board.neighbours[p]]:
+                        continue
+                    beyond = [int(r) for r in board.neighbours[p] if r >= 0 and r != end and
+                              r in [int(n) for n in board.neighbours[q]]]
+                    if not beyond or not self.wall_between(p, q):
+                        continue
+                    r = beyond[0]
+                    if self.wall_between(p, r) and self.wall_between(q, r):
+                        continue   # walls on all three hexsides of the far vertex: it counts
+                    vx = (int(board.x[end]) + int(board.x[p]) + int(board.x[q])) / 3
+                    vy = (int(board.y[end]) + int(board.y[p]) + int(board.y[q])) / 3
+                    fx = (2 * vx - int(board.x[end])) * PX_X
+                    fy = (2 * vy - int(board.y[end])) * PX_Y
+                    if (px - fx) ** 2 + (py - fy) ** 2 <= 36.0:
+                        return True
+        return False
+
     def pixels(self, a: int, b: int):
         """The walked pixels from the centre dot of ``a`` to that of ``b`` (ends excluded), clipped to the art."""
         ax, ay, bx, by = self.cx[a], self.cy[a], self.cx[b], self.cy[b]
@@ -277,6 +345,29 @@ class ReferenceDepiction:
             x = int(np.rint(ax + t * (bx - ax)))
             y = int(np.rint(ay + t * (by - ay)))
             out.append((min(max(x, 0), w - 1), min(max(y, 0), h - 1)))
+        return out
+
+    def vasl_pixels(self, a: int, b: int):
+        """The pixels VASL's engine visits from ``a``'s centre dot to ``b``'s (model="vasl"), ends' pixels
+        included: from the truncated source centre (sx, sy) to the truncated target centre (tx, ty), one
+        column at a time (|tx - sx| + 1 columns), each column from the row where the line enters it to
+        the row where it leaves it, both truncated, the line moving (ty - sy) / columns rows per column;
+        clipped to the art."""
+        from fractions import Fraction
+
+        sx, sy = math.floor(self.cx[a]), math.floor(self.cy[a])
+        tx, ty = math.floor(self.cx[b]), math.floor(self.cy[b])
+        w, h = self.art_class.shape
+        columns = abs(tx - sx) + 1
+        step_x = 1 if tx >= sx else -1
+        step_y = 1 if ty >= sy else -1
+        slope = Fraction(ty - sy, columns)
+        out = []
+        for k in range(columns):
+            first = math.floor(sy + k * slope)
+            last = math.floor(sy + (k + 1) * slope)
+            for y in range(first, last + step_y, step_y):
+                out.append((min(max(sx + k * step_x, 0), w - 1), min(max(y, 0), h - 1)))
         return out
 
     def end_smoke(self, end: int, level: int, counters) -> int:
@@ -323,10 +414,13 @@ class ReferenceDepiction:
         # depression banks (A6.3): (group ground, bank hexes) of each end whose Location is at level 0
         # (its Location level) of a hex of a depression group
         depressions = []
+        low_in_depression = False
         for end, level in ((a, level_a), (b, level_b)):
             group = self.group_of[end]
             if level == 0 and group >= 0:
                 depressions.append((self.group_ground[group], self.group_banks[group]))
+                if end == low and not same:
+                    low_in_depression = True
 
         def add(hx, drm):
             out["hindrance"] += drm
@@ -340,7 +434,7 @@ class ReferenceDepiction:
         # the pixels, each given the nearest hex of the exact trace; the ends' pixels are skipped
         trace = self.trace_hexes(a, b)
         walked = []   # (px, py, hex)
-        for px, py in self.pixels(a, b):
+        for px, py in (self.vasl_pixels(a, b) if per_range else self.pixels(a, b)):
             hx = self.trace_hex_of(px, py, trace)
             if hx != a and hx != b:
                 walked.append((px, py, hx))
@@ -360,6 +454,8 @@ class ReferenceDepiction:
         for px, py, hx in walked:
             g = 2 * int(self.art_level[px, py])
             c = int(self.art_class[px, py])
+            # inherent terrain drawn outside a hex of that terrain is no terrain there (B.6); walls stay
+            spill = bool(self.inherent_bits[c]) and not int(self.board.terrain[hx]) & int(self.inherent_bits[c])
             rs_ = int(self.distance(high, hx))
             rt_ = int(self.distance(low, hx))
             if counters is not None and hx not in counter_hexes:
@@ -373,22 +469,26 @@ class ReferenceDepiction:
                     drm += 1
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
-            if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)):
+            if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)) and \
+                    not self.near_open_far_vertex(px, py, (a, b)):
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
                     return block(hx, "hexside")
-            oh = 0 if self.wall[c] > 0 else int(self.obstacle[c])
-            hind = 0 if self.wall[c] > 0 else int(self.hindrance[c])
-            if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0:
+            oh = 0 if self.wall[c] > 0 or spill else int(self.obstacle[c])
+            hind = 0 if self.wall[c] > 0 or spill else int(self.hindrance[c])
+            if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0 and not spill:
                 oh = int(self.above[c])   # B14.2
             reason = None   # the pixel's own result: a block outranks a blind hex (section 2)
             if slope:
                 if oh > 0:
                     reason = "obstacle"
-            elif g > S or (not same and g == S):
+            elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S and not low_in_depression)):
+                # ground at S in a hex next to the higher end whose own ground is lower than S is the
+                # crest line of an adjacent lower hex (B10.2 EXC), no height advantage, unless the lower
+                # end is IN a depression (A6.3 decides there)
                 reason = "hill"
             else:
-                crest_blind = not same and g > T and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
+                crest_blind = not same and T < g < S and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
                 top = g + oh
                 if oh > 0 and ((same and top > S) or (not same and top >= S)):
                     reason = "obstacle"
@@ -405,8 +505,10 @@ class ReferenceDepiction:
             if reason is not None:
                 return block(hx, reason)
             if hind > 0:
-                top = g + int(self.hindrance_height[c])
+                top = g + int((self.hindrance_height_vasl if per_range else self.hindrance_height)[c])
                 applies = slope or (same and top > S and g <= S) or (not same and top >= S)
+                if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
+                    applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
                 key = rs_ if per_range else hx
                 if applies and hind > counted.get(key, 0):
                     # once per hex (or range), at the largest DRM met there: a larger one adds the difference
