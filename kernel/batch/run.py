@@ -26,6 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from kernel._extras import require
 from kernel.batch import sources, storage
 from kernel.batch.blocks import LOS_ARRAYS, array_shapes, counters_for, los_block, movement_block
 from kernel.batch.spec import BatchJob, BatchJobError, read_job
@@ -204,6 +205,8 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
         ``scheduler`` cannot be reached.
     OSError
         ``out`` cannot be created or written.
+    ImportError
+        The ``batch`` extra (dask, distributed, zarr) is not installed.
 
     Examples
     --------
@@ -211,6 +214,7 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     ``kernel.batch_result("results", "71", "visibility")``; the test suite
     (``tests/test_batch*.py``) runs jobs on a real two-worker cluster.
     """
+    require("batch", "batch jobs")
     job = job if isinstance(job, BatchJob) else read_job(job)
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)  # an OSError here, before any cluster starts
