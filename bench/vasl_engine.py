@@ -1,4 +1,4 @@
-"""Agreement of hexkernel's LOS with VASL's own LOS engine on the real boards 1-4 (issue #12).
+"""Agreement of hexkernel's LOS with VASL's own LOS engine on the real boards 1-4.
 
 ``../shared/vasl/engine/bdNN.npz`` (from the repository root; format in the
 README beside it) holds what VASL's Java LOS engine answers for every ordered

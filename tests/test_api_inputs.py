@@ -1,4 +1,4 @@
-"""Issue #16, class 5: one validation path for hexes, Locations and levels, shared by every entry point.
+"""One validation path for hexes, Locations and levels, shared by every entry point.
 
 ``los``, ``los_pairs``, ``los_matrix``, ``los_matrix_blocks``, ``visibility_bits``,
 ``field_of_fire`` and the movement functions all go through

@@ -130,7 +130,7 @@ def test_matrix_over_upper_locations():
 
 @pytest.mark.parametrize("model", ["hex", "depiction"])
 def test_pairs_equal_single_queries(model):
-    """``los_pairs`` and ``los`` give one pair the same answer in every field they share (issue #14):
+    """``los_pairs`` and ``los`` give one pair the same answer in every field they share:
     names and reason names in ``los``, indices and codes in ``los_pairs``, converted by
     ``blocked_at_names`` and ``reason_names``."""
     import warnings
@@ -232,7 +232,7 @@ def test_los_is_reciprocal_between_ground_locations(ruleset):
 
 @pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
 def test_los_pairs_gives_range_and_cover_like_single_los(ruleset):
-    """Bulk results carry what one LOS carries (issue #14): range in hexes and the target's cover.
+    """Bulk results carry what one LOS carries: range in hexes and the target's cover.
 
     The range is checked against a breadth-first walk over the board's neighbour table."""
     from collections import deque

@@ -1,4 +1,4 @@
-"""Agreement of our ground-level LOS with VASL's own LOS engine on boards 1-4 (issue #12).
+"""Agreement of our ground-level LOS with VASL's own LOS engine on boards 1-4.
 
 Runs :func:`bench.vasl_engine.compare_board` on each board and fails when the
 agreement on blocked versus clear drops below the floor reached, or when the
@@ -91,7 +91,7 @@ def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, boa
         assert all(kind["examples"] for kind in c["kinds"])
 
 
-# --- the depiction model (issue #13) -------------------------------------------------------------------
+# --- the depiction model -------------------------------------------------------------------
 
 #: Board -> least agreement of ``model="depiction"`` on blocked versus clear.
 #: Measured: 99.778, 99.822, 99.641, 99.132 (overall 99.594); hindrance DRM equal on 96.81 % of the
@@ -99,8 +99,8 @@ def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, boa
 DEPICTION_FLOORS = {1: 99.72, 2: 99.77, 3: 99.59, 4: 99.08}
 DEPICTION_OVERALL_FLOOR = 99.54
 DEPICTION_HINDRANCE_FLOOR = 96.70
-#: ``model="vasl"`` (the depiction model counting hindrance as VASL's engine does), against issue #13's
-#: targets: 99 % on every board, 99.5 % overall, the same hindrance on 98 % of the both-clear pairs.
+#: ``model="vasl"`` (the depiction model counting hindrance as VASL's engine does), against the depiction
+#: model's targets: 99 % on every board, 99.5 % overall, the same hindrance on 98 % of the both-clear pairs.
 #: Measured: 99.778, 99.822, 99.641, 99.360 (overall 99.651); hindrance 99.56 %.
 VASL_MODEL_FLOORS = {1: 99.0, 2: 99.0, 3: 99.0, 4: 99.0}
 VASL_MODEL_OVERALL_FLOOR = 99.5
