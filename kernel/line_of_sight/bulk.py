@@ -120,10 +120,6 @@ def visibility_bits(board, locations=None, *, counters: Counters | None = None, 
     return bits
 
 
-#: evaluate_pairs' record table when nothing is recorded (never written).
-NO_RECORDS = np.zeros((1, 5), np.int32)
-
-
 def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = None,
               unit: str | None = None, model: str = "hex") -> PairsResult:
     """Evaluate a batch of LOS pairs ``a[k] -> b[k]`` in parallel (numpy in, numpy out).
@@ -163,8 +159,7 @@ def los_pairs(board, a, b, *, level_a=0, level_b=0, counters: Counters | None = 
     outputs = (blocked, result.hindrance, result.blocked_at, result.reason, result.blind, result.continuous_slope)
     tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
     if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
-        K.evaluate_pairs(model_code(board), True, False, hex_a, levels[0], 1, hex_b, levels[1], 1, *tables,
-                         NO_RECORDS, *outputs)
+        K.los_pairs_serial(model_code(board), hex_a, hex_b, levels[0], levels[1], *tables, *outputs)
     else:
         K.los_pairs_kernel(model_code(board), hex_a, hex_b, levels[0], levels[1], *tables, *outputs)
     result.visible = ~blocked
