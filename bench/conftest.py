@@ -73,7 +73,7 @@ def results() -> dict:
     ratios = [{"label": label, "numerator": numerator, "denominator": denominator, "limit": limit,
                "value": TIMINGS[numerator] / TIMINGS[denominator]}
               for numerator, denominator, label, limit in RATIOS if numerator in TIMINGS and denominator in TIMINGS]
-    return {"timings": TIMINGS, "figures": {name: list(value) for name, value in FIGURES.items()}, "ratios": ratios}
+    return {"date": time.strftime("%Y-%m-%d"), "timings": TIMINGS, "figures": {name: list(value) for name, value in FIGURES.items()}, "ratios": ratios}
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -79,7 +79,7 @@ def _seconds(value: float) -> str:
 
 def readme_table(run: dict, where: str) -> str:
     ratios = {row["label"]: row for row in run["ratios"]}
-    lines = [f"Measured on {where}, {time.strftime('%Y-%m-%d')}; every figure, and how to measure it again:",
+    lines = [f"Measured on {where}, {run.get('date', '')}; every figure, and how to measure it again:",
              "[docs/benchmarks.md](docs/benchmarks.md).", "", "| ratio (same run) | value |", "| --- | ---: |"]
     for label, words in README_RATIOS.items():
         if label in ratios:
@@ -87,16 +87,17 @@ def readme_table(run: dict, where: str) -> str:
     return "\n".join(lines)
 
 
-def document(run: dict, where: str, first_run: dict | None, command: str) -> str:
+def document(run: dict, where: str, first_run: dict | None, command: str, note: str) -> str:
     out = ["# Benchmarks", "",
-           f"Measured on {where}, {time.strftime('%Y-%m-%d')}, with `{command}` (this file and the README's",
+           f"Measured on {where}, {run.get('date', '')}, with `{command}` (this file and the README's",
            "table are written by it). Ratios compare two measurements of the same run, so they hold when the",
-           "machine is busy; absolute times do not. Each timing is the best of its rounds.", ""]
+           "machine is busy; absolute times do not. Each timing is the best of its rounds." + (f" {note}" if note else ""),
+           ""]
     if first_run:
         parallel, serial = min(first_run["warm_parallel_s"]), min(first_run["warm_one_process_s"])
         out += ["## First run", "",
-                "`python -m bench.first_run --rounds 2 --make-demo --json first-run.json` (then",
-                "`python -m bench.report --first-run first-run.json`):", "",
+                f"Measured {first_run.get('date', '')} with `python -m bench.first_run --rounds 2 --make-demo --json "
+                "first-run.json`, then `python -m bench.report --first-run first-run.json`:", "",
                 "| what | figure | target |", "| --- | ---: | --- |",
                 f"| `hexkernel warm` from an empty cache, {first_run['cores']} worker processes | {parallel:.1f} s | ≤ 30 s |",
                 f"| the same in one process (`--workers 1`) | {serial:.1f} s ({parallel / serial:.2f} × parallel / one) | |"]
@@ -126,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--from", dest="source", metavar="FILE", help="a saved run's JSON instead of a new run")
     parser.add_argument("--save", metavar="FILE", help="keep this run's JSON")
     parser.add_argument("--first-run", metavar="FILE", help="the JSON of python -m bench.first_run")
+    parser.add_argument("--note", default="", help="a sentence on the conditions (e.g. whether the machine was idle)")
     args = parser.parse_args(argv)
     run = json.loads(Path(args.source).read_text()) if args.source else run_benchmarks(args.full)
     if args.save:
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     first_run = json.loads(Path(args.first_run).read_text()) if args.first_run else None
     command = "python -m bench.report" + (" --full" if args.full else "")
     where = machine()
-    DOC.write_text(document(run, where, first_run, command), encoding="utf-8")
+    DOC.write_text(document(run, where, first_run, command, args.note), encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
     if not pattern.search(readme):

@@ -26,11 +26,11 @@ wheel=$(ls "$folder"/dist/hexkernel-*.whl)
 ls "$folder"/dist/hexkernel-*.tar.gz >/dev/null
 stage "sdist and wheel built ($(basename "$wheel"))"
 "$python" -c "import sys, venv; venv.main([sys.argv[1]])" "$folder/venv"
-"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
+"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile "$wheel"
 stage "fresh virtual environment, core install (numpy, numba)"
 (cd "$folder" && venv/bin/python "$smoke" core)
 stage "smoke test of the core install"
-"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[plot,batch,graph]"
+"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile "$wheel[plot,batch,graph]"
 stage "extras plot, batch, graph installed"
 export HEXKERNEL_CACHE_DIR=$root/$folder/cache
 (cd "$folder" && venv/bin/hexkernel warm)
