@@ -238,15 +238,24 @@ def warm_kernels(workers: int | None = None) -> dict:
     workers = default_workers() if workers is None else workers
     groups = share_out(names, workers) if workers > 1 and cache_is_cold() else []
     reports = []
-    if groups:
-        processes = [subprocess.Popen([sys.executable, "-m", "kernel.cli.warm_command", *group],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                     for group in groups]
-        for process in processes:
-            out, err = process.communicate()
-            if process.returncode != 0:
-                raise RuntimeError(f"a warm worker failed (status {process.returncode}):\n{err.strip()}")
-            reports.append(json.loads(out.strip().splitlines()[-1]))
+    if groups:   # each worker's output goes to files: a full pipe would stall it while another is read
+        with tempfile.TemporaryDirectory(prefix="hexkernel-warm-") as folder:
+            started_workers = []
+            for number, group in enumerate(groups):
+                out, err = (open(os.path.join(folder, f"{number}.{kind}"), "w+", encoding="utf-8")
+                            for kind in ("out", "err"))
+                started_workers.append((subprocess.Popen([sys.executable, "-m", "kernel.cli.warm_command", *group],
+                                                         stdout=out, stderr=err, text=True), out, err))
+            for process, out, err in started_workers:
+                status = process.wait()
+                out.seek(0)
+                err.seek(0)
+                text, errors = out.read(), err.read()
+                out.close()
+                err.close()
+                if status != 0:
+                    raise RuntimeError(f"a warm worker failed (status {status}):\n{errors.strip()[-4000:]}")
+                reports.append(json.loads(text.strip().splitlines()[-1]))
     check = dict(run_steps())
     return {"workers": reports, "check": check, "seconds": time.perf_counter() - started}
 
