@@ -18,7 +18,6 @@ WHEEL_CHECK := build/wheel-check
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 
 $(DEMO_STAMP): pyproject.toml $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e '.[plot]'
