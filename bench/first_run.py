@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -29,16 +30,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def timed_warm(workers: int | None) -> float:
-    """Seconds of ``hexkernel warm`` in a fresh process with an empty cache."""
+def timed_warm(workers: int | None) -> tuple[float, float]:
+    """Wall and CPU seconds (its processes' user + system) of ``hexkernel warm`` in a fresh process with an
+    empty cache. On a machine shared with other work the CPU seconds are the steadier figure: Linux shares
+    the cores between sessions, so a busy machine gives the workers together no more than one process."""
     with tempfile.TemporaryDirectory(prefix="hexkernel-cache-") as cache:
         env = {**os.environ, "HEXKERNEL_CACHE_DIR": cache, "HEXKERNEL_NUMBA_CACHE": "1"}
         env.pop("NUMBA_CACHE_DIR", None)
         command = [sys.executable, "-m", "kernel.cli", "warm"] + ([] if workers is None else
                                                                     ["--workers", str(workers)])
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, check=True, env=env, capture_output=True, cwd=ROOT)
-        return time.perf_counter() - start
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def timed_make_demo() -> float:
@@ -64,11 +70,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
-    parallel, serial = [], []
+    parallel, serial, parallel_cpu, serial_cpu = [], [], [], []
     for _ in range(args.rounds):   # alternately, so that a change of load hits both
-        parallel.append(timed_warm(None))
-        serial.append(timed_warm(1))
-    figures = {"warm_parallel_s": parallel, "warm_one_process_s": serial,
+        for walls, cpus, workers in ((parallel, parallel_cpu, None), (serial, serial_cpu, 1)):
+            wall, cpu = timed_warm(workers)
+            walls.append(wall)
+            cpus.append(cpu)
+    figures = {"warm_parallel_s": parallel, "warm_one_process_s": serial, "warm_parallel_cpu_s": parallel_cpu,
+               "warm_one_process_cpu_s": serial_cpu,
                "cores": len(os.sched_getaffinity(0)), "machine": platform.processor() or platform.machine()}
     if args.make_demo:
         figures["make_demo_s"] = timed_make_demo()
@@ -76,7 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     figures["date"] = time.strftime("%Y-%m-%d")
     print(f"hexkernel warm from an empty cache, {figures['cores']} cores: parallel "
           f"{', '.join(f'{s:.1f}' for s in parallel)} s; one process {', '.join(f'{s:.1f}' for s in serial)} s; "
-          f"ratio {min(parallel) / min(serial):.2f}")
+          f"ratio {min(parallel) / min(serial):.2f}; CPU seconds {', '.join(f'{s:.0f}' for s in parallel_cpu)} / "
+          f"{', '.join(f'{s:.0f}' for s in serial_cpu)}")
     if args.make_demo:
         print(f"make demo in a fresh clone: {figures['make_demo_s']:.1f} s")
     print(f"load average before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f}")

@@ -101,6 +101,9 @@ def document(run: dict, where: str, first_run: dict | None, command: str, note: 
                 "| what | figure | target |", "| --- | ---: | --- |",
                 f"| `hexkernel warm` from an empty cache, {first_run['cores']} worker processes | {parallel:.1f} s | ≤ 30 s |",
                 f"| the same in one process (`--workers 1`) | {serial:.1f} s ({parallel / serial:.2f} × parallel / one) | |"]
+        if "warm_parallel_cpu_s" in first_run:
+            out.append(f"| CPU seconds of the two (user + system, all processes) | "
+                       f"{min(first_run['warm_parallel_cpu_s']):.0f} s / {min(first_run['warm_one_process_cpu_s']):.0f} s | |")
         if "make_demo_s" in first_run:
             out.append(f"| `make demo` in a fresh clone, the install from the package index included | "
                        f"{first_run['make_demo_s']:.1f} s | ≤ 90 s |")
