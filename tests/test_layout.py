@@ -24,7 +24,7 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 #: layer (line_of_sight and movement; render and cli are not siblings) may
 #: not import each other either.
 LAYERS = {
-    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0,
+    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0, "kernel._extras": 0,
     "kernel.grid": 1,
     "kernel.maps": 2,
     "kernel.importers": 3,

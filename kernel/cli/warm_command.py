@@ -60,6 +60,7 @@ def warm_steps() -> list[tuple[str, object]]:
         In a fixed order; a step depends on no other.
     """
     import kernel
+    from kernel.line_of_sight.tracer import trace
 
     board = kernel.random_board("asl", 8, 6, seed=0)
     first, last = board.names[0], board.names[-1]
@@ -78,7 +79,7 @@ def warm_steps() -> list[tuple[str, object]]:
         return call
 
     return [
-        ("los", lambda: kernel.los(board, first, last)),
+        ("los", lambda: (kernel.los(board, first, last), trace(board, first, last))),  # trace: for the LOS picture
         ("los_matrix", lambda: kernel.los_matrix(board)),
         ("los_matrix_blocks", lambda: list(kernel.los_matrix_blocks(board, block_rows=16))),
         ("visibility_bits", lambda: kernel.visibility_bits(board)),
