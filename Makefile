@@ -1,29 +1,47 @@
 # Two commands do all the set-up on a fresh machine (Python >= 3.11 and make):
 #   make demo   - the main job on the bundled default scenario
-#   make test   - the whole test suite (what CI runs)
+#   make test   - the whole test suite, then the wheel check (what CI runs)
 # Both create the virtual environment .venv on first use and reuse it after
-# (rebuilt when pyproject.toml changes), then compile every kernel once
-# ('hexkernel warm') so that first calls run at cached speed.
+# (reinstalled when pyproject.toml changes), installing what they use: the
+# package with the plot extra for the demo, every extra and the test tools
+# for the tests; then 'hexkernel warm' compiles every kernel once, in
+# parallel processes, so that first calls run at cached speed.
 
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
+WHEEL_CHECK := build/wheel-check
 
-.PHONY: demo test bench bench-full clean browser
+.PHONY: demo test wheel-check bench clean browser
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,plot]'
-	$(VENV)/bin/hexkernel warm
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(DEMO_STAMP): pyproject.toml $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[plot]'
+	$(VENV)/bin/hexkernel warm
+	touch $(DEMO_STAMP)
+
+$(TEST_STAMP): pyproject.toml $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/hexkernel warm
+	touch $(TEST_STAMP) $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(VENV)/bin/hexkernel demo --out out --force
 
-test: $(STAMP) browser
+# pytest's own exit status fails the target, 5 (no tests collected) included.
+test: $(TEST_STAMP) browser
 	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory wheel-check
+
+# Build the sdist and, from it, the wheel; install the wheel into a fresh virtual environment, core
+# first, then with every extra; run the smoke test of each, 'hexkernel warm' from an empty cache and
+# 'hexkernel demo' from it (tests/wheel_check.sh; it prints the seconds of each stage).
+wheel-check: $(TEST_STAMP)
+	bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK)
 
 # The page's browser tests need Chromium and chromedriver (Debian packages);
 # installed here when missing (as root, or with passwordless sudo).
@@ -34,8 +52,8 @@ browser:
 	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium chromium-driver; \
 	fi
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m pytest bench -q --benchmark-enable --benchmark-min-rounds=3 --benchmark-columns=min,median,mean
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .benchmarks .hypothesis
+	rm -rf $(VENV) out build dist .pytest_cache .benchmarks .hypothesis

@@ -1,4 +1,4 @@
-"""Depiction LOS benchmarks (issue #13): one VASL board and a 2 x 2 map of VASL boards, against the hex
+"""Depiction LOS benchmarks: one VASL board and a 2 x 2 map of VASL boards, against the hex
 model's matrix of the same map and the slow Python reference, all measured in this run.
 
 Skipped cleanly when ``../shared/vasl`` is absent.  Figures per pair are per thread: seconds x threads

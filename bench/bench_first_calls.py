@@ -1,4 +1,4 @@
-"""The first call of every public function that runs a kernel, each in a fresh process (issue #14: at most
+"""The first call of every public function that runs a kernel, each in a fresh process (at most
 0.5 s after ``hexkernel warm``).
 
 Each function gets a new Python process that imports ``kernel`` and loads

@@ -1,4 +1,4 @@
-"""The bot loop of issue #14 as a benchmark, and the game-loop figures it asks for, all in one run.
+"""A game bot's turn loop as a benchmark, and the game-loop figures it asks for, all in one run.
 
 The loop (seeded, the bundled four-board scenario): 10 infantry units a
 side; each turn one side moves its 10 units (a movement field each, within

@@ -1,4 +1,4 @@
-"""``import kernel`` in a fresh interpreter: the public face loads nothing heavy (issue #11, target <= 0.3 s).
+"""``import kernel`` in a fresh interpreter: the public face loads nothing heavy (target <= 0.3 s).
 
 Each round starts a new Python process.  The peer measured in the same run is
 a process that imports nothing (``python -c pass``), so the difference is
@@ -66,7 +66,7 @@ def test_fresh_process_first_movement_field(benchmark):
 
 
 def test_first_calls_figures():
-    """The first call of a fresh process after ``hexkernel warm`` (issue #14 target: at most 0.5 s)."""
+    """The first call of a fresh process after ``hexkernel warm`` (target: at most 0.5 s)."""
     if not {LOADED, FIRST_LOS, FIRST_MOVE} <= set(TIMINGS):
         pytest.skip("needs the fresh-process timings of this run")
     first_los = TIMINGS[FIRST_LOS] - TIMINGS[LOADED]

@@ -2,10 +2,9 @@
 
 Each timing is one picture drawn and written as PNG (or SVG) to memory, as
 ``hexkernel fire --png`` does after its computation.  The peer, in the same
-run, is the board picture with its 1,332 hex names drawn the way they were
-before issue #15 (one matplotlib ``Text`` with a white halo per name); the
-ratio shows what drawing the names as one glyph path saves.  Target (issue
-#15): each picture <= 0.5 s warm; the short mode (``make test``) only prints
+run, is the board picture with its 1,332 hex names drawn the old way
+(one matplotlib ``Text`` with a white halo per name); the
+ratio shows what drawing the names as one glyph path saves.  Target: each picture <= 0.5 s warm; the short mode (``make test``) only prints
 the figures.
 """
 
@@ -21,7 +20,7 @@ from bench.conftest import FIGURES, RATIOS, measure
 from kernel.render.common import save
 
 BOARD_PNG = "board picture + PNG, default"
-PEER = "board picture + PNG, names as Text artists (before #15)"
+PEER = "board picture + PNG, names as Text artists (the old way)"
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +76,7 @@ def test_picture_svg(benchmark, inputs, name, tmp_path):
 
 
 def _names_as_text(page, board, *, dim=None, scale=0.9, skip=()):
-    """The hex names as they were drawn before issue #15: one Text with a halo each."""
+    """The hex names the old way: one Text with a halo each."""
     import matplotlib.patheffects as effects
 
     frame = page.frame

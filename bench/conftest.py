@@ -9,6 +9,8 @@ Either way the terminal summary prints every timing and ratio.
 
 from __future__ import annotations
 
+import json
+import os
 import time
 
 import pytest
@@ -66,9 +68,21 @@ def _format(seconds: float) -> str:
     return f"{seconds:9.2f} s "
 
 
+def results() -> dict:
+    """This run's timings, figures and ratios as JSON-ready data (``python -m bench.report`` reads it)."""
+    ratios = [{"label": label, "numerator": numerator, "denominator": denominator, "limit": limit,
+               "value": TIMINGS[numerator] / TIMINGS[denominator]}
+              for numerator, denominator, label, limit in RATIOS if numerator in TIMINGS and denominator in TIMINGS]
+    return {"date": time.strftime("%Y-%m-%d"), "timings": TIMINGS, "figures": {name: list(value) for name, value in FIGURES.items()}, "ratios": ratios}
+
+
 def pytest_terminal_summary(terminalreporter):
     if not TIMINGS and not FIGURES:
         return
+    target = os.environ.get("HEXKERNEL_BENCH_JSON")
+    if target:   # set by bench/report.py
+        with open(target, "w", encoding="utf-8") as handle:
+            json.dump(results(), handle, indent=1)
     write = terminalreporter.write_line
     terminalreporter.section("hexkernel benchmarks (best of the rounds of this run)")
     for name, seconds in TIMINGS.items():

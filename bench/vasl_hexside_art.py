@@ -1,4 +1,4 @@
-"""Sort VASL's "Intervening hexside terrain (B9.2)" blocks into kinds, from the drawn art (issue #12).
+"""Sort VASL's "Intervening hexside terrain (B9.2)" blocks into kinds, from the drawn art.
 
 VASL's engine blocks a LOS when its line of pixels meets wall, hedge or
 bocage art outside the viewer's and target's hexes' own hexsides (as it reads

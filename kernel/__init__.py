@@ -77,7 +77,7 @@ _API: dict[str, tuple[str, str]] = {
     "hex_distance": ("kernel.grid.lattice", "hex_distance"),
     # line of sight
     "los": ("kernel.line_of_sight.single", "los"),
-    # the depiction LOS model (issue #13): a map's drawn art
+    # the depiction LOS model: a map's drawn art
     "DepictionWarning": ("kernel.line_of_sight.depiction", "DepictionWarning"),
     "board_art": ("kernel.maps.art", "board_art"),
     "los_matrix": ("kernel.line_of_sight.bulk", "los_matrix"),
@@ -118,12 +118,12 @@ _API: dict[str, tuple[str, str]] = {
     "los_picture": ("kernel.render.los_trace", "los_picture"),
     "values_picture": ("kernel.render.matrix_map", "values_picture"),
     "save_picture": ("kernel.render.common", "save"),
-    # batch jobs on a dask cluster (issue #17; dask is imported when a job runs)
+    # batch jobs on a dask cluster (dask is imported when a job runs)
     "run_batch": ("kernel.batch.run", "run_batch"),
     "read_batch_job": ("kernel.batch.spec", "read_job"),
     "BatchJobError": ("kernel.batch.spec", "BatchJobError"),
     "batch_result": ("kernel.batch.storage", "batch_result"),
-    # the interactive map page (issue #15)
+    # the interactive map page
     "map_page": ("kernel.render.page", "map_page"),
     "map_page_html": ("kernel.render.page", "map_page_html"),
     # numba

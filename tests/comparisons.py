@@ -62,7 +62,7 @@ COMPARISONS = {
     "los": Comparison("los", kernel_los, reference_los),
     "los_matrix": Comparison("los_matrix", los_matrix, reference_los),
     "movement_field": Comparison("movement_field", kernel_movement, reference_movement),
-    # the depiction model (issue #13): the reference is a class, ReferenceDepiction(board, art).walk(...)
+    # the depiction model: the reference is a class, ReferenceDepiction(board, art).walk(...)
     "depiction_pairs": Comparison("depiction_pairs", kernel_depiction_pairs, ReferenceDepiction, ("asl",)),
     "depiction_matrix": Comparison("depiction_matrix", kernel_depiction_matrix, ReferenceDepiction, ("asl",)),
 }

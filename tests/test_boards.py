@@ -537,7 +537,7 @@ def test_bridge_deck_adds_a_location(tmp_path):
 
 @pytest.mark.parametrize("seed", [1, 7], ids=lambda s: f"seed{s}")
 def test_distance_and_adjacent_match_a_walk_over_the_neighbour_table(seed):
-    """``Board.distance`` and ``Board.adjacent`` (issue #14: the geometry an engine needs)."""
+    """``Board.distance`` and ``Board.adjacent`` (the geometry an engine needs)."""
     from collections import deque
 
     from kernel import random_board

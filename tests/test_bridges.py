@@ -143,7 +143,7 @@ def test_deck_sees_over_the_gully_rim_that_blinds_the_unit_beneath(tmp_path):
     # the same level.  C3 (the rim): G = 0 = S2 > T2: ground at the higher
     # end's level blocks (A6.2 height advantage), and C3 is also a bank of the
     # gully that C2 beneath the deck is in (A6.3): blocked at C3, "hill", not
-    # blind.  (Before issue #12 this was a bare crest making C2 a blind hex.)
+    # blind.  (An earlier reading made this a bare crest making C2 a blind hex.)
     # From C5 the first such hex met is C4 (also at S).  No continuous slope:
     # S - g(C3) = 0 != rS = 2.
     for a, b, at, kwargs in (("C2", "C5", "C3", {"level_a": 0}), ("C5", "C2", "C4", {"level_b": 0})):

@@ -1,4 +1,4 @@
-"""Issue #16, classes 1, 4 and 7: the CLI's outputs are complete or absent, never overwritten without --force,
+"""The CLI's outputs are complete or absent, never overwritten without --force,
 and every user mistake is exit code 2 with one line.
 
 Outputs are claimed before any work, written under a temporary name in their

@@ -1,4 +1,4 @@
-"""Issue #16: calls from several Python threads at once on one board give the serial answers.
+"""Calls from several Python threads at once on one board give the serial answers.
 
 The board is loaded fresh, so its lazily built tables (trace templates, LOS
 and movement tables) are built while the threads race for them.

@@ -1,4 +1,4 @@
-"""The depiction LOS model (issue #13): the map's art, the pixel-walk kernel against its slow reference,
+"""The depiction LOS model: the map's art, the pixel-walk kernel against its slow reference,
 golden cases from ASL B.1 on real boards, and the hex model on boards without art.
 
 Tests that need ``../shared/vasl`` skip cleanly without it.
@@ -334,7 +334,7 @@ def walked_pixels(board, a, b):
 
 
 #: LOS on ``long_board`` where a walked pixel showing terrain is rounded into a hex the segment does
-#: not meet (found by search; the walk before issue #13's change blocked T53-XX9 at T52 and H3-RR58 at I4,
+#: not meet (found by search; an earlier walk blocked T53-XX9 at T52 and H3-RR58 at I4,
 #: hexes off the exact trace).
 ROUNDED_ACROSS = [("T53", "XX9"), ("N57", "VV7"), ("H3", "RR58")]
 

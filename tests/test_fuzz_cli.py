@@ -1,4 +1,4 @@
-"""Fuzz suite (issue #16): the command line.
+"""Fuzz suite: the command line.
 
 hypothesis builds command lines from the real commands and options with
 values good and bad (hexes, Locations, levels, units, counters files, maps,

@@ -1,4 +1,4 @@
-"""Fuzz suite (issue #16): coordinates, board, overlay and scenario files, and counters files.
+"""Fuzz suite: coordinates, board, overlay and scenario files, and counters files.
 
 Each test feeds hypothesis-made inputs (derandomized, see ``tests/fuzzing.py``;
 ``HEXKERNEL_FUZZ=long`` for 20 times as many) and asserts that the reader
@@ -266,7 +266,7 @@ def test_the_reference_comparison_can_fail(default_board, monkeypatch):
     ("A1 0 .\nA2 0 .\nA3 0 .\nB0 1 .\nB1 1 orchard\n", 0),
 ], ids=["to-a-building-level", "from-a-hill"])
 def test_long_fuzz_finding_hexside_run_beside_an_orchard_hill(tmp_path, hexes, level_b):
-    """Found by HEXKERNEL_FUZZ=long (issue #16): a LOS along the hexside between a level-1 orchard hill hex
+    """Found by HEXKERNEL_FUZZ=long: a LOS along the hexside between a level-1 orchard hill hex
     and a level-0 hex, between levels 0 and 1. The higher end is on the orchard's own level, not above it, so
     B14.2's "obstacle to a LOS from higher ground" does not apply (docs/los-semantics.md: ``S2 > G``); the
     slow reference read it as "ends on different levels" and blocked. Both now give clear, +1 (the orchard's

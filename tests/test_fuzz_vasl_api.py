@@ -1,4 +1,4 @@
-"""Fuzz suite (issue #16): VASL archives and LOSData, and the API's array arguments.
+"""Fuzz suite: VASL archives and LOSData, and the API's array arguments.
 
 VASL: mutated LOSData streams (header sizes, records, gzip bytes) and mutated
 board archives (bytes flipped, truncated, members renamed, flags set) are

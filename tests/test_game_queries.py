@@ -1,4 +1,4 @@
-"""Game-loop queries (issue #14): per-source fields, threat maps, concealed movement, can_see;
+"""Game-loop queries: per-source fields, threat maps, concealed movement, can_see;
 checked against brute force from ``los`` and from a plain shortest-path search."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One counters model for LOS and movement (issue #14): GameState, its checks, its prepared tables."""
+"""One counters model for LOS and movement: GameState, its checks, its prepared tables."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Incremental LOS (issue #14): a held matrix refreshed after counter changes equals a fresh one."""
+"""Incremental LOS: a held matrix refreshed after counter changes equals a fresh one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue #16: every documented limit is checked when the input is read, with the actual and the allowed value
+"""Every documented limit is checked when the input is read, with the actual and the allowed value
 and the file and line; files that cannot be used are refused (classes 2, 3, 4, 6 and 8).
 
 Each case is an example of the issue, reproduced before it was fixed.

@@ -23,7 +23,7 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 #: layer (line_of_sight and movement; render and cli are not siblings) may
 #: not import each other either.
 LAYERS = {
-    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0, "kernel._cache": 0,
+    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0, "kernel._cache": 0, "kernel._extras": 0,
     "kernel.grid": 1,
     "kernel.maps": 2,
     "kernel.importers": 3,
@@ -115,8 +115,10 @@ def test_no_run_time_import_of_test_only_packages():
 
 
 def test_import_kernel_is_light():
-    code = ("import sys, kernel; "
-            "print(sorted(m for m in ('numba', 'matplotlib', 'scipy', 'networkx') if m in sys.modules))")
+    """None of the extras' packages (nor numba) is imported by ``import kernel`` or by the command line's parser."""
+    heavy = ('numba', 'matplotlib', 'scipy', 'networkx', 'dask', 'distributed', 'zarr', 'tornado', 'tqdm')
+    code = (f"import sys, kernel, kernel.cli.app; kernel.cli.app.build_parser(); "
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 

@@ -233,7 +233,7 @@ def test_los_is_reciprocal_between_ground_locations(ruleset):
 
 @pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
 def test_los_pairs_gives_range_and_cover_like_single_los(ruleset):
-    """Bulk results carry what one LOS carries (issue #14): range in hexes and the target's cover.
+    """Bulk results carry what one LOS carries: range in hexes and the target's cover.
 
     The range is checked against a breadth-first walk over the board's neighbour table."""
     from collections import deque

@@ -451,7 +451,7 @@ def test_asl_height_advantage(tmp_path, hexes, level_a, blocked):
 
 
 def test_asl_bare_crest_blind_hexes(tall):
-    # Issue #12 (A6.2 height advantage, B10.2): viewer on level 3, hill hex A2
+    # A6.2 height advantage, B10.2): viewer on level 3, hill hex A2
     # at level 3.  Hill ground at the higher end's level, crossed between a
     # higher and a lower end, blocks: A2 is not a bare crest that only makes
     # blind hexes (it used to give max(2*3 + 0 - 3 - 0, 0) = 3 blind hexes,
@@ -596,7 +596,7 @@ def test_asl_cover_entry_at_a_vertex_uses_both_hexsides(tmp_path):
 
 
 # ============================================================================
-# Issue #12: rules fidelity (digest §3).  Each case below was clear and is now
+# Rules fidelity (digest §3).  Each case below was clear and is now
 # blocked, or the other way round; the old answer is given in the comments.
 # ============================================================================
 
@@ -986,7 +986,7 @@ def test_vv_obstacle_blocks_and_end_hexes_do_not(tmp_path):
     [
         pytest.param("A1-A2", "wall", False, 0, id="wall-next-to-firer-ignored"),
         # 10.10: only the firer's own hedge is ignored; the hedge crossed into
-        # the target's hex still gives +1 (issue #12; it used to be ignored).
+        # the target's hex still gives +1 (it used to be ignored).
         pytest.param("A4-A5", "hedge", False, 1, id="hedge-next-to-target-plus1"),
         pytest.param("A2-A3", "wall", False, 1, id="wall-between-plus1"),
         pytest.param("A2-A3", "hedgerow", True, None, id="hedgerow-between-blocked"),

@@ -1,4 +1,4 @@
-"""Issue #16, class 2: tiny hostile inputs cannot make hexkernel allocate unbounded memory.
+"""Tiny hostile inputs cannot make hexkernel allocate unbounded memory.
 
 The inputs of the issue (a one-line ``rows = 100000`` edit, a LOSData header
 claiming 52 x 999 hexes, a gzip bomb, a zip holding a member that inflates

@@ -1,4 +1,4 @@
-"""Location-level movement results (issue #14): costs and paths to one Location, paths as index arrays.
+"""Location-level movement results: costs and paths to one Location, paths as index arrays.
 
 Checked against the separately written networkx reference on seeded random
 boards with multi-level buildings (the seed is in the test id).

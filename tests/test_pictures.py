@@ -162,7 +162,7 @@ def test_los_picture_marks_the_block(board71):
 
 
 def test_default_map_svgs_stay_under_1_mb_with_names_as_text(tmp_path):
-    """Issue #15: SVGs of the default scenario <= 1 MB; names are <text>, path data cut to 0.01 pt."""
+    """SVGs of the default scenario <= 1 MB; names are <text>, path data cut to 0.01 pt."""
     board = kernel.load("default")
     fire = field_of_fire(board, "71I4", counters=kernel.Counters.on(board, smoke={"71L5": 2}))
     field = movement_field(board, "71I4", allowance=4)

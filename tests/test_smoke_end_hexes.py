@@ -1,4 +1,4 @@
-"""SMOKE in the viewer's or the target's own hex (ASL A24: fire into or out of a SMOKE hex; issue #15's
+"""SMOKE in the viewer's or the target's own hex (ASL A24: fire into or out of a SMOKE hex;
 ``los 71I4 71L5`` with +3 SMOKE in 71L5 gave +0), in the kernel and in the reference."""
 
 from __future__ import annotations

@@ -703,7 +703,7 @@ def test_cli_import_vasl_reports_a_missing_board_in_one_line(tmp_path):
 
 @needs_vasl
 def test_ground_level_is_read_under_the_centre_dot_and_the_differences_are_listed(monkeypatch):
-    """B.1 (issue #12): a hex's level is the elevation under its centre dot, as VASL reads it; the
+    """B.1: a hex's level is the elevation under its centre dot, as VASL reads it; the
     import warns and lists the hexes where most of the hex lies at another level."""
     import kernel.importers.vasl.hex_terrain as hex_terrain
 

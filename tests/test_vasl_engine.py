@@ -101,7 +101,7 @@ def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, boa
         assert all(kind["examples"] for kind in c["kinds"])
 
 
-# --- the depiction model (issue #13) -------------------------------------------------------------------
+# --- the depiction model -------------------------------------------------------------------
 
 #: Board -> least agreement of ``model="depiction"`` on blocked versus clear.
 #: Measured (2026-11-26, after the readings of docs/los-semantics.md section 6 of that day): 99.778, 99.837,
@@ -110,7 +110,7 @@ def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, boa
 DEPICTION_FLOORS = {1: 99.72, 2: 99.78, 3: 99.65, 4: 99.22}
 DEPICTION_OVERALL_FLOOR = 99.59
 DEPICTION_HINDRANCE_FLOOR = 96.76
-#: ``model="vasl"`` (the depiction model counting hindrance as VASL's engine does), against issue #13's
+#: ``model="vasl"`` (the depiction model counting hindrance as VASL's engine does), against its
 #: targets: 99 % on every board, 99.5 % overall, the same hindrance on 98 % of the both-clear pairs.
 #: Measured (2026-11-26, VASL's pixels and readings): 99.969, 99.965, 99.883, 99.876 (overall 99.923);
 #: hindrance 99.89 %.

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kernel._cache import BoardCache
+from kernel._extras import require
 from kernel.batch import sources, storage
 from kernel.batch.blocks import LOS_ARRAYS, array_shapes, counters_for, los_block, movement_block
 from kernel.batch.spec import BatchJob, BatchJobError, read_job
@@ -343,6 +344,8 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
         ``scheduler`` cannot be reached.
     OSError
         ``out`` cannot be created or written.
+    ImportError
+        The ``batch`` extra (dask, distributed, zarr) is not installed.
 
     Examples
     --------
@@ -350,6 +353,7 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     ``kernel.batch_result("results", "71", "visibility")``; the test suite
     (``tests/test_batch*.py``) runs jobs on a real two-worker cluster.
     """
+    require("batch", "batch jobs")
     job = job if isinstance(job, BatchJob) else read_job(job)
     limit = max_workers()
     if workers is not None and not 1 <= workers <= limit:

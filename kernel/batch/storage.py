@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from kernel._limits import MAX_MAP_HEXES
+from kernel._extras import require
 
 MANIFEST = "manifest.json"
 MAP_INFO = "map.json"
@@ -368,11 +369,16 @@ def batch_result(out, map_name: str, array: str, *, verify: bool = True, out_is_
     ValueError
         No such map or array, a block without its completion marker (the
         job did not finish: run it again to resume), or a checksum mismatch.
+    ImportError
+        The ``batch`` extra (zarr) is not installed.
 
     Examples
     --------
     A zarr reader opens the same arrays: ``zarr.open_group("OUT/maps/NAME/arrays.zarr")["visibility"]``.
     """
+    require("batch", "batch results")
+    import zarr
+
     folder = Path(out) / map_name if out_is_map else Path(out) / "maps" / map_name
     info = read_map_info(folder)
     if info is None:

@@ -40,6 +40,7 @@ import warnings
 from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_command, info_command,
                         los_command, matrix_command, move_command, page_command, vantage_command,
                         warm_command)
+from kernel._extras import MissingExtraError
 from kernel.cli.common import UserError
 from kernel.cli.outputs import Outputs
 
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             warnings.showwarning = note
             args.run(args)
             outputs.commit()
-    except UserError as error:
+    except (UserError, MissingExtraError) as error:
         print(f"hexkernel {args.command}: error: {error}", file=sys.stderr)
         return 2
     except Terminated:

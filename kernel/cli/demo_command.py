@@ -183,7 +183,7 @@ def command_demo(args) -> None:
     write_text(str(out / "los.txt"), result.explain() + "\n")
     files.append(str(out / "los.txt"))
 
-    # 5. the interactive map page (issue #15)
+    # 5. the interactive map page
     from kernel.render.page import map_page
 
     started = time.perf_counter()

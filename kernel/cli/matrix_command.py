@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import os
-import sys
 import time
 from pathlib import Path
 
@@ -37,7 +34,7 @@ def register(commands) -> None:
 
 
 def progress_bar(total: int, enabled: bool):
-    """A tqdm bar on stderr counting the matrix's rows.
+    """A progress display on stderr counting the matrix's rows (:class:`kernel.cli.progress.Progress`).
 
     On a terminal it redraws itself in place; elsewhere (a log, a pipe) it
     writes its status about every 10 % of the rows.
@@ -47,22 +44,11 @@ def progress_bar(total: int, enabled: bool):
     total : int
         Rows to compute (the map's hexes).
     enabled : bool
-        ``False`` gives a bar that shows nothing.
+        ``False`` gives a display that shows nothing.
     """
-    from tqdm import tqdm
+    from kernel.cli.progress import Progress
 
-    if sys.stderr.isatty():
-        # a terminal that reports no size (some pseudo-terminals) would hide the bar: assume 80 x 24
-        try:
-            size = os.get_terminal_size(sys.stderr.fileno())
-        except (OSError, ValueError):
-            size = os.terminal_size((0, 0))
-        options = {} if size.columns > 0 and size.lines > 0 else {"ncols": 80, "nrows": 24}
-    else:
-        options = {"miniters": max(1, math.ceil(total / 10)), "mininterval": 0, "maxinterval": math.inf}
-    return tqdm(total=total, desc="LOS matrix", unit=" rows", file=sys.stderr, disable=not enabled,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} rows [{elapsed}<{remaining}, {rate_fmt}]",
-                **options)
+    return Progress(total, "LOS matrix", "rows", enabled=enabled)
 
 
 def write_matrix(board, path, *, counters=None, block_rows: int = 1024, progress: bool | None = None,

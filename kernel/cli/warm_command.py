@@ -1,37 +1,85 @@
-"""``hexkernel warm``: compile every kernel once, so that a fresh process starts at cached speed."""
+"""``hexkernel warm``: compile every kernel once, in parallel processes, so that a fresh process starts at cached speed.
+
+The work is a list of *steps* (:func:`warm_steps`), each a small call of the
+public functions, the CLI commands, the demo or the interactive page. The
+steps are shared out among worker processes (one per core) by their usual
+compile cost, each worker compiles its steps' kernels into the on-disk cache,
+and the parent then runs every step once more: that pass only loads the
+cached machine code, and it compiles whatever a worker left out (two workers
+writing the same kernel's cache index at once can lose one of its entries),
+so the cache is complete when ``warm`` returns.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 
 from kernel.cli.common import emit
+
+#: The steps that compile the same kernels, each group with its usual share of the compile time (from
+#: ``python -m bench.compile_costs``): a group goes to one worker whole, so that no kernel is compiled twice
+#: (the hex model's steps share one specialisation of the pair evaluator, the demo and the page use them
+#: all). A step in no group is a group of its own, of weight 1.
+STEP_GROUPS: list[tuple[float, tuple[str, ...]]] = [
+    (345.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
+             "HeldLOSMatrix refresh", "los_matrix (Valor & Victory)", "los_pairs", "movement_field", "reachable",
+             "movement_matrix", "concealed_movement", "commands: los, fire, move, vantage, matrix (board 71)",
+             "demo and interactive page (board 71)")),
+    (140.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs", "depiction model: los")),
+    (105.0, ("los",)),
+    (95.0, ("can_see",)),
+]
 
 
 def register(commands) -> None:
     """Add the ``warm`` command to the subparsers ``commands`` of :func:`kernel.cli.app.build_parser`."""
     warm = commands.add_parser(
         "warm", help="compile every kernel once (after install), so first calls run at cached speed",
-        description="Compile every numba kernel once and keep the machine code in the cache folder, so that "
-                    "the first call of every public function in a fresh process costs what a cached call costs.")
+        description="Compile every numba kernel that the public functions, the commands, the demo and the "
+                    "interactive page use, in parallel processes, and keep the machine code in the cache folder, "
+                    "so that the first call of every public function in a fresh process costs what a cached call "
+                    "costs.")
+    warm.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="worker processes (default: one per core; 0 or 1: compile in this process)")
     warm.add_argument("--json", action="store_true", help="print the report as JSON")
     warm.set_defaults(run=command_warm)
 
 
-def warm_kernels() -> list[tuple[str, float]]:
-    """Call every public function that runs a kernel once on a small map; ``(what, seconds)`` per call.
+def warm_steps() -> list[tuple[str, object]]:
+    """Every step of ``warm``: ``(name, call)``, each a small call that runs kernels.
 
     Returns
     -------
-    list of (str, float)
-        Each call and the seconds it took (compiling, or loading the cache).
+    list of (str, callable)
+        In a fixed order; a step depends on no other.
     """
     import kernel
+    from kernel.line_of_sight.tracer import trace
 
     board = kernel.random_board("asl", 8, 6, seed=0)
     first, last = board.names[0], board.names[-1]
-    steps = [
-        ("trace templates and los", lambda: kernel.los(board, first, last)),
+
+    def depiction(what):
+        def call():  # the random board has no art: the model's warning is expected here
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", kernel.DepictionWarning)
+                if what == "matrix":
+                    kernel.los_matrix(board, model="depiction")
+                    list(kernel.los_matrix_blocks(board, block_rows=16, model="depiction"))
+                elif what == "pairs":
+                    kernel.los_pairs(board, [0, 1], [len(board) - 1, 2], model="depiction")
+                else:
+                    kernel.los(board, first, last, model="depiction")
+        return call
+
+    return [
+        ("los", lambda: (kernel.los(board, first, last), trace(board, first, last))),  # trace: for the LOS picture
         ("los_matrix", lambda: kernel.los_matrix(board)),
         ("los_matrix_blocks", lambda: list(kernel.los_matrix_blocks(board, block_rows=16))),
         ("visibility_bits", lambda: kernel.visibility_bits(board)),
@@ -44,24 +92,13 @@ def warm_kernels() -> list[tuple[str, float]]:
         ("fields_of_fire and threat_map", lambda: kernel.threat_map(board, [first, last])),
         ("concealed_movement", lambda: kernel.concealed_movement(board, first, [last], unit="infantry", allowance=4)),
         ("HeldLOSMatrix refresh", lambda: _refresh_once(kernel, board)),
+        ("depiction model: los_matrix, los_matrix_blocks", depiction("matrix")),
+        ("depiction model: los_pairs", depiction("pairs")),
+        ("depiction model: los", depiction("los")),
+        ("los_matrix (Valor & Victory)", lambda: kernel.los_matrix(kernel.random_board("valor-victory", 6, 5, seed=0))),
+        ("commands: los, fire, move, vantage, matrix (board 71)", _commands),
+        ("demo and interactive page (board 71)", _demo_and_page),
     ]
-    def depiction():   # the board has no art: the model's warning is expected here
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", kernel.DepictionWarning)
-            kernel.los_matrix(board, model="depiction")
-            list(kernel.los_matrix_blocks(board, block_rows=16, model="depiction"))
-            kernel.los_pairs(board, [0, 1], [len(board) - 1, 2], model="depiction")
-            kernel.los(board, first, last, model="depiction")
-
-    steps.append(("depiction model: los_matrix, los_matrix_blocks, los_pairs, los", depiction))
-    vv = kernel.random_board("valor-victory", 6, 5, seed=0)
-    steps.append(("los_matrix (every ordered pair: Valor & Victory)", lambda: kernel.los_matrix(vv)))
-    done = []
-    for what, call in steps:
-        start = time.perf_counter()
-        call()
-        done.append((what, time.perf_counter() - start))
-    return done
 
 
 def _refresh_once(kernel, board) -> None:
@@ -76,6 +113,154 @@ def _refresh_once(kernel, board) -> None:
     kernel.movement_field(board, 1, counters=state)
 
 
+def _run_commands(*argvs: list[str]) -> None:
+    """Run ``hexkernel`` command lines in this process, their output thrown away."""
+    import contextlib
+    import io
+
+    from kernel.cli.app import main
+
+    for argv in argvs:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            status = main(argv)
+        if status not in (0, None):
+            raise RuntimeError(f"hexkernel {' '.join(argv)} ended with status {status}")
+
+
+def _commands() -> None:
+    """The commands that run kernels, as a user calls them, with and without a counters file."""
+    with tempfile.TemporaryDirectory(prefix="hexkernel-warm-") as folder:
+        counters = os.path.join(folder, "counters.json")
+        with open(counters, "w", encoding="utf-8") as handle:
+            json.dump({"smoke": {"71J5": 3}, "vehicles": ["71K5"], "units": ["71L5"]}, handle)
+        common = ["--map", "71", "--json"]
+        _run_commands(["los", "71I4", "71M6", "--explain", *common],
+                      ["los", "71P5h1", "71I9", *common],
+                      ["fire", "--from", "71I4", "--counters", counters, *common],
+                      ["fire", "--from", "71P5", "--level", "1", *common],
+                      ["move", "--from", "71I4", "--allowance", "4", "--to", "71E4", *common],
+                      ["move", "--from", "71I4", "--allowance", "4", "--counters", counters, *common],
+                      ["vantage", "--top", "3", *common],
+                      ["matrix", "--out", os.path.join(folder, "m.npy"), "--quiet", *common],
+                      ["matrix", "--out", os.path.join(folder, "c.npy"), "--quiet", "--counters", counters, *common])
+
+
+def _demo_and_page() -> None:
+    """``hexkernel demo`` (its interactive page included) and ``hexkernel page`` with counters, on board 71."""
+    with tempfile.TemporaryDirectory(prefix="hexkernel-warm-") as folder:
+        counters = os.path.join(folder, "counters.json")
+        with open(counters, "w", encoding="utf-8") as handle:
+            json.dump({"smoke": {"71J5": 3}, "vehicles": ["71K5"], "units": ["71L5"]}, handle)
+        _run_commands(["demo", "--map", "71", "--out", os.path.join(folder, "demo"), "--no-pictures", "--quiet",
+                       "--json"],
+                      ["page", "--map", "71", "--counters", counters, "--max-allowance", "2",
+                       "--out", os.path.join(folder, "map.html")])
+
+
+def run_steps(names: list[str] | None = None) -> list[tuple[str, float]]:
+    """Run the steps named (default: all) in this process; ``(name, seconds)`` for each."""
+    done = []
+    for name, call in warm_steps():
+        if names is None or name in names:
+            start = time.perf_counter()
+            call()
+            done.append((name, time.perf_counter() - start))
+    return done
+
+
+def share_out(names: list[str], workers: int) -> list[list[str]]:
+    """The step names for ``workers`` processes: the :data:`STEP_GROUPS` whole, heaviest first, each to the
+    least loaded worker; workers left without a group are not started.
+
+    Examples
+    --------
+    >>> [len(steps) for steps in share_out([name for _, group in STEP_GROUPS for name in group], 2)]
+    [14, 5]
+    >>> share_out(["a", "b", "c"], 2)
+    [['a', 'c'], ['b']]
+    """
+    grouped = {name for _, group in STEP_GROUPS for name in group}
+    groups = [(weight, [name for name in group if name in names]) for weight, group in STEP_GROUPS]
+    groups += [(1.0, [name]) for name in names if name not in grouped]
+    shares: list[list[str]] = [[] for _ in range(max(1, workers))]
+    loads = [0.0] * len(shares)
+    for weight, group in sorted((item for item in groups if item[1]), key=lambda item: -item[0]):
+        lightest = loads.index(min(loads))
+        shares[lightest] += group
+        loads[lightest] += weight
+    return [share for share in shares if share]
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def cache_is_cold() -> bool:
+    """Whether this installation's kernels have nothing in the on-disk cache yet (then workers pay off).
+
+    The folder numba uses for this copy of the package's LOS kernels is
+    asked of one of them; a warm cache has its index files there.
+    """
+    from numba.core.registry import CPUDispatcher
+
+    from kernel.line_of_sight import tracer
+
+    try:
+        folder = next(value for value in vars(tracer).values() if isinstance(value, CPUDispatcher))._cache._cache_path
+    except (StopIteration, AttributeError):  # no cache (HEXKERNEL_NUMBA_CACHE=0) or another numba layout
+        return True
+    return not any(name.endswith(".nbi") for name in (os.listdir(folder) if os.path.isdir(folder) else []))
+
+
+def warm_kernels(workers: int | None = None) -> dict:
+    """Compile every kernel of :func:`warm_steps` into the cache, in ``workers`` processes, then check.
+
+    Parameters
+    ----------
+    workers : int, optional
+        Worker processes (default :func:`default_workers`); 0 or 1 compiles
+        everything in this process. With a warm cache (:func:`cache_is_cold`
+        false) no workers start: this process loads the cached code, and
+        compiles the little that may be missing.
+
+    Returns
+    -------
+    dict
+        ``workers``: each worker's ``{step: seconds}``; ``check``: the
+        parent's pass over every step (loading the cached code) as
+        ``{step: seconds}``; ``seconds``: the whole warm's wall time.
+    """
+    started = time.perf_counter()
+    names = [name for name, _ in warm_steps()]
+    workers = default_workers() if workers is None else workers
+    groups = share_out(names, workers) if workers > 1 and cache_is_cold() else []
+    reports = []
+    if groups:   # each worker's output goes to files: a full pipe would stall it while another is read
+        with tempfile.TemporaryDirectory(prefix="hexkernel-warm-") as folder:
+            started_workers = []
+            for number, group in enumerate(groups):
+                out, err = (open(os.path.join(folder, f"{number}.{kind}"), "w+", encoding="utf-8")
+                            for kind in ("out", "err"))
+                started_workers.append((subprocess.Popen([sys.executable, "-m", "kernel.cli.warm_command", *group],
+                                                         stdout=out, stderr=err, text=True), out, err))
+            for process, out, err in started_workers:
+                status = process.wait()
+                out.seek(0)
+                err.seek(0)
+                text, errors = out.read(), err.read()
+                out.close()
+                err.close()
+                if status != 0:
+                    raise RuntimeError(f"a warm worker failed (status {status}):\n{errors.strip()[-4000:]}")
+                reports.append(json.loads(text.strip().splitlines()[-1]))
+    check = dict(run_steps())
+    return {"workers": reports, "check": check, "seconds": time.perf_counter() - started}
+
+
 def command_warm(args) -> None:
     """Run ``hexkernel warm``: compile (or load) every kernel and say where the cache is.
 
@@ -86,14 +271,25 @@ def command_warm(args) -> None:
     """
     from kernel._jit import CACHE, cache_dir
 
-    done = warm_kernels()
+    report = warm_kernels(args.workers if CACHE else 0)   # without the cache, workers would compile in vain
     folder = str(cache_dir()) if CACHE else None
-    payload = {"cache": folder, "seconds": {what: round(seconds, 3) for what, seconds in done}}
+    worker_seconds: dict[str, float] = {}
+    for steps in report["workers"]:
+        worker_seconds.update(steps)
+    payload = {"cache": folder, "seconds_total": round(report["seconds"], 3), "workers": len(report["workers"]),
+               "seconds": {what: round(worker_seconds.get(what, seconds), 3)
+                           for what, seconds in report["check"].items()},
+               "check_seconds": {what: round(seconds, 3) for what, seconds in report["check"].items()}}
 
     def text():
-        lines = [f"hexkernel warm: {len(done)} calls in {sum(s for _, s in done):.1f} s; "
-                 + (f"machine code cached in {folder}" if folder else "caching is off (HEXKERNEL_NUMBA_CACHE=0)")]
-        lines += [f"  {what:<50} {seconds:7.2f} s" for what, seconds in done]
+        where = f"machine code cached in {folder}" if folder else "caching is off (HEXKERNEL_NUMBA_CACHE=0)"
+        lines = [f"hexkernel warm: {len(payload['seconds'])} steps in {report['seconds']:.1f} s "
+                 f"({payload['workers'] or 'no'} worker processes); {where}"]
+        lines += [f"  {what:<56} {seconds:7.2f} s" for what, seconds in payload["seconds"].items()]
         return lines
 
     emit(args, payload, text)
+
+
+if __name__ == "__main__":  # a worker: run the steps named on the command line, print {step: seconds} as JSON
+    print(json.dumps(dict(run_steps(sys.argv[1:]))))

@@ -133,10 +133,6 @@ def visibility_bits(board, sources=None, *, levels=0, counters=None, block_rows:
     return bits
 
 
-#: evaluate_pairs' record table when nothing is recorded (never written).
-NO_RECORDS = np.zeros((1, 5), np.int32)
-
-
 @holding_state
 def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bool = False, counters=None,
               unit: str | None = None, model: str = "hex") -> PairsResult:
@@ -225,8 +221,7 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) 
         outputs = tuple(array.reshape(n) for array in outputs)
     tables = (tpl, board_tables, no_counters if counters is None else counter_tables(board, counters))
     if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
-        K.evaluate_pairs(model_code(board), True, False, hex_a, level_a, 1, hex_b, level_b, 1, *tables,
-                         NO_RECORDS, *outputs)
+        K.los_pairs_serial(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
     else:
         K.los_pairs_kernel(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
     result.visible = ~blocked if flat else ~blocked.reshape(shape)

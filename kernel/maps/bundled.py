@@ -1,7 +1,8 @@
 """Where hexkernel finds its bundled data (rulesets, boards, scenarios).
 
 The ``data/`` folder sits beside the ``kernel`` package in the project (an
-editable install keeps it there).  ``HEXKERNEL_DATA`` overrides the location.
+editable install keeps it there); an installed wheel holds the same files as
+``kernel/_data``.  ``HEXKERNEL_DATA`` overrides the location.
 """
 
 from __future__ import annotations
@@ -11,8 +12,16 @@ from pathlib import Path
 
 
 def data_dir() -> Path:
-    """The bundled ``data/`` folder (or ``$HEXKERNEL_DATA`` when set)."""
+    """The bundled ``data/`` folder (or ``$HEXKERNEL_DATA`` when set).
+
+    Examples
+    --------
+    >>> sorted(path.name for path in (data_dir() / "rulesets").glob("*.toml"))
+    ['asl.toml', 'ccn.toml', 'valor-victory.toml']
+    """
     override = os.environ.get("HEXKERNEL_DATA")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "data"
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "_data"   # a wheel's copy
+    return installed if installed.is_dir() else package.parent / "data"

@@ -356,8 +356,13 @@ def movement_graph(board, sources, *, levels=0, unit: str | None = None, allowan
     For peers such as scipy: all-MF moves are kept only out of the start
     states (they are legal only as the first move), so a plain shortest-path
     search from a start state gives the kernel's costs.  Returns
-    ``(csr, start_states)``.  scipy is imported lazily (test/bench extra).
+    ``(csr, start_states)``.  scipy is imported lazily: it needs the ``graph``
+    extra (``pip install 'hexkernel[graph]'``); without it an ``ImportError``
+    names the extra.
     """
+    from kernel._extras import require
+
+    require("graph", "movement graphs")
     from scipy.sparse import csr_matrix
 
     unit = unit if unit is not None else board.ruleset.unit_classes[0]

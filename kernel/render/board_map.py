@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._extras import require
 from kernel.grid.lattice import CENTRE_STEP
 from kernel.render.common import (DEFAULT_DPI, PALETTE, SQRT3, Frame, Page, full_box, level_colour, map_subtitle,
                                   mute, terrain_colour, unique_hexsides, zoom_box)
@@ -212,6 +213,7 @@ def board_picture(board, *, title: str | None = None, hexes=None, dpi: int = DEF
     -------
     matplotlib.figure.Figure
     """
+    require("plot", "pictures")
     frame = Frame(board)
     box, size = (full_box(frame), None) if hexes is None else zoom_box(frame, board.indices(list(hexes)))
     page = Page(frame, box, title or "The map: terrain, hill levels, hexside features and roads", map_subtitle(board),

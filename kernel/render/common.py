@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kernel._extras import require
 from kernel.grid.lattice import CENTRE_STEP, VERTEX_OFFSETS
 
 SQRT3 = math.sqrt(3.0)
@@ -374,6 +375,7 @@ def map_subtitle(board, extra=""):
 
 def save(figure, path, *, format: str | None = None) -> Path:
     """Write a picture as PNG or SVG (by ``format`` or the file's suffix; default PNG)."""
+    require("plot", "pictures")
     path = Path(path)
     fmt = (format or path.suffix.lstrip(".") or "png").lower()
     if fmt not in ("png", "svg"):

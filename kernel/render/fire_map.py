@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._extras import require
 from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
 from kernel.render.common import (BLOCKED_COLOUR, CLEAR_COLOUR, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR,
                                   VALUE_DROP, Frame, Page, full_box, map_subtitle, zoom_box)
@@ -37,6 +38,7 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, title: s
     and the target's cover (where not 0) in a circle at its lower right, both
     under the hex name.  The tint is light enough to keep the terrain readable.
     """
+    require("plot", "pictures")
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._extras import require
 from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
 from kernel.render.common import (BAND, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR, VALUE_DROP, Frame, Page,
                                   full_box, map_subtitle, zoom_box)
@@ -40,6 +41,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     counters : kernel.Counters, optional
         The counters the LOS was computed with: drawn, with legend entries.
     """
+    require("plot", "pictures")
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch

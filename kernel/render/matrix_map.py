@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._extras import require
 from kernel.render.board_map import draw_board, draw_board_labels, draw_names
 from kernel.render.common import DEFAULT_DPI, Frame, Page, full_box, map_subtitle, zoom_box
 
@@ -20,6 +21,7 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
     ``label`` names the values and their unit (the colour bar's label);
     ``view`` crops the picture to these hexes (names or indices).
     """
+    require("plot", "pictures")
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.collections import PolyCollection

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._extras import require
 from kernel.render.board_map import draw_board, draw_board_labels, draw_names
 from kernel.render.common import DEFAULT_DPI, SOURCE_COLOUR, VALUE_DROP, Frame, Page, full_box, map_subtitle, zoom_box
 
@@ -85,6 +86,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     counters : kernel.Counters, optional
         The counters the field was computed with (SMOKE, units): drawn, with legend entries.
     """
+    require("plot", "pictures")
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.collections import LineCollection, PolyCollection

@@ -1,7 +1,7 @@
 """Slow, literal reference of the depiction LOS model (``model="depiction"``), for the tests.
 
-Written from ``docs/los-semantics.md`` (sections 1, 2 and 6, ASL, with the rule
-readings of issues #12, #13 and #14), independently of the kernels: it imports
+Written from ``docs/los-semantics.md`` (sections 1, 2 and 6, ASL, with its rule
+readings), independently of the kernels: it imports
 nothing from ``kernel.line_of_sight``.  Its inputs are data: the compiled board
 (hex centres, ground levels, the ruleset's terrain and hexside tables) and the
 map's art (``kernel.maps.art``: per pixel a class and an elevation, per class a

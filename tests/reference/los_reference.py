@@ -16,7 +16,7 @@ stays independent of the code it checks.
 Places where the specification leaves a choice open are marked ``# SPEC:``
 with the reading taken (the most literal one).
 
-The rules of issue #12 are taken from the rules digest (``shared/rules``
+The hill, wall and orchard rules are taken from the rules digest (``shared/rules``
 README, §3 and §4) directly, where ``docs/los-semantics.md`` does not state
 them yet:
 
