@@ -52,7 +52,7 @@ def test_batch_results_without_the_batch_extra(monkeypatch, tmp_path):
 def test_movement_graph_without_the_graph_extra(monkeypatch, board):
     missing(monkeypatch, "scipy")
     with pytest.raises(ImportError, match=r"movement graphs need the package scipy.*'hexkernel\[graph\]'"):
-        kernel.movement_graph(board, "71I4", "infantry")
+        kernel.movement_graph(board, "71I4", unit="infantry")
 
 
 def test_the_command_line_names_the_extra_in_one_line(monkeypatch, tmp_path, capsys):

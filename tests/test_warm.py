@@ -62,15 +62,15 @@ commands = [
 b = kernel.load("default"); a = ["71I4", "72M6", "71Q5"]; s = kernel.GameState(b)
 calls = [
     lambda: kernel.los(b, "71I4", "72M6"), lambda: kernel.can_see(b, "71I4", "72M6"),
-    lambda: kernel.los_pairs(b, a, a[::-1]), lambda: kernel.los_matrix(b, a),
+    lambda: kernel.los_pairs(b, a, a[::-1]), lambda: kernel.los_pairs(b, a, a, product=True), lambda: kernel.los_matrix(b, a),
     lambda: list(kernel.los_matrix_blocks(b, a, block_rows=2)), lambda: kernel.visibility_bits(b, a),
     lambda: kernel.field_of_fire(b, "71I4"), lambda: kernel.fields_of_fire(b, a), lambda: kernel.threat_map(b, a),
     lambda: (s.place_smoke("71J5", 3), kernel.los_pairs(b, a, a[::-1], counters=s)),
     lambda: (held := kernel.HeldLOSMatrix(b, s, a), s.place_smoke("71K5", 2), held.refresh()),
-    lambda: kernel.movement_field(b, "71I4", "infantry", 4, counters=s),
-    lambda: kernel.movement_field(b, "71I4", "infantry", 4), lambda: kernel.reachable(b, "71I4", "infantry", 4),
-    lambda: kernel.movement_matrix(b, "infantry"),
-    lambda: kernel.concealed_movement(b, "71I4", ["72M6"], "infantry", 4),
+    lambda: kernel.movement_field(b, "71I4", unit="infantry", allowance=4, counters=s),
+    lambda: kernel.movement_field(b, "71I4", unit="infantry", allowance=4), lambda: kernel.reachable(b, "71I4", unit="infantry", allowance=4),
+    lambda: kernel.movement_matrix(b, unit="infantry"),
+    lambda: kernel.concealed_movement(b, "71I4", ["72M6"], unit="infantry", allowance=4),
     lambda: kernel.los(b, "71I4", "72M6", model="depiction"),
     lambda: kernel.los_pairs(b, a, a[::-1], model="depiction"),
 ]

@@ -56,7 +56,7 @@ def core() -> None:
     board = kernel.load("71")
     for extra, call in (("plot", lambda: kernel.board_picture(board)),
                         ("batch", lambda: kernel.batch_result(".", "71", "visibility")),
-                        ("graph", lambda: kernel.movement_graph(board, "71I4", "infantry"))):
+                        ("graph", lambda: kernel.movement_graph(board, "71I4", unit="infantry"))):
         try:
             call()
         except ImportError as error:
@@ -77,7 +77,7 @@ def extras(demo: str) -> None:
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     check(bool(summary), "the demo's summary is JSON")
     board = kernel.load("71")
-    graph, starts = kernel.movement_graph(board, "71I4", "infantry")
+    graph, starts = kernel.movement_graph(board, "71I4", unit="infantry")
     check(graph.shape[0] > len(board) and len(starts) > 0, "movement_graph runs with the graph extra")
     for package in ("matplotlib", "dask", "distributed", "zarr", "scipy"):
         check(importlib.util.find_spec(package) is not None, f"the extras installed {package}")
