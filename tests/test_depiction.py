@@ -702,7 +702,7 @@ def test_crest_line_exception_not_toward_a_unit_in_a_depression(more_vasl_boards
     # "Exits depression before range/elevation restrictions are satisfied")
     board = more_vasl_boards[34]
     result = quiet(kernel.los, board, "34U7", "34W6", model="depiction")
-    assert (result.visible, result.reason, result.blocked_at) == (False, "hill", "34V6")
+    assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "hill", "34V6")
     assert _vasl_engine_sees(34, "34U7", "34W6") in (False, None)
     _check_against_reference(board, np.array([[board.index("34U7"), board.index("34W6")]]))
 
@@ -790,7 +790,7 @@ def test_vasl_model_walks_the_pixels_vasls_engine_visits(more_vasl_boards):
     rules = quiet(kernel.los, board, "70N5", "70G7", model="depiction")
     vasl = quiet(kernel.los, board, "70N5", "70G7", model="vasl")
     assert rules.visible
-    assert (vasl.visible, vasl.reason, vasl.blocked_at) == (False, "obstacle", "70H6")
+    assert (vasl.visible, vasl.reason_name, vasl.blocked_at_name) == (False, "obstacle", "70H6")
     assert _vasl_engine_sees(70, "70N5", "70G7") in (False, None)
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
     a, b = board.index("70N5"), board.index("70G7")
