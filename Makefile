@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine (Python >= 3.11 and make):
 #   make demo   - the main job on the bundled default scenario
-#   make test   - the whole test suite, then the wheel check (what CI runs)
+#   make test   - the whole test suite and, beside it, the wheel check (what CI runs)
 # Both create the virtual environment .venv on first use and reuse it after
 # (reinstalled when pyproject.toml changes), installing what they use: the
 # package with the plot extra for the demo, every extra and the test tools
@@ -32,10 +32,18 @@ $(TEST_STAMP): pyproject.toml $(VENV)/bin/python
 demo: $(DEMO_STAMP)
 	$(VENV)/bin/hexkernel demo --out out --force
 
-# pytest's own exit status fails the target, 5 (no tests collected) included.
+# The wheel check runs beside the test suite (the suite keeps one core busy for most of its run) and
+# prints its stages when the suite is done; either one failing fails the target, and pytest's own exit
+# status counts, 5 (no tests collected) included.
 test: $(TEST_STAMP) browser
-	$(PY) -m pytest -q
-	$(MAKE) --no-print-directory wheel-check
+	@mkdir -p build
+	@bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK) > build/wheel-check.log 2>&1 & wheel=$$!; \
+	$(PY) -m pytest -q; tests=$$?; \
+	wait $$wheel; wheel_status=$$?; \
+	cat build/wheel-check.log; \
+	if [ $$tests -ne 0 ]; then echo "make test: pytest exited with $$tests"; fi; \
+	if [ $$wheel_status -ne 0 ]; then echo "make test: the wheel check failed ($$wheel_status)"; fi; \
+	[ $$tests -eq 0 ] && [ $$wheel_status -eq 0 ]
 
 # Build the sdist and, from it, the wheel; install the wheel into a fresh virtual environment, core
 # first, then with every extra; run the smoke test of each, 'hexkernel warm' from an empty cache and
