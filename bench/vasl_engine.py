@@ -170,6 +170,17 @@ def load_board(board_number: int, shared: str | Path | None = None):
     return board, messages
 
 
+def board_indices(board, names: list[str]) -> np.ndarray:
+    """The board's hex index of each of VASL's hex names (int64; -1 where the imported board lacks the hex)."""
+    index = np.full(len(names), -1, dtype=np.int64)
+    for i, name in enumerate(names):
+        try:
+            index[i] = board.index(name)
+        except KeyError:
+            pass
+    return index
+
+
 def _pair_name(names, i: int, j: int) -> str:
     return f"{names[i]}-{names[j]}"
 
@@ -322,12 +333,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
 
     names = [str(name) for name in engine["hexes"]]
     n = len(names)
-    ours_index = np.full(n, -1, dtype=np.int64)
-    for i, name in enumerate(names):
-        try:
-            ours_index[i] = board.index(name)
-        except KeyError:
-            pass
+    ours_index = board_indices(board, names)
     present = ours_index >= 0
     vasl_names = set(names)
 
@@ -487,12 +493,7 @@ def agreement_figures(board_number: int, models=("hex", "depiction", "vasl"), *,
     board, _ = load_board(board_number, shared)
     names = [str(name) for name in engine["hexes"]]
     n = len(names)
-    index = np.full(n, -1, dtype=np.int64)
-    for i, name in enumerate(names):
-        try:
-            index[i] = board.index(name)
-        except KeyError:
-            pass
+    index = board_indices(board, names)
     present = index >= 0
     off_diagonal = ~np.eye(n, dtype=bool)
     exception = off_diagonal & (engine["status"] == EXCEPTION)
