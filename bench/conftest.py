@@ -16,6 +16,7 @@ import time
 import pytest
 
 import kernel
+from bench.report import format_seconds
 
 #: name -> best (minimum) seconds of one call, from this run.
 TIMINGS: dict[str, float] = {}
@@ -60,14 +61,6 @@ def ratio(numerator: str, denominator: str) -> float:
     return TIMINGS[numerator] / TIMINGS[denominator]
 
 
-def _format(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:9.1f} us"
-    if seconds < 1:
-        return f"{seconds * 1e3:9.2f} ms"
-    return f"{seconds:9.2f} s "
-
-
 def results() -> dict:
     """This run's timings, figures and ratios as JSON-ready data (``python -m bench.report`` reads it)."""
     ratios = [{"label": label, "numerator": numerator, "denominator": denominator, "limit": limit,
@@ -86,7 +79,7 @@ def pytest_terminal_summary(terminalreporter):
     write = terminalreporter.write_line
     terminalreporter.section("hexkernel benchmarks (best of the rounds of this run)")
     for name, seconds in TIMINGS.items():
-        write(f"  {name:<58} {_format(seconds)}")
+        write(f"  {name:<58} {format_seconds(seconds):>12}")
     for name, (value, unit) in FIGURES.items():
         write(f"  {name:<58} {value:12.1f} {unit}")
     if RATIOS:

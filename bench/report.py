@@ -69,7 +69,8 @@ def run_benchmarks(full: bool) -> dict:
         return json.loads(target.read_text(encoding="utf-8"))
 
 
-def _seconds(value: float) -> str:
+def format_seconds(value: float) -> str:
+    """A duration in the unit that reads best: ``format_seconds(2.5e-6)`` is ``'2.5 µs'``."""
     if value < 1e-3:
         return f"{value * 1e6:.1f} µs"
     if value < 1:
@@ -111,7 +112,7 @@ def document(run: dict, where: str, first_run: dict | None, command: str, note: 
     out += ["## Ratios against peers", "", "| ratio | value | CI fails above |", "| --- | ---: | ---: |"]
     out += [f"| {row['label']} | {row['value']:.2f} × | {row['limit'] if row['limit'] else ''} |" for row in run["ratios"]]
     out += ["", "## Timings", "", "| what | best |", "| --- | ---: |"]
-    out += [f"| {name} | {_seconds(value)} |" for name, value in run["timings"].items()]
+    out += [f"| {name} | {format_seconds(value)} |" for name, value in run["timings"].items()]
     out += ["", "## Other figures", "", "| what | value |", "| --- | ---: |"]
     out += [f"| {name} | {value:,.1f} {unit} |" for name, (value, unit) in run["figures"].items()]
     out += ["", "## Measured apart", "",

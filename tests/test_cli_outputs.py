@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from kernel.cli import main
+from tests.cli_processes import wait_for_part_file
 from kernel.cli.errors import UserError
 from kernel.cli.outputs import Outputs, staged
 
@@ -198,11 +199,7 @@ def test_sigint_during_matrix_leaves_nothing_and_keeps_the_old_file(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "kernel.cli", "matrix", "--map", str(scenario), "--out", str(out),
                                 "--force", "--quiet", "--block-rows", "4"], cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not any(name.endswith(".part") for name in os.listdir(tmp_path)):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for_part_file(process, tmp_path)
     time.sleep(0.5)                       # well into the blocks (or the templates) of a 8,650-hex matrix
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=300)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from kernel.cli import main
+from tests.cli_processes import wait_for_part_file
 from kernel.cli import matrix_command
 
 
@@ -91,11 +92,7 @@ def test_sigterm_during_matrix_leaves_nothing(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "kernel.cli", "matrix", "--map", str(scenario), "--out",
                                 str(out), "--quiet", "--block-rows", "4"], cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not any(name.endswith(".part") for name in os.listdir(tmp_path)):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for_part_file(process, tmp_path)
     time.sleep(0.5)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=300)
@@ -152,11 +149,7 @@ def test_sigterm_during_demo_leaves_no_part_files(tmp_path):
     out = tmp_path / "demo"
     process = subprocess.Popen([sys.executable, "-m", "kernel.cli", "demo", "--out", str(out), "--quiet"],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not (out.is_dir() and any(name.endswith(".part") for name in os.listdir(out))):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for_part_file(process, out)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 143, (process.returncode, stderr[-2000:])
