@@ -206,6 +206,10 @@ class Board:
     def index(self, name) -> int:
         """Global index of a hex given by name (``"2I9"``, ``"32oE7"``) or index.
 
+        The other name of a merged edge half hex (``"71GG7"``, merged into
+        ``"72A7"``; A2.2) gives the merged hex
+        (:func:`kernel.grid.references.merged_half_hex_names`).
+
         Raises
         ------
         KeyError
@@ -231,6 +235,10 @@ class Board:
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
         found = self._index.get(canonical)
+        if found is None:   # the other half of a merged edge half hex (A2.2) names the merged hex
+            from kernel.grid.references import merged_half_hex_names
+
+            found = merged_half_hex_names(self).get(canonical)
         if found is None:
             raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})")
         if ref.overlay and self.overlay[found] is None:
