@@ -131,17 +131,9 @@ class _CountersJsonError(ValueError):
 def parse_location(board, text: str, what: str) -> tuple[int, int]:
     """``(hex index, level)`` of a hex or Location name, or a UserError naming ``what``."""
     try:
-        index, level = board.location(text)
+        return board.location(text)
     except (KeyError, ValueError) as error:
         raise UserError(f"{what}: {error_message(error)}") from None
-    hex_text = text.split("h")[0]
-    if hex_text != board.names[index] and not text.startswith("Bridge/"):
-        from kernel.grid.references import merged_half_hex_names
-
-        if hex_text in merged_half_hex_names(board):   # said on stderr: stdout stays the answer (or its JSON)
-            print(f"note: {what} {hex_text} is the edge half hex merged into {board.names[index]} (A2.2)",
-                  file=sys.stderr)
-    return index, level
 
 
 def unit_class(board, unit: str | None) -> str:
