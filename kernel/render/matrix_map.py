@@ -75,7 +75,8 @@ class _ShiftedLog:
 
 
 def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu", names: bool = True,
-                   view=None, scale: str = "linear", marks=None, art: bool | None = None, dpi: int = DEFAULT_DPI):
+                   view=None, scale: str = "linear", marks=None, outlined=None, outlined_label: str = "target hex",
+                   art: bool | None = None, dpi: int = DEFAULT_DPI):
     """Any number per hex as a colour map over the board's terrain (e.g. how many hexes each hex sees).
 
     Parameters
@@ -96,6 +97,8 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
         docstring.
     marks : sequence of (hex, text), optional
         Hexes to mark with a red ring and a short text (e.g. ranked observation posts: ``"1"``, ``"2"``).
+    outlined : sequence of hexes, optional
+        Hexes to outline (e.g. the targets of a coverage), with the legend entry ``outlined_label``.
     art : bool, optional
         The board's art under the colours (default where the map has art of its own) or, with False,
         the hex model's colours.
@@ -126,6 +129,13 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
     polys = frame.hexagons(0.97)
     page.ax.add_collection(PolyCollection(polys[finite], facecolors=colours(norm(values[finite])), alpha=0.62,
                                           edgecolors="none", zorder=3.5))
+    if outlined is not None and len(outlined):
+        from matplotlib.patches import Patch
+
+        edge = board.indices(list(outlined)) if not isinstance(outlined, np.ndarray) else outlined
+        page.ax.add_collection(PolyCollection(frame.hexagons(0.9)[edge], facecolors="none", edgecolors="#d84315",
+                                              linewidths=max(0.8, 0.1 * page.ppu), zorder=3.8))
+        handles = [Patch(facecolor="none", edgecolor="#d84315", lw=1.5, label=outlined_label)] + handles
     if names:
         draw_names(page, board)
     marked = []
