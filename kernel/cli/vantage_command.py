@@ -81,11 +81,15 @@ def read_targets(board, text: str):
     """The ``--targets`` hexes (sorted indices) and how to name them: a file of hex names, a feature name, or
     hex names separated by commas (UserError on a mistake)."""
     from kernel._limits import read_limited
-    from kernel.line_of_sight.coverage import target_hexes
+    from kernel.line_of_sight.vantage import feature_hexes, target_hexes
 
     rs = board.ruleset
-    if text in rs.terrain_names or text in rs.hexside_names:
-        names, what = text, f"{text} hexes"
+    if text in rs.terrain_names or text in rs.hexside_names or not (os.path.isfile(text) or
+                                                                      any(c.isdigit() for c in text)):
+        try:   # a word without digits is a feature name: an unknown one gets the list of known ones
+            return feature_hexes(board, text), f"{text} hexes"
+        except ValueError as error:
+            raise UserError(f"--targets: {error}") from None
     elif os.path.isfile(text):
         try:
             content = read_limited(text, "targets file").decode("utf-8")
@@ -105,7 +109,7 @@ def read_targets(board, text: str):
 
 def command_targets(args, board, view, counters) -> None:
     """``hexkernel vantage --targets``: the Locations ranked by coverage of the target hexes."""
-    from kernel.line_of_sight.coverage import coverage
+    from kernel.line_of_sight.vantage import coverage
 
     goal, what = read_targets(board, args.targets)
     model = los_model(args)

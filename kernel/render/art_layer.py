@@ -6,8 +6,8 @@ terrain of every pixel of its drawing) is drawn from that art by
 grain yellow, orchards light green, walls dark grey, hedges green, water
 blue, open ground pale and hills darker brown per level with a contour where
 the level changes; the hex grid, the roads of the hex model and the hex
-names go over it.  :func:`draw_backdrop` chooses between the art and the hex
-model's colours (:func:`kernel.render.board_map.draw_board`): every picture
+names go over it.  :func:`kernel.render.board_map.draw_backdrop` chooses between the art and
+the hex model's colours (:func:`kernel.render.board_map.draw_board`): every picture
 takes ``art=None`` (the art where the map has art of its own or the picture
 shows a depiction-model LOS), ``art=True`` or ``art=False`` (the hex model's
 colours; ``--hex-colours`` on the command line).
@@ -107,8 +107,8 @@ def art_image(board, box=None, *, max_width: int = MAX_DRAWN_WIDTH):
     --------
     >>> import kernel
     >>> image, extent, names, levels = art_image(kernel.load("71"))
-    >>> image.dtype, image.shape[2], "woods" in names, levels[:2]
-    (dtype('uint8'), 3, True, [0, 1])
+    >>> image.dtype, image.shape[2], "woods" in names, 0 in levels
+    (dtype('uint8'), 3, True, True)
     """
     from matplotlib.colors import to_rgb
 
@@ -191,15 +191,6 @@ def draw_art(page, board, *, muted: float = 0.0) -> list:
                                          alpha=0.7, zorder=5, capstyle="round"))
         handles.append(Line2D([], [], color=shade("#c45a1a"), lw=2.0, label="road (hex model)"))
     return handles
-
-
-def draw_backdrop(page, board, *, art: bool, muted: float = 0.0) -> list:
-    """The map under a picture: its art (:func:`draw_art`) or the hex model's colours; returns legend handles."""
-    from kernel.render.board_map import draw_board
-
-    if art:
-        return draw_art(page, board, muted=muted)
-    return draw_board(page, board, muted=muted, names=False)
 
 
 def backdrop_text(board, art: bool) -> str:

@@ -150,6 +150,16 @@ def draw_board(page, board, *, muted=0.0, names=True):
     return handles
 
 
+def draw_backdrop(page, board, *, art: bool, muted: float = 0.0) -> list:
+    """The map under a picture: its art (:func:`kernel.render.art_layer.draw_art`) or the hex model's colours
+    (:func:`draw_board`, without names); returns legend handles."""
+    if art:
+        from kernel.render.art_layer import draw_art
+
+        return draw_art(page, board, muted=muted)
+    return draw_board(page, board, muted=muted, names=False)
+
+
 def draw_names(page, board, *, dim=None, scale=0.9, skip=()):
     """Hex names in the top part of each hex in view (not the ``skip`` hexes); returns the font size.
 

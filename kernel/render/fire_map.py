@@ -66,7 +66,8 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     heights = ", ".join(
         f"{n} (ground level {int(board.ground_level[s])}{', building level ' + str(int(v)) if int(v) else ''})"
         for n, s, v in zip(names, sources, source_levels))
-    from kernel.render.art_layer import backdrop_text, draw_backdrop, uses_art
+    from kernel.render.art_layer import backdrop_text, uses_art
+    from kernel.render.board_map import draw_backdrop
 
     drawn_art = uses_art(board, art, model=model)
     box, size = (full_box(frame), None) if view is None else zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)

@@ -108,7 +108,8 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     import matplotlib.patheffects as effects
     from kernel.line_of_sight.report import los_report
     from kernel.line_of_sight.tracer import trace
-    from kernel.render.art_layer import backdrop_text, draw_backdrop, uses_art
+    from kernel.render.art_layer import backdrop_text, uses_art
+    from kernel.render.board_map import draw_backdrop
     from kernel.render.labels import draw_labels
 
     frame = Frame(board)

@@ -132,7 +132,8 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     start_names = ", ".join(field.state_name(st) for st in start_states[:4]) + ("..." if len(start_states) > 4 else "")
     what = f"{int(within.sum())} hexes within {_format_cost(limit)} {'MF' if board.ruleset.los_model == 'asl' else 'MP'}" \
         if allowance is not None else f"{int(finite.sum())} hexes reachable"
-    from kernel.render.art_layer import backdrop_text, draw_backdrop, uses_art
+    from kernel.render.art_layer import backdrop_text, uses_art
+    from kernel.render.board_map import draw_backdrop
     from kernel.render.common import counters_text
 
     drawn_art = uses_art(board, art)
