@@ -198,7 +198,9 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     name_size = draw_names(page, board, skip=(a, b))
     value_size = float(np.clip(name_size * 1.4, 3, 12))
     drm_hexes = list(drm)
-    draw_labels(page, frame.cx[drm_hexes], frame.cy[drm_hexes] - VALUE_DROP, [f"+{drm[h]}" for h in drm_hexes],
+    # the DRM low in the hex, away from the line through the centre (over the art: the pixel runs on it)
+    drop = 1.0 if drawn_art else VALUE_DROP
+    draw_labels(page, frame.cx[drm_hexes], frame.cy[drm_hexes] - drop, [f"+{drm[h]}" for h in drm_hexes],
                 size=value_size, colour="#6d2c00", weight="bold", halo=max(0.6, name_size * 0.3), zorder=12)
     ax_, ay = float(frame.cx[a]), float(frame.cy[a])
     bx, by = float(frame.cx[b]), float(frame.cy[b])
