@@ -66,7 +66,7 @@ def test_art_image_colours_the_terrain_of_the_pixels():
     image, extent, names, levels = art_image(board)
     woods = next(i for i in range(len(board)) if "woods" in board.terrain_of(i) and not board.building_levels[i])
     px, py = int(round(int(board.x[woods]) * UNIT_X)), int(round(int(board.y[woods]) * UNIT_Y))
-    assert tuple(image[py, px]) == tuple(int(round(255 * c)) for c in to_rgb(ART_COLOURS["woods"]))
+    assert tuple(image[py, px, :3]) == tuple(int(round(255 * c)) for c in to_rgb(ART_COLOURS["woods"]))
     assert "woods" in names and levels == sorted(set(int(v) for v in board.ground_level))
     assert extent[0] < 0 < extent[1] and extent[2] < 0 < extent[3]
 

@@ -95,7 +95,7 @@ def _class_colours(board, art):
 
 
 def art_image(board, box=None, *, max_width: int = MAX_DRAWN_WIDTH):
-    """The art as an RGB image (uint8, rows top to bottom) and its display extent, cropped to ``box``.
+    """The art as an RGBA image (uint8, rows top to bottom) and its display extent, cropped to ``box``.
 
     Returns
     -------
@@ -108,7 +108,7 @@ def art_image(board, box=None, *, max_width: int = MAX_DRAWN_WIDTH):
     >>> import kernel
     >>> image, extent, names, levels = art_image(kernel.load("71"))
     >>> image.dtype, image.shape[2], "woods" in names, 0 in levels
-    (dtype('uint8'), 3, True, True)
+    (dtype('uint8'), 4, True, True)
     """
     from matplotlib.colors import to_rgb
 
@@ -125,30 +125,33 @@ def art_image(board, box=None, *, max_width: int = MAX_DRAWN_WIDTH):
             x0, x1, y0, y1 = 0, 1, 0, 1
     step = max(1, -(-(x1 - x0) // max_width))
     words = art.pixels[y0:y1:step, x0:x1:step]
-    classes = (words >> 8).astype(np.intp)
-    elevation = (words & 0xFF).astype(np.int16) - LEVEL_BIAS
     drawn = _class_colours(board, art)
-    lut = np.zeros((len(drawn), 3))
-    ground = np.ones(len(drawn), bool)
+    # one RGBA colour per pixel word (class << 8 | elevation byte): a drawn class's colour, else its level's
+    class_rgba = np.zeros((256, 4), np.uint8)
+    ground = np.ones(256, bool)
     for c, name in enumerate(drawn):
         if name is not None:
-            lut[c], ground[c] = to_rgb(art_colour(name)), False
-    levels = sorted(int(v) for v in np.unique(elevation))
-    level_lut = np.array([_level_rgb(v) for v in range(levels[0], levels[-1] + 1)])
-    rgb = lut[classes]
-    plain = ground[classes]
-    rgb[plain] = level_lut[elevation[plain] - levels[0]]
+            class_rgba[c, :3] = [int(round(255 * v)) for v in to_rgb(art_colour(name))]
+            ground[c] = False
+    level_rgba = np.zeros((256, 4), np.uint8)
+    for byte in range(256):
+        level_rgba[byte, :3] = [int(round(255 * v)) for v in _level_rgb(byte - LEVEL_BIAS)]
+    table = np.where(ground[:, None, None], level_rgba[None, :, :], class_rgba[:, None, :]).reshape(-1, 4)
+    table[:, 3] = 255
+    image = table[words]
+    elevation = (words & 0xFF).astype(np.uint8)
     contour = np.zeros(elevation.shape, bool)
     contour[:, 1:] |= elevation[:, 1:] != elevation[:, :-1]
     contour[1:, :] |= elevation[1:, :] != elevation[:-1, :]
-    rgb[contour] = to_rgb(CONTOUR_COLOUR)
-    shown = np.unique(classes)
+    image[contour, :3] = [int(round(255 * v)) for v in to_rgb(CONTOUR_COLOUR)]
+    shown = np.flatnonzero(np.bincount((words >> 8).ravel(), minlength=256))
     names = [drawn[c] for c in shown if drawn[c] is not None]
+    levels = [int(v) - LEVEL_BIAS for v in np.flatnonzero(np.bincount(elevation.ravel(), minlength=256))]
     extent = ((x0 - step / 2) / UNIT_X, (x0 + (words.shape[1] - 0.5) * step) / UNIT_X,
               -(y0 + (words.shape[0] - 0.5) * step) / UNIT_Y * SQRT3, -(y0 - step / 2) / UNIT_Y * SQRT3)
     order = {n: i for i, n in enumerate(_PRIORITY)}
     names = sorted(set(names), key=lambda n: (order.get(n, len(order)), n))
-    return (rgb * 255 + 0.5).astype(np.uint8), extent, names, levels
+    return image, extent, names, levels
 
 
 def draw_art(page, board, *, muted: float = 0.0) -> list:
@@ -166,7 +169,8 @@ def draw_art(page, board, *, muted: float = 0.0) -> list:
     frame, ax, ppu = page.frame, page.ax, page.ppu
     image, extent, names, levels = art_image(board, page.box)
     if muted:
-        image = (image + (255 - image.astype(np.float32)) * muted).astype(np.uint8)
+        image = image.copy()
+        image[..., :3] = image[..., :3] + ((255 - image[..., :3].astype(np.float32)) * muted).astype(np.uint8)
     ax.imshow(image, extent=extent, origin="upper", interpolation="nearest", zorder=1, aspect="equal")
     ax.set_xlim(page.box[0], page.box[1])
     ax.set_ylim(page.box[2], page.box[3])
