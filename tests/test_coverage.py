@@ -96,3 +96,19 @@ def test_cli_targets_picture_and_mistakes(tmp_path, capsys):
     assert "--targets: 'river' is not a terrain type or hexside feature" in capsys.readouterr().err
     assert main(["vantage", "--depiction"]) == 2
     assert "--depiction and --vasl-hindrance rank only with --targets" in capsys.readouterr().err
+
+
+def test_cli_targets_bad_hexes_and_unreadable_file(tmp_path, capsys):
+    assert main(["vantage", "--targets", "71I4,71ZZ4"]) == 2
+    assert "--targets: hex '71ZZ4' is not on this map" in capsys.readouterr().err
+    binary = tmp_path / "hexes.bin"
+    binary.write_bytes(b"\xff\xfe71I4")
+    assert main(["vantage", "--targets", str(binary)]) == 2
+    assert f"--targets {binary}: 'utf-8' codec can't decode" in capsys.readouterr().err
+
+
+def test_cli_scale_changes_the_vantage_picture(tmp_path):
+    for scale in ("quantile", "linear"):
+        assert main(["vantage", "--map", "71", "--top", "2", "--scale", scale, "--png", str(tmp_path / f"{scale}.png"),
+                     "--dpi", "40"]) == 0
+    assert (tmp_path / "quantile.png").read_bytes() != (tmp_path / "linear.png").read_bytes()

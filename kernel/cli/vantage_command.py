@@ -191,7 +191,7 @@ def command_vantage(args) -> None:
         from kernel.render.matrix_map import values_picture
 
         marks = [(board.location(item["location"])[0], str(rank)) for rank, item in enumerate(payload["best"], 1)]
-        return values_picture(board, payload["hexes_seen_ground_level"], title="Hexes seen from each hex (ground level)",
+        return values_picture(board, payload["hexes_seen_ground_level"], title="Hexes seen from each hex (ground level, hex model)",
                               label="hexes in LOS (targets at ground level)", view=view, dpi=dpi, scale=args.scale,
                               marks=marks, art=picture_art(args))
 
