@@ -86,6 +86,8 @@ _API: dict[str, tuple[str, str]] = {
     "visibility_bits": ("kernel.line_of_sight.bulk", "visibility_bits"),
     "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
     "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
+    "coverage": ("kernel.line_of_sight.vantage", "coverage"),
+    "Coverage": ("kernel.line_of_sight.vantage", "Coverage"),
     "Counters": ("kernel.maps.counters", "Counters"),
     "GameState": ("kernel.maps.counters", "GameState"),
     "HeldLOSMatrix": ("kernel.line_of_sight.incremental", "HeldLOSMatrix"),
@@ -167,6 +169,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the sam
         los_pairs,
         visibility_bits,
     )
+    from kernel.line_of_sight.vantage import Coverage, coverage
     from kernel.line_of_sight.depiction import DepictionWarning
     from kernel.line_of_sight.fields import ThreatMap, fields_of_fire, threat_map
     from kernel.line_of_sight.incremental import HeldLOSMatrix

@@ -148,6 +148,7 @@ EVERY_PUBLIC_FUNCTION = {
     "los_matrix_rows": lambda b, g: kernel.los_matrix_rows(b, 0, 1, g),
     "visibility_bits": lambda b, g: kernel.visibility_bits(b, g),
     "field_of_fire": lambda b, g: kernel.field_of_fire(b, g),
+    "coverage (targets)": lambda b, g: kernel.coverage(b, g),
     "fields_of_fire": lambda b, g: kernel.fields_of_fire(b, g),
     "threat_map": lambda b, g: kernel.threat_map(b, g),
     "HeldLOSMatrix": lambda b, g: kernel.HeldLOSMatrix(b, kernel.GameState(b), g),

@@ -91,6 +91,9 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
         group.add_argument("--png", metavar="FILE", help="draw a picture (PNG, A4 page)")
         group.add_argument("--svg", metavar="FILE", help="draw a picture (SVG, A4 page)")
         group.add_argument("--dpi", type=picture_dpi, default=200, help="PNG resolution (default: %(default)s)")
+        group.add_argument("--hex-colours", action="store_true",
+                           help="draw the picture's map in the hex model's colours, not the board's art (the "
+                                "default where the map has art: VASL boards, and depiction-model LOS)")
         from kernel.cli.crop import add_crop_options
 
         add_crop_options(group)
@@ -105,6 +108,12 @@ def add_depiction_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vasl-hindrance", action="store_true",
                         help="trace over the drawn art (as --depiction) and count hindrance as VASL's engine "
                              "does: the largest DRM once per range, not once per hex (model 'vasl')")
+
+
+def picture_art(args):
+    """The pictures' ``art`` keyword from ``--hex-colours``: False (the hex model's colours) or None (the
+    art where the map has it)."""
+    return False if getattr(args, "hex_colours", False) else None
 
 
 def los_model(args) -> str:

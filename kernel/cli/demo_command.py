@@ -204,7 +204,7 @@ def command_demo(args) -> None:
         figures = {
             "board": lambda: board_picture(board),
             "los_matrix": lambda: values_picture(board, seen, title="How many hexes each hex sees (ground level)",
-                                                 label="hexes in LOS (targets at ground level)"),
+                                                 label="hexes in LOS (targets at ground level)", scale="quantile"),
             "fire": lambda: fire_picture(board, fire, levels=[level]),
             "move": lambda: movement_picture(board, field, allowance=allowance, to=destination, full=full),
             "los": lambda: los_picture(board, result),

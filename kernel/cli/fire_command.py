@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, non_negative_int
+from kernel.cli.arguments import (add_common_options, add_counters_option, add_depiction_option, los_model,
+                                  non_negative_int, picture_art)
 from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, load_map, output_paths,
                                parse_location, read_counters, unit_class)
 from kernel.cli.crop import picture_view
@@ -121,6 +122,7 @@ def command_fire(args) -> None:
     def figure(dpi):
         from kernel.render.fire_map import fire_picture
 
-        return fire_picture(board, fire, levels=levels, counters=counters, view=view, dpi=dpi)
+        return fire_picture(board, fire, levels=levels, counters=counters, view=view, model=los_model(args),
+                            art=picture_art(args), dpi=dpi)
 
     draw_pictures(args, figure)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options
+from kernel.cli.arguments import add_common_options, picture_art
 from kernel.cli.common import check_writable, draw_pictures, emit, load_map, output_paths
 from kernel.cli.crop import picture_view
 
@@ -50,6 +50,6 @@ def command_info(args) -> None:
     def figure(dpi):
         from kernel.render.board_map import board_picture
 
-        return board_picture(board, hexes=view, dpi=dpi)
+        return board_picture(board, hexes=view, art=picture_art(args), dpi=dpi)
 
     draw_pictures(args, figure)

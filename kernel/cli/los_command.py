@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model
+from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, picture_art
 from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, load_map, output_paths, parse_location,
                                read_counters, unit_class)
 from kernel.cli.crop import picture_view
@@ -66,6 +66,7 @@ def command_los(args) -> None:
     def figure(dpi):
         from kernel.render.los_trace import los_picture
 
-        return los_picture(board, result, all_steps=args.all_steps, view=view, counters=counters, dpi=dpi)
+        return los_picture(board, result, all_steps=args.all_steps, view=view, counters=counters, art=picture_art(args),
+                           dpi=dpi)
 
     draw_pictures(args, figure)

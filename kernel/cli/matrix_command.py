@@ -6,7 +6,8 @@ import os
 import time
 from pathlib import Path
 
-from kernel.cli.arguments import add_common_options, add_counters_option, add_depiction_option, los_model, positive_int
+from kernel.cli.arguments import (add_common_options, add_counters_option, add_depiction_option, los_model, picture_art,
+                                  positive_int)
 from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
 from kernel.cli.outputs import final_name, staged
 
@@ -28,6 +29,9 @@ def register(commands) -> None:
     matrix.add_argument("--block-rows", type=positive_int, default=1024, metavar="N",
                         help="rows computed per block (memory: N x hexes bytes; default %(default)s)")
     matrix.add_argument("--quiet", action="store_true", help="no progress bar")
+    matrix.add_argument("--scale", choices=("quantile", "log", "linear"), default="quantile",
+                        help="the picture's colour scale (default: %(default)s: ten bands of equal hex counts, so a "
+                             "few hills that see far do not wash out the rest)")
     add_counters_option(matrix)
     add_depiction_option(matrix)
     add_common_options(matrix)
@@ -163,7 +167,7 @@ def command_matrix(args) -> None:
     def figure(dpi):
         from kernel.render.matrix_map import values_picture
 
-        return values_picture(board, seen, title="How many hexes each hex sees (ground level)",
-                              label="hexes in LOS", dpi=dpi)
+        return values_picture(board, seen, title=f"How many hexes each hex sees (ground level, {los_model(args)} model)",
+                              label="hexes in LOS", scale=args.scale, art=picture_art(args), dpi=dpi)
 
     draw_pictures(args, figure)

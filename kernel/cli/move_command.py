@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from kernel.cli.arguments import add_common_options, add_counters_option, movement_allowance
+from kernel.cli.arguments import add_common_options, add_counters_option, movement_allowance, picture_art
 from kernel.cli.common import (UserError, check_writable, draw_pictures, emit, format_points, format_step,
                                json_number, load_map, output_paths, parse_location, read_counters, unit_class)
 from kernel.cli.crop import picture_view
@@ -123,6 +123,6 @@ def command_move(args) -> None:
         from kernel.render.movement_map import movement_picture
 
         return movement_picture(board, field, allowance=allowance, to=to, full=unlimited(), view=view,
-                                counters=counters, dpi=dpi)
+                                counters=counters, art=picture_art(args), dpi=dpi)
 
     draw_pictures(args, figure)

@@ -1,11 +1,14 @@
-"""``hexkernel vantage``: the Locations that see the most of the map, and the hill hexes, from the LOS matrix."""
+"""``hexkernel vantage``: the Locations that see the most of the map (or of ``--targets``), and the hill hexes."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from kernel.cli.arguments import add_common_options, add_counters_option, positive_int
-from kernel.cli.common import check_writable, draw_pictures, emit, load_map, output_paths, read_counters
+from kernel.cli.arguments import (add_common_options, add_counters_option, add_depiction_option, los_model, picture_art,
+                                  positive_int)
+from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
 from kernel.cli.crop import picture_view
 
 
@@ -16,10 +19,19 @@ def register(commands) -> None:
         description="Rank every Location (ground level of every hex, and every upper building level or bridge "
                     "deck) by how many hexes (targets at ground level) it sees, from the full LOS matrix; list the "
                     "hill hexes by level with the best observation posts of each level.",
-        epilog="example: hexkernel vantage --top 10 --png vantage.png")
+        epilog="examples: hexkernel vantage --top 10 --png vantage.png; "
+               "hexkernel vantage --targets road --png road.png (which Locations cover the roads best)")
     vantage.add_argument("--top", type=positive_int, default=10, metavar="K",
                          help="how many Locations to list (default: %(default)s)")
+    vantage.add_argument("--targets", metavar="HEXES|FILE|FEATURE",
+                         help="rank the Locations by how many of these hexes they see, then by how many clear, "
+                              "then by the least mean hindrance: hex names separated by commas (71I4,71I5), a "
+                              "file of hex names, or a terrain or hexside feature of the ruleset (road, woods)")
+    vantage.add_argument("--scale", choices=("quantile", "log", "linear"), default="quantile",
+                         help="the picture's colour scale (default: %(default)s: ten bands of equal hex counts, "
+                              "so a few hills that see far do not wash out the rest)")
     add_counters_option(vantage)
+    add_depiction_option(vantage)
     add_common_options(vantage)
     vantage.set_defaults(run=command_vantage)
 
@@ -65,6 +77,77 @@ def vantage_payload(board, seen, top: int) -> dict:
             "hex_names": list(board.names), "hexes_seen_ground_level": ground}
 
 
+def read_targets(board, text: str):
+    """The ``--targets`` hexes (sorted indices) and how to name them: a file of hex names, a feature name, or
+    hex names separated by commas (UserError on a mistake)."""
+    from kernel._limits import read_limited
+    from kernel.line_of_sight.vantage import feature_hexes, target_hexes
+
+    rs = board.ruleset
+    if text in rs.terrain_names or text in rs.hexside_names or not (os.path.isfile(text) or
+                                                                      any(c.isdigit() for c in text)):
+        try:   # a word without digits is a feature name: an unknown one gets the list of known ones
+            return feature_hexes(board, text), f"{text} hexes"
+        except ValueError as error:
+            raise UserError(f"--targets: {error}") from None
+    elif os.path.isfile(text):
+        try:
+            content = read_limited(text, "targets file").decode("utf-8")
+        except (OSError, ValueError) as error:
+            raise UserError(f"--targets {text}: {error}") from None
+        lines = [line.split("#")[0] for line in content.splitlines()]
+        names, what = " ".join(lines).replace(",", " ").split(), f"hexes of {os.path.basename(text)}"
+    else:
+        names, what = [part.strip() for part in text.split(",") if part.strip()], "target hexes"
+    try:
+        return target_hexes(board, names), what
+    except (KeyError, ValueError, TypeError) as error:
+        from kernel.cli.common import error_message
+
+        raise UserError(f"--targets: {error_message(error)}") from None
+
+
+def command_targets(args, board, view, counters) -> None:
+    """``hexkernel vantage --targets``: the Locations ranked by coverage of the target hexes."""
+    from kernel.line_of_sight.vantage import coverage
+
+    goal, what = read_targets(board, args.targets)
+    model = los_model(args)
+    try:
+        covered = coverage(board, goal, counters=counters, model=model)
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    best = covered.best(board, args.top)
+    payload = {"map": board.title, "ruleset": board.ruleset.name, "model": model, "targets_given": args.targets,
+               "targets": [board.names[i] for i in covered.targets], "locations": len(covered.hexes), "best": best,
+               "hex_names": list(board.names),
+               "targets_seen_ground_level": [int(v) for v in covered.seen_from_ground(len(board))]}
+
+    def text():
+        lines = [f"best posts over {len(goal)} {what} of {board.title} ({board.ruleset.name}, {model} model, "
+                 f"{len(covered.hexes)} Locations), ranked by targets seen, then seen clear, then least mean "
+                 "hindrance:"]
+        for rank, item in enumerate(best, start=1):
+            where = f"ground level {item['ground_level']}" + (f", building level {item['level']}" if item["level"] else "")
+            mean = "-" if item["mean_hindrance"] is None else f"+{item['mean_hindrance']:.2f}"
+            lines.append(f"  {rank:>3}. {item['location']:<9} sees {item['targets_seen']:>4} of {len(goal)} "
+                         f"({item['seen_clear']} clear, mean hindrance {mean})  [{where}]")
+        return lines
+
+    emit(args, payload, text)
+
+    def figure(dpi):
+        from kernel.render.matrix_map import values_picture
+
+        marks = [(board.location(item["location"])[0], str(rank)) for rank, item in enumerate(best, start=1)]
+        return values_picture(board, payload["targets_seen_ground_level"], view=view, dpi=dpi, scale=args.scale,
+                              title=f"How many of the {len(goal)} {what} each hex sees ({model} model)",
+                              label=f"{what} in LOS (from ground level)", marks=marks, outlined=covered.targets,
+                              outlined_label=f"target: {what}", art=picture_art(args))
+
+    draw_pictures(args, figure)
+
+
 def command_vantage(args) -> None:
     """Run ``hexkernel vantage``: the ranking as text or JSON, and a picture of hexes seen per hex.
 
@@ -77,6 +160,11 @@ def command_vantage(args) -> None:
     board = load_map(args.map)
     view = picture_view(board, args)
     counters, _ = read_counters(board, args.counters)
+    if args.targets is not None:
+        return command_targets(args, board, view, counters)
+    if los_model(args) != "hex":
+        raise UserError("--depiction and --vasl-hindrance rank only with --targets: expected --targets HEXES|FILE|"
+                        "FEATURE (the ranking of the whole map counts the hex model's LOS matrix)")
     seen = hexes_seen(board, counters)
     payload = vantage_payload(board, seen, args.top)
 
@@ -102,7 +190,9 @@ def command_vantage(args) -> None:
     def figure(dpi):
         from kernel.render.matrix_map import values_picture
 
-        return values_picture(board, payload["hexes_seen_ground_level"], title="Hexes seen from each hex (ground level)",
-                              label="hexes in LOS (targets at ground level)", view=view, dpi=dpi)
+        marks = [(board.location(item["location"])[0], str(rank)) for rank, item in enumerate(payload["best"], 1)]
+        return values_picture(board, payload["hexes_seen_ground_level"], title="Hexes seen from each hex (ground level, hex model)",
+                              label="hexes in LOS (targets at ground level)", view=view, dpi=dpi, scale=args.scale,
+                              marks=marks, art=picture_art(args))
 
     draw_pictures(args, figure)

@@ -219,3 +219,52 @@ class CoveredArcRef:
 
 
 Coordinate = LocationRef | BypassRef | VertexRef | CoveredArcRef
+
+
+def merged_half_hex_names(board) -> dict[str, int]:
+    """The other names of a map's merged edge half hexes: each name to the index of the hex it merged into.
+
+    Two edge half hexes that meet where boards butt are one hex with one name
+    (A2.2: the printed coordinate, else the north-easternmost board's); the
+    other half's name (``71GG7``, merged into ``72A7`` on the default map)
+    names no hex, and :meth:`kernel.maps.board.Board.index` answers it with
+    an error that names the merged hex.
+
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    dict of str to int
+        Empty for a map of one board.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> other = merged_half_hex_names(board)
+    >>> board.names[other["71GG7"]]
+    '72A7'
+    >>> len(other) == int(board.merged.sum())
+    True
+    """
+    from kernel.grid.columns import column_letters
+
+    at = {(int(x), int(y)): i for i, (x, y) in enumerate(zip(board.x, board.y))}
+    out: dict[str, int] = {}
+    for placement in board.placements:
+        spec = placement.board
+        if spec.layout != "geomorphic":
+            continue
+        x0, y0 = placement.column * 3 * (spec.columns - 1), placement.row * 2 * spec.rows
+        width, height = 3 * (spec.columns - 1), 2 * spec.rows
+        for cell in spec.cells():
+            x, y = 3 * cell[0], 2 * cell[1] - 1 + cell[0] % 2   # the cell's centre on its board's lattice
+            if placement.rotated:
+                x, y = width - x, height - y
+            index = at.get((x0 + x, y0 + y))
+            name = f"{placement.id}{column_letters(cell[0])}{cell[1]}"
+            if index is not None and board.merged[index] and board.names[index] != name:
+                out[name] = index
+    return out

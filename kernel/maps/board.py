@@ -206,10 +206,16 @@ class Board:
     def index(self, name) -> int:
         """Global index of a hex given by name (``"2I9"``, ``"32oE7"``) or index.
 
+        The other name of a merged edge half hex (``"71GG7"``, merged into
+        ``"72A7"``) names no hex (A2.2: the merged hex has one name); the
+        error says which hex it merged into
+        (:func:`kernel.grid.references.merged_half_hex_names`).
+
         Raises
         ------
         KeyError
-            If the hex is not on this map (the message names it and the map).
+            If the hex is not on this map (the message names it and the map, or the hex an edge half hex
+            merged into).
         ValueError
             If the name is not a valid grid coordinate.
         """
@@ -231,7 +237,13 @@ class Board:
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
         found = self._index.get(canonical)
-        if found is None:
+        if found is None:   # the other half of a merged edge half hex has no name of its own (A2.2): say so
+            from kernel.grid.references import merged_half_hex_names
+
+            merged = merged_half_hex_names(self).get(canonical)
+            if merged is not None:
+                raise KeyError(f"hex {name!r} is not on this map: it is the edge half hex merged into "
+                               f"{self.names[merged]} (A2.2): expected {self.names[merged]!r}")
             raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})")
         if ref.overlay and self.overlay[found] is None:
             raise KeyError(f"hex {name!r}: {canonical} is not covered by an overlay: expected {canonical!r}")

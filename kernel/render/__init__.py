@@ -11,6 +11,7 @@ los_trace     los_picture(board, result): one LOS, the hexes it crosses, where i
 matrix_map    values_picture(board, values, ...): any per-hex number as a colour map (e.g. hexes seen)
 labels        draw_labels(page, x, y, texts, ...): many labels as one glyph path (SVG: <text>)
 counter_marks draw_counters(page, board, counters): SMOKE, vehicles and units with legend entries
+art_layer     draw_art(page, board): the board's art (per-pixel terrain) under a picture, the grid over it
 page_data     page_data(board, ...): the tables the interactive map page embeds
 page          map_page(board, path, ...): the interactive map page (one offline HTML file)
 

@@ -150,6 +150,16 @@ def draw_board(page, board, *, muted=0.0, names=True):
     return handles
 
 
+def draw_backdrop(page, board, *, art: bool, muted: float = 0.0) -> list:
+    """The map under a picture: its art (:func:`kernel.render.art_layer.draw_art`) or the hex model's colours
+    (:func:`draw_board`, without names); returns legend handles."""
+    if art:
+        from kernel.render.art_layer import draw_art
+
+        return draw_art(page, board, muted=muted)
+    return draw_board(page, board, muted=muted, names=False)
+
+
 def draw_names(page, board, *, dim=None, scale=0.9, skip=()):
     """Hex names in the top part of each hex in view (not the ``skip`` hexes); returns the font size.
 
@@ -197,7 +207,7 @@ def draw_board_labels(page, board):
                      clip_on=False)
 
 
-def board_picture(board, *, title: str | None = None, hexes=None, dpi: int = DEFAULT_DPI):
+def board_picture(board, *, title: str | None = None, hexes=None, art: bool | None = None, dpi: int = DEFAULT_DPI):
     """The map itself: terrain per type, hill levels, hexside features, roads and hex names.
 
     Parameters
@@ -206,6 +216,9 @@ def board_picture(board, *, title: str | None = None, hexes=None, dpi: int = DEF
     title : str, optional
     hexes : sequence of hexes, optional
         Zoom on these hexes (names or indices); default the whole map.
+    art : bool, optional
+        Draw the board's art (:mod:`kernel.render.art_layer`) or, with False, the hex model's
+        colours; default the art where a board of the map has art of its own (VASL boards).
     dpi : int
         Resolution of the PNG (an A4 page is 11.69 x 8.27 inches).
 
@@ -214,11 +227,19 @@ def board_picture(board, *, title: str | None = None, hexes=None, dpi: int = DEF
     matplotlib.figure.Figure
     """
     require("plot", "pictures")
+    from kernel.render.art_layer import backdrop_text, draw_art, uses_art
+
     frame = Frame(board)
+    drawn_art = uses_art(board, art)
     box, size = (full_box(frame), None) if hexes is None else zoom_box(frame, board.indices(list(hexes)))
-    page = Page(frame, box, title or "The map: terrain, hill levels, hexside features and roads", map_subtitle(board),
-                 dpi=dpi, page=size)
-    handles = draw_board(page, board)
+    page = Page(frame, box, title or ("The map: its art (terrain per pixel), the hex grid and roads" if drawn_art else
+                                      "The map: terrain, hill levels, hexside features and roads"),
+                map_subtitle(board, backdrop_text(board, drawn_art)), dpi=dpi, page=size)
+    if drawn_art:
+        handles = draw_art(page, board)
+        draw_names(page, board)
+    else:
+        handles = draw_board(page, board)
     draw_board_labels(page, board)
     page.legend(handles)
     return page.figure

@@ -265,10 +265,12 @@ class Page:
                 self.labels, self.name_size, self.local = local, local_size, True
         if self.local and self.multi_board:
             subtitle = (subtitle + "  ·  " if subtitle else "") + "hex names omit their board number (board labels at the edges)"
-        self.figure.text(0.5, 1 - 0.28 / height, title, ha="center", va="center", fontsize=13, weight="bold")
-        if subtitle:
-            self.figure.text(0.5, 1 - 0.52 / height, subtitle, ha="center", va="center", fontsize=8.5,
-                             color="#444444")
+        lines = subtitle_lines(subtitle, width) if subtitle else []
+        self.figure.text(0.5, 1 - (0.28 if len(lines) < 2 else 0.22) / height, title, ha="center", va="center",
+                         fontsize=13, weight="bold")
+        if lines:
+            self.figure.text(0.5, 1 - (0.52 if len(lines) < 2 else 0.49) / height, "\n".join(lines), ha="center",
+                             va="center", fontsize=8.5 if len(lines) < 2 else 7.5, color="#444444", linespacing=1.15)
 
     def inside(self, hexes=None):
         """Indices of the hexes whose centre is inside the view."""
@@ -314,6 +316,22 @@ class Page:
     def note(self, text, *, y_offset=0.0, fontsize=7.0, family=None, x=None):
         self.figure.text(x if x is not None else _SIDE / self.size[0], self.band_top - y_offset / self.size[1],
                          text, ha="left", va="top", fontsize=fontsize, family=family, color="#222222")
+
+
+def subtitle_lines(text: str, width_in: float) -> list[str]:
+    """A subtitle as one line, or two split at a ``"  ·  "`` where one line would be wider than the page.
+
+    >>> subtitle_lines("map  ·  ruleset asl", 11.69)
+    ['map  ·  ruleset asl']
+    >>> subtitle_lines("a" * 150 + "  ·  " + "b" * 100, 11.69)[1] == "b" * 100
+    True
+    """
+    fits = int((width_in - 0.3) * 72 / (8.5 * 0.56))
+    if len(text) <= fits or "  ·  " not in text:
+        return [text]
+    parts = text.split("  ·  ")
+    best = min(range(1, len(parts)), key=lambda k: abs(len("  ·  ".join(parts[:k])) - len(text) / 2))
+    return ["  ·  ".join(parts[:best]), "  ·  ".join(parts[best:])]
 
 
 def name_fontsize(page, names, hexes):
@@ -371,6 +389,36 @@ def map_subtitle(board, extra=""):
     """The line under a picture's title: the map, its ruleset, its size and ``extra``."""
     text = f"{board.title}  ·  ruleset {board.ruleset.name}  ·  {len(board)} hexes"
     return text + (f"  ·  {extra}" if extra else "")
+
+
+def counters_text(counters) -> str:
+    """The counters a picture applies, in a few words: ``"no counters"``, ``"counters: SMOKE in 1 hex, 2 units"``.
+
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> counters_text(None), counters_text(kernel.Counters.on(board, smoke={"71I9": 3}, units=["71J9", "71K9"]))
+    ('no counters', 'counters: SMOKE in 1 hex, 2 units')
+    """
+    if counters is None:
+        return "no counters"
+    parts = []
+    for values, one, many in ((counters.smoke, "SMOKE in 1 hex", "SMOKE in {} hexes"),
+                              (counters.vehicles, "1 vehicle or wreck", "{} vehicles or wrecks"),
+                              (counters.units, "1 unit", "{} units")):
+        count = 0 if values is None else int(np.count_nonzero(values))
+        if count:
+            parts.append(one if count == 1 else many.format(count))
+    return "counters: " + ", ".join(parts) if parts else "no counters"
+
+
+def model_text(model: str | None, counters=None, backdrop: str | None = None) -> str:
+    """The LOS model, the counters and what the map shows, for a picture's subtitle.
+
+    >>> model_text("depiction", None, "board art (VASL)")
+    'LOS model: depiction  ·  no counters  ·  board art (VASL)'
+    """
+    parts = ([f"LOS model: {model}"] if model else []) + [counters_text(counters)] + ([backdrop] if backdrop else [])
+    return "  ·  ".join(parts)
 
 
 def save(figure, path, *, format: str | None = None) -> Path:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._extras import require
-from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
+from kernel.render.board_map import _NAME_RISE, draw_board_labels, draw_names
 from kernel.render.common import (BLOCKED_COLOUR, CLEAR_COLOUR, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR,
-                                  VALUE_DROP, Frame, Page, full_box, map_subtitle, zoom_box)
+                                  VALUE_DROP, Frame, Page, full_box, map_subtitle, model_text, zoom_box)
 
 
-def fire_picture(board, fire, *, levels=None, counters=None, view=None, title: str | None = None,
-                 dpi: int = DEFAULT_DPI):
+def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: str = "hex",
+                 art: bool | None = None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """A field of fire: visible, hindered (with the DRM written in the hex) and blocked hexes.
 
     Parameters
@@ -31,6 +31,12 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, title: s
         The counters the field was computed with: drawn, with legend entries.
     view : sequence of hexes, optional
         Crop the picture to these hexes (names or indices); default the whole map.
+    model : str
+        The LOS model the field was computed with (``"hex"``, ``"depiction"``, ``"vasl"``): named in the
+        title and subtitle.
+    art : bool, optional
+        Draw the board's art under the field (:mod:`kernel.render.art_layer`) or, with False, the hex
+        model's colours; default the art on maps with art of their own and for the depiction models.
     title : str, optional
 
     The source is marked with a red star and its name written in red in its
@@ -60,10 +66,15 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, title: s
     heights = ", ".join(
         f"{n} (ground level {int(board.ground_level[s])}{', building level ' + str(int(v)) if int(v) else ''})"
         for n, s, v in zip(names, sources, source_levels))
+    from kernel.render.art_layer import backdrop_text, uses_art
+    from kernel.render.board_map import draw_backdrop
+
+    drawn_art = uses_art(board, art, model=model)
     box, size = (full_box(frame), None) if view is None else zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)
-    page = Page(frame, box, title or f"Field of fire from {', '.join(names)}", map_subtitle(board, counts), dpi=dpi,
-                page=size)
-    handles = draw_board(page, board, muted=0.15, names=False)
+    page = Page(frame, box, title or f"Field of fire from {', '.join(names)} ({model} model)",
+                map_subtitle(board, f"{counts}  ·  {model_text(model, counters, backdrop_text(board, drawn_art))}"),
+                dpi=dpi, page=size)
+    handles = draw_backdrop(page, board, art=drawn_art, muted=0.15)
     ax, ppu = page.ax, page.ppu
     polys = frame.hexagons(0.97)
     layers = [(clear, CLEAR_COLOUR, 0.22, "visible, no hindrance"),

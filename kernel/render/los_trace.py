@@ -1,27 +1,84 @@
 """The picture of one line of sight: the line, the hexes it crosses and where it is blocked.
 
 :func:`los_picture` draws a :class:`~kernel.LOSResult` over the muted
-board: the centre-to-centre line (green where clear, red and dashed past
-the block), the hexes it crosses or runs along, hindrances with their DRM,
-blocking hexes, and the LOS report under the map.
+board (or its art, :mod:`kernel.render.art_layer`): the centre-to-centre
+line (green where clear, red and dashed past the block), the hexes it
+crosses or runs along, each in its own colour with a legend entry: the
+blocking hexes (red), the obstacle or crest that casts a blind zone (A6.4,
+magenta outline) and the blind hexes behind it along the line (magenta
+hatching), the hindrance hexes with their DRM (orange); in the depiction
+models the runs of art pixels the walk judged (:attr:`LOSStep.kind` names
+them) are drawn on the line.  The LOS report (with the A6.4 arithmetic of
+:mod:`kernel.line_of_sight.report`) is printed under the map, and the
+subtitle names the LOS model and the counters applied.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from kernel._extras import require
-from kernel.render.board_map import _NAME_RISE, draw_board, draw_board_labels, draw_names
+from kernel.render.board_map import _NAME_RISE, draw_board_labels, draw_names
 from kernel.render.common import (BAND, DEFAULT_DPI, HINDERED_COLOUR, SOURCE_COLOUR, VALUE_DROP, Frame, Page,
-                                  full_box, map_subtitle, zoom_box)
+                                  full_box, map_subtitle, model_text, zoom_box)
 
 # crossed hexes: a purple outline on a faint lilac, unlike any terrain colour (grain is yellow)
 _CROSSED_EDGE = "#7b1fa2"
 _CROSSED_FILL = (0.88, 0.75, 0.91, 0.35)
+BLOCKING_COLOUR = "#e53935"
+BLIND_COLOUR = "#d500f9"
+# a depiction step's run of pixels: "woods art at level 0, pixels 997,168-1008,163"
+_RUN = re.compile(r"(?P<what>.+) art at level (?P<level>-?\d+), pixels (?P<x0>\d+),(?P<y0>\d+)-(?P<x1>\d+),(?P<y1>\d+)")
+
+
+def pixel_runs(result) -> list[tuple[str, str, tuple[int, int, int, int]]]:
+    """The runs of art pixels a depiction-model LOS judged: ``(what, effect, (x0, y0, x1, y1))`` per step,
+    ``effect`` one of ``"blocks"``, ``"blind"``, ``"hindrance"`` or ``"no effect"`` (none in the hex model).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> pixel_runs(kernel.los(board, "71I4", "72M6"))
+    []
+    """
+    out = []
+    for step in result.steps:
+        found = _RUN.fullmatch(step.kind)
+        if found:
+            effect = step.effect if step.effect != "none" else ("hindrance" if step.hindrance else "no effect")
+            out.append((found["what"], effect, tuple(int(found[k]) for k in ("x0", "y0", "x1", "y1"))))
+    return out
+
+
+def blind_hexes(board, result, crossed) -> dict[int, list[int]]:
+    """Per hex whose step is *blind* (the obstacle or crest casting the zone), the hexes of the line
+    behind it, towards the lower end, within its A6.4 blind zone (hex model, ASL)."""
+    from kernel.line_of_sight.report import blind_values
+
+    out: dict[int, list[int]] = {}
+    if result.model != "hex" or board.ruleset.los_model != "asl":
+        return out
+    a, _ = board.location(result.viewer)
+    b, _ = board.location(result.target)
+    line = [h for h, _ in crossed] + [b]
+    for step in result.steps:
+        if step.effect != "blind" or step.kind != "interior":
+            continue
+        h = board.index(step.hex)
+        values = blind_values(board, result, step.hex)
+        low = board.index(values["low"])
+        zone = int(values["zone"])
+        behind = [k for k in dict.fromkeys(line + [a]) if k != h
+                  and board.distance(k, low) < board.distance(h, low) and board.distance(h, k) <= zone]
+        out[h] = behind
+    return out
 
 
 def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_steps: bool = False,
-                view=None, counters=None, title: str | None = None, dpi: int = DEFAULT_DPI):
+                view=None, counters=None, art: bool | None = None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """One LOS: the centre-to-centre line, the hexes it crosses, hindrances and where it is blocked.
 
     Parameters
@@ -40,6 +97,9 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
         Crop the picture to these hexes instead of zooming on the line.
     counters : kernel.Counters, optional
         The counters the LOS was computed with: drawn, with legend entries.
+    art : bool, optional
+        Draw the board's art under the line (:mod:`kernel.render.art_layer`) or, with False, the hex
+        model's colours; default the art on maps with art of their own and for depiction-model LOS.
     """
     require("plot", "pictures")
     from matplotlib.collections import PolyCollection
@@ -48,9 +108,12 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     import matplotlib.patheffects as effects
     from kernel.line_of_sight.report import los_report
     from kernel.line_of_sight.tracer import trace
+    from kernel.render.art_layer import backdrop_text, uses_art
+    from kernel.render.board_map import draw_backdrop
     from kernel.render.labels import draw_labels
 
     frame = Frame(board)
+    drawn_art = uses_art(board, art, model=result.model)
     a, _ = board.location(result.viewer)
     b, _ = board.location(result.target)
     crossed = trace(board, a, b)
@@ -63,46 +126,81 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     elif zoom:
         box, size = zoom_box(frame, hexes, margin_hexes=2.0, band=band)
     verdict = "clear" if result.visible else f"BLOCKED at {result.blocked_at_name} ({result.reason_name})"
-    sub = f"{verdict}; hindrance +{result.hindrance}; target cover {result.cover}"
-    page = Page(frame, box, title or f"LOS {result.viewer} \u2192 {result.target}", map_subtitle(board, sub), dpi=dpi,
-                 page=size, band=band)
-    handles = draw_board(page, board, muted=0.35, names=False)
+    sub = (f"{verdict}; hindrance +{result.hindrance}; target cover {result.cover}  ·  "
+           f"{model_text(result.model, counters, backdrop_text(board, drawn_art))}")
+    page = Page(frame, box, title or f"LOS {result.viewer} \u2192 {result.target} ({result.model} model)",
+                map_subtitle(board, sub), dpi=dpi, page=size, band=band)
+    handles = draw_backdrop(page, board, art=drawn_art, muted=0.15 if drawn_art else 0.35)
     ax, ppu = page.ax, page.ppu
     interior = [h for h, k in crossed if k == "interior" and h not in (a, b)]
     touched = [h for h, k in crossed if k != "interior" and h not in (a, b)]
     drm = {}
-    blocks = set()
+    blocks, casts = set(), set()
     for step in result.steps:
         h = board.index(step.hex)
         if step.hindrance:
             drm[h] = drm.get(h, 0) + step.hindrance
-        if step.effect in ("blocks", "blind"):
+        if step.effect == "blocks":
             blocks.add(h)
-    if result.blocked_at >= 0:
+        elif step.effect == "blind":
+            casts.add(h)
+    if result.blocked_at >= 0 and not result.blind:
         blocks.add(result.blocked_at)
+    blind = blind_hexes(board, result, crossed)
+    blind_cells = sorted({k for behind in blind.values() for k in behind} - blocks)
     polys = frame.hexagons(0.97)
     status = []
-    if interior:
-        ax.add_collection(PolyCollection(polys[interior], facecolors=_CROSSED_FILL, edgecolors=_CROSSED_EDGE,
+    if interior:   # over the art only an outline: the art is what the verdict comes from
+        ax.add_collection(PolyCollection(polys[interior], facecolors="none" if drawn_art else _CROSSED_FILL, edgecolors=_CROSSED_EDGE,
                                          linewidths=max(0.6, 0.07 * ppu), zorder=3.5))
-        status.append(Patch(facecolor=_CROSSED_FILL, edgecolor=_CROSSED_EDGE, label="hex the LOS crosses"))
+        status.append(Patch(facecolor="none" if drawn_art else _CROSSED_FILL, edgecolor=_CROSSED_EDGE,
+                            label="hex the LOS crosses"))
     if touched:
         ax.add_collection(PolyCollection(polys[touched], facecolors="none", edgecolors=_CROSSED_EDGE,
                                          linewidths=max(0.6, 0.07 * ppu), linestyles="--", zorder=3.5))
         status.append(Patch(facecolor="none", edgecolor=_CROSSED_EDGE, ls="--",
                             label="hex the LOS runs along / touches"))
     if drm:
-        ax.add_collection(PolyCollection(polys[list(drm)], facecolors=HINDERED_COLOUR, alpha=0.6, edgecolors="none",
-                                         zorder=3.6))
-        status.append(Patch(facecolor=HINDERED_COLOUR, alpha=0.6, label="hindrance (+DRM)"))
+        fill = 0.3 if drawn_art else 0.6   # over the art: light, the art shows through
+        ax.add_collection(PolyCollection(polys[list(drm)], facecolors=HINDERED_COLOUR, alpha=fill,
+                                         edgecolors="#e65100" if drawn_art else "none",
+                                         linewidths=max(0.6, 0.08 * ppu), zorder=3.6))
+        status.append(Patch(facecolor=HINDERED_COLOUR, alpha=fill, edgecolor="#e65100" if drawn_art else "none",
+                            label="hindrance hex (+DRM)"))
     if blocks:
-        ax.add_collection(PolyCollection(polys[sorted(blocks)], facecolors="#e53935", alpha=0.55, edgecolors="#b71c1c",
-                                         linewidths=max(0.6, 0.08 * ppu), zorder=3.7))
-        status.append(Patch(facecolor="#e53935", alpha=0.55, edgecolor="#b71c1c", label="blocks the LOS"))
+        fill = 0.3 if drawn_art else 0.55
+        ax.add_collection(PolyCollection(polys[sorted(blocks)], facecolors=BLOCKING_COLOUR, alpha=fill,
+                                         edgecolors="#b71c1c", linewidths=max(0.6, 0.08 * ppu), zorder=3.7))
+        status.append(Patch(facecolor=BLOCKING_COLOUR, alpha=fill, edgecolor="#b71c1c", label="blocking hex"))
+    if casts:
+        ax.add_collection(PolyCollection(polys[sorted(casts)], facecolors="none", edgecolors=BLIND_COLOUR,
+                                         linewidths=max(1.2, 0.14 * ppu), zorder=3.8))
+        status.append(Patch(facecolor="none", edgecolor=BLIND_COLOUR, lw=2,
+                            label="casts a blind zone (A6.4 obstacle or crest)"))
+    if blind_cells:
+        ax.add_collection(PolyCollection(polys[blind_cells], facecolors=(1.0, 0.6, 1.0, 0.35), hatch="////",
+                                         edgecolors=BLIND_COLOUR, linewidths=max(0.4, 0.04 * ppu), zorder=3.75))
+        status.append(Patch(facecolor=(1.0, 0.6, 1.0, 0.35), hatch="////", edgecolor=BLIND_COLOUR,
+                            label="blind hex (in the A6.4 zone, along the line)"))
+    runs = pixel_runs(result)
+    if runs:
+        from kernel.maps.art import UNIT_X, UNIT_Y
+        from kernel.render.common import SQRT3
+
+        colours = {"blocks": "#b71c1c", "blind": BLIND_COLOUR, "hindrance": "#e65100", "no effect": "#0277bd"}
+        for what, effect, (x0, y0, x1, y1) in runs:
+            ax.plot([x0 / UNIT_X, x1 / UNIT_X], [-y0 / UNIT_Y * SQRT3, -y1 / UNIT_Y * SQRT3],
+                    color=colours.get(effect, "#e65100"), lw=max(3.0, 0.45 * ppu), solid_capstyle="butt",
+                    zorder=11.5, marker="|", markersize=max(4.0, 0.6 * ppu))
+        for effect in sorted({e for _, e, _ in runs}):
+            status.append(Line2D([], [], color=colours.get(effect, "#e65100"), lw=4, marker="|",
+                                 label=f"art pixels judged: {effect}"))
     name_size = draw_names(page, board, skip=(a, b))
     value_size = float(np.clip(name_size * 1.4, 3, 12))
     drm_hexes = list(drm)
-    draw_labels(page, frame.cx[drm_hexes], frame.cy[drm_hexes] - VALUE_DROP, [f"+{drm[h]}" for h in drm_hexes],
+    # the DRM low in the hex, away from the line through the centre (over the art: the pixel runs on it)
+    drop = 1.0 if drawn_art else VALUE_DROP
+    draw_labels(page, frame.cx[drm_hexes], frame.cy[drm_hexes] - drop, [f"+{drm[h]}" for h in drm_hexes],
                 size=value_size, colour="#6d2c00", weight="bold", halo=max(0.6, name_size * 0.3), zorder=12)
     ax_, ay = float(frame.cx[a]), float(frame.cy[a])
     bx, by = float(frame.cx[b]), float(frame.cy[b])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._extras import require
-from kernel.render.board_map import draw_board, draw_board_labels, draw_names
+from kernel.render.board_map import draw_board_labels, draw_names
 from kernel.render.common import DEFAULT_DPI, SOURCE_COLOUR, VALUE_DROP, Frame, Page, full_box, map_subtitle, zoom_box
 
 
@@ -63,7 +63,8 @@ def _format_cost(value: float) -> str:
 
 
 def movement_picture(board, field, *, allowance: float | None = None, to=None, full=None, zoom: bool = True,
-                     view=None, counters=None, title: str | None = None, dpi: int = DEFAULT_DPI):
+                     view=None, counters=None, art: bool | None = None, title: str | None = None,
+                     dpi: int = DEFAULT_DPI):
     """A movement field: the cost of each hex written in it and colour-scaled.
 
     Parameters
@@ -85,6 +86,9 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         Crop the picture to these hexes (names or indices) instead.
     counters : kernel.Counters, optional
         The counters the field was computed with (SMOKE, units): drawn, with legend entries.
+    art : bool, optional
+        Draw the board's art under the field (:mod:`kernel.render.art_layer`) or, with False, the hex
+        model's colours; default the art where a board of the map has art of its own (VASL boards).
     """
     require("plot", "pictures")
     from matplotlib import colormaps
@@ -128,9 +132,15 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     start_names = ", ".join(field.state_name(st) for st in start_states[:4]) + ("..." if len(start_states) > 4 else "")
     what = f"{int(within.sum())} hexes within {_format_cost(limit)} {'MF' if board.ruleset.los_model == 'asl' else 'MP'}" \
         if allowance is not None else f"{int(finite.sum())} hexes reachable"
-    page = Page(frame, box, title or f"Movement of {field.unit} from {start_names}", map_subtitle(board, what), dpi=dpi,
-                 page=size)
-    handles = draw_board(page, board, muted=0.5, names=False)
+    from kernel.render.art_layer import backdrop_text, uses_art
+    from kernel.render.board_map import draw_backdrop
+    from kernel.render.common import counters_text
+
+    drawn_art = uses_art(board, art)
+    page = Page(frame, box, title or f"Movement of {field.unit} from {start_names}",
+                map_subtitle(board, f"{what}  ·  {counters_text(counters)}  ·  {backdrop_text(board, drawn_art)}"),
+                dpi=dpi, page=size)
+    handles = draw_backdrop(page, board, art=drawn_art, muted=0.35 if drawn_art else 0.5)
     ax, ppu = page.ax, page.ppu
     cmap = colormaps["YlGnBu"]
     norm = Normalize(vmin=0.0, vmax=max(limit, 1.0))
