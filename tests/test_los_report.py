@@ -53,3 +53,14 @@ def test_blind_arithmetic_confirms_every_interior_blind_step(board, seed):
                 assert ": blind" in blind_arithmetic(board, result, step.hex), (result.viewer, result.target, step)
                 checked += 1
     assert checked > 20
+
+
+def test_a_hindrance_step_reads_as_a_hindrance(board):
+    sources = np.arange(0, len(board) - 3, 7)
+    pairs = kernel.los_pairs(board, sources, sources + 3)
+    k = int(np.flatnonzero(pairs.visible & (pairs.hindrance > 0))[0])
+    result = kernel.los(board, board.names[sources[k]], board.names[sources[k] + 3])
+    hindered = [s for s in result.steps if s.hindrance]
+    assert hindered and all(s.effect_text == "hindrance" for s in hindered)
+    for text in (result.explain(), los_report(board, result)):
+        assert "hindrance +" in text and "no effect +" not in text

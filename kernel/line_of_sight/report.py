@@ -166,7 +166,7 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     matter = [s for s in result.steps if all_steps or s.effect != "none" or s.hindrance]
     for step in matter:
         h = board.index(step.hex)
-        what = step.effect if step.effect != "none" else "no effect"
+        what = step.effect_text
         drm = f" +{step.hindrance}" if step.hindrance else ""
         rule = f" [{step.rule}]" if step.rule != "-" else ""
         lines.append(f"  {step.hex:<8} {step.kind:<17} {what}{drm}{rule}  (ground level "

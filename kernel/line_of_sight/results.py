@@ -46,6 +46,17 @@ class LOSStep:
     reason: str | None
     rule: str
 
+    @property
+    def effect_text(self) -> str:
+        """What the step did, in words: ``"blocks"``, ``"blind"``, ``"hindrance"`` (a DRM and nothing else) or ``"no effect"``.
+
+        >>> LOSStep("71J5", "orchard", "none", 1, None, "B.10").effect_text
+        'hindrance'
+        """
+        if self.effect != "none":
+            return self.effect
+        return "hindrance" if self.hindrance else "no effect"
+
 
 def _plain(value):
     """A numpy array or scalar as plain Python data (lists, ints, bools), for ``to_dict``."""
@@ -155,7 +166,7 @@ class LOSResult:
                  f"hindrance +{self.hindrance}; target cover {self.cover}"
                  + ("; continuous slope" if self.continuous_slope else "")]
         for step in self.steps:
-            what = step.effect if step.effect != "none" else "no effect"
+            what = step.effect_text
             drm = f" +{step.hindrance}" if step.hindrance else ""
             rule = f" [{step.rule}]" if step.rule != "-" else ""
             lines.append(f"  {step.hex:<8} {step.kind:<17} {what}{drm}{rule}")

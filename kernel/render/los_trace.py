@@ -48,7 +48,7 @@ def pixel_runs(result) -> list[tuple[str, str, tuple[int, int, int, int]]]:
     for step in result.steps:
         found = _RUN.fullmatch(step.kind)
         if found:
-            effect = step.effect if step.effect != "none" else ("hindrance" if step.hindrance else "no effect")
+            effect = step.effect_text
             out.append((found["what"], effect, tuple(int(found[k]) for k in ("x0", "y0", "x1", "y1"))))
     return out
 
