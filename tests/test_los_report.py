@@ -23,7 +23,9 @@ def test_golden_blind_hex_report(board):
     # 72K6 (woods, range 2 from the target) is the blind hex that decides; the A6.4 numbers are written out
     assert "72K6     interior          blind [A6.4 blind hex]  (ground level 0; range 34 from the viewer, 2 to " \
            "the target)" in text
-    assert "max((4 + 12 − 6 − 0 + 2)/2, 1) = 6 hexes; rT = 2 ≤ 6: blind" in text
+    assert "higher end 71I4 at level 3, lower end 72M6 at level 0; rS = 34, rT = 2" in text
+    assert "obstacle top O = level 1; blind zone = max(2·O + ⌊rS/5⌋ − S − T + 1, 1) = max(2 + 6 − 3 − 0 + 1, 1) " \
+           "= 6 hexes; rT = 2 ≤ 6: blind" in text
     assert not any("no effect" in line for line in lines[2:-1]) and lines[-1].endswith("more steps with no effect; --all-steps lists them)")
 
 

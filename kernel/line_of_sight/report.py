@@ -5,25 +5,84 @@
 levels and the range, and lists only the steps that change something (a
 hindrance, a blind hex, a block), each with its ranges from both ends and
 its level; for an ASL blind hex it writes the A6.4 arithmetic of
-``docs/los-semantics.md`` (section 2) with the numbers of this LOS.  With
+``docs/los-semantics.md`` (section 2) with the numbers of this LOS, in levels.
+
+The arithmetic's text lives here and only here, as module-level templates with
+named ``{placeholders}`` filled by :meth:`str.format` (:func:`blind_arithmetic`
+for the CLI and the pictures; a page can embed the same templates and fill
+them itself): :data:`OBSTACLE_BLIND_FORMULA`, :data:`CREST_BLIND_FORMULA`,
+:data:`BLIND_ENDS_TEXT`, :data:`BLIND_VERDICT` and :data:`NOT_BLIND_VERDICT`.
+Their placeholders and units:
+
+``{O}``, ``{G}``
+    the obstacle's top (ground level + obstacle height), the bare crest's
+    ground level, in levels; a half level is written ``.5`` (``1.5``).
+``{two_O}``, ``{two_G}``
+    twice that, a whole number (``3`` for ``1.5``).
+``{S}``, ``{T}``
+    the higher and the lower end's level (ground level + Location level).
+``{high}``, ``{low}``
+    the names of the higher and the lower end.
+``{rS}``, ``{rT}``, ``{fifths}``
+    the ranges in hexes from the higher end to the hex and from the hex to
+    the lower end, and ``⌊rS/5⌋``.
+``{zone}``
+    the blind zone in hexes: the lower end is blind when ``rT ≤ zone``.
+
+:func:`blind_values` gives the numbers as a dict keyed by these names.  With
 ``all_steps=True`` every step is listed, as in ``explain()``.
 """
 
 from __future__ import annotations
 
+#: The A6.4 test behind an obstacle (woods, building, orchard seen from above), in levels.  Placeholders:
+#: ``{O}`` the obstacle's top (ground + obstacle height) in levels, a half level written ``.5`` (``1.5``);
+#: ``{two_O}`` twice that, a whole number (``3``); ``{fifths}`` ``⌊rS/5⌋``, whole hexes; ``{S}`` and
+#: ``{T}`` the higher and the lower end's level; ``{zone}`` the blind zone in hexes.
+OBSTACLE_BLIND_FORMULA = ("obstacle top O = level {O}; blind zone = max(2·O + ⌊rS/5⌋ − S − T + 1, 1) "
+                          "= max({two_O} + {fifths} − {S} − {T} + 1, 1) = {zone} hexes")
+#: The A6.4 test behind a bare crest (a hill hex with no obstacle), in levels.  Placeholders as
+#: :data:`OBSTACLE_BLIND_FORMULA`, with ``{G}`` the crest's ground level and ``{two_G}`` twice it.
+CREST_BLIND_FORMULA = ("crest G = level {G}; blind zone = max(2·G + ⌊rS/5⌋ − S − T, 0) "
+                       "= max({two_G} + {fifths} − {S} − {T}, 0) = {zone} hexes")
+#: The ends of the test: ``{high}``/``{low}`` the names of the higher and the lower end, ``{S}``/``{T}``
+#: their levels, ``{rS}`` the range in hexes from the higher end to the hex, ``{rT}`` from the hex to the
+#: lower end.
+BLIND_ENDS_TEXT = "higher end {high} at level {S}, lower end {low} at level {T}; rS = {rS}, rT = {rT}"
+#: The verdict when ``rT ≤ zone`` (placeholders ``{rT}``, ``{zone}``).
+BLIND_VERDICT = "rT = {rT} ≤ {zone}: blind"
+#: The verdict when ``rT > zone``.
+NOT_BLIND_VERDICT = "rT = {rT} > {zone}: not blind by this test (see docs/los-semantics.md section 2)"
 
-def _level(half: int) -> str:
+
+def level_text(half: int) -> str:
+    """A height given in half levels, written in levels with a half level as ``.5``.
+
+    Examples
+    --------
+    >>> level_text(3), level_text(4), level_text(-1)
+    ('1.5', '2', '-0.5')
+    """
     return str(half // 2) if half % 2 == 0 else f"{half / 2:g}"
 
 
-def blind_arithmetic(board, result, hex_name: str) -> str:
-    """The A6.4 blind-hex test of one step, with the numbers of this LOS (ASL).
+def blind_values(board, result, hex_name: str) -> dict:
+    """The numbers of the A6.4 blind-hex test at one step of an ASL LOS, keyed by the templates' placeholders.
 
-    Heights in half levels: ``S2``/``T2`` the higher and lower ends
-    (``2 × (ground + Location level)``), ``O`` the obstacle's top (``2 ×
-    ground + obstacle height``) or ``G`` the crest's ground (``2 × ground``)
-    where the hex has no obstacle; ``rS``/``rT`` the ranges from the higher end
-    to the hex and from the hex to the lower end.
+    Returns
+    -------
+    dict
+        ``kind`` (``"obstacle"`` or ``"crest"``: which template applies), ``blind`` (bool), and every
+        placeholder of :data:`OBSTACLE_BLIND_FORMULA`, :data:`CREST_BLIND_FORMULA`,
+        :data:`BLIND_ENDS_TEXT` and the verdicts as text (levels written by :func:`level_text`).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> v = blind_values(board, kernel.los(board, "71I4", "72M6"), "72K6")
+    >>> v["kind"], v["O"], v["two_O"], v["fifths"], v["S"], v["T"], v["zone"], v["rT"], v["blind"]
+    ('obstacle', '1', '2', '6', '3', '0', '6', '2', True)
     """
     ia, la = board.location(result.viewer)
     ib, lb = board.location(result.target)
@@ -36,21 +95,39 @@ def blind_arithmetic(board, result, hex_name: str) -> str:
     obstacle = int(board.obstacle_height[h])
     if s2 != t2 and s2 > ground:   # B14.2: an orchard in season is an obstacle seen from above
         obstacle = max(obstacle, int(board.obstacle_from_above[h]))
+    # in half levels the zone is (2·top + 2·⌊rS/5⌋ − S2 − T2 [+ 2]) // 2: the kernel's integer form
+    top = ground + obstacle
     if obstacle > 0:
-        top = ground + obstacle
         zone = max((2 * top + 2 * (rs // 5) - s2 - t2 + 2) // 2, 1)
-        formula = (f"obstacle top O = {_level(top)} levels; blind zone = max((2·O + 2·⌊rS/5⌋ − S2 − T2 + 2)/2, 1) "
-                   f"= max(({2 * top} + {2 * (rs // 5)} − {s2} − {t2} + 2)/2, 1) = {zone}")
     else:
-        top = ground
         zone = max((2 * top + 2 * (rs // 5) - s2 - t2) // 2, 0)
-        formula = (f"crest G = level {_level(top)}; blind zone = max((2·G + 2·⌊rS/5⌋ − S2 − T2)/2, 0) "
-                   f"= max(({2 * top} + {2 * (rs // 5)} − {s2} − {t2})/2, 0) = {zone}")
-    verdict = (f"rT = {rt} ≤ {zone}: blind" if rt <= zone
-               else f"rT = {rt} > {zone}: not blind by this test (see docs/los-semantics.md section 2)")
-    return (f"higher end {board.names[high]} at level {_level(s2)} (S2 = {s2}), lower end {board.names[low]} at "
-            f"level {_level(t2)} (T2 = {t2}), rS = {rs}, {formula.split('; ')[0]};\n"
-            f"{formula.split('; ')[1]} hexes; {verdict}")
+    values = {"kind": "obstacle" if obstacle > 0 else "crest", "blind": rt <= zone,
+              "high": board.names[high], "low": board.names[low], "S": level_text(s2), "T": level_text(t2),
+              "rS": str(rs), "rT": str(rt), "fifths": str(rs // 5), "zone": str(zone)}
+    values.update({"O": level_text(top), "two_O": str(top)} if obstacle > 0
+                  else {"G": level_text(top), "two_G": str(top)})
+    return values
+
+
+def blind_arithmetic(board, result, hex_name: str) -> str:
+    """The A6.4 blind-hex test of one step, with the numbers of this LOS (ASL), in levels.
+
+    Two lines: :data:`BLIND_ENDS_TEXT`, then :data:`OBSTACLE_BLIND_FORMULA` (or
+    :data:`CREST_BLIND_FORMULA` where the hex has no obstacle) and the verdict, filled from
+    :func:`blind_values`.  Levels are written in levels, a half level as ``.5``.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> print(blind_arithmetic(board, kernel.los(board, "71I4", "72M6"), "72K6"))
+    higher end 71I4 at level 3, lower end 72M6 at level 0; rS = 34, rT = 2
+    obstacle top O = level 1; blind zone = max(2·O + ⌊rS/5⌋ − S − T + 1, 1) = max(2 + 6 − 3 − 0 + 1, 1) = 6 hexes; rT = 2 ≤ 6: blind
+    """
+    values = blind_values(board, result, hex_name)
+    formula = OBSTACLE_BLIND_FORMULA if values["kind"] == "obstacle" else CREST_BLIND_FORMULA
+    verdict = BLIND_VERDICT if values["blind"] else NOT_BLIND_VERDICT
+    return f"{BLIND_ENDS_TEXT.format(**values)}\n{formula.format(**values)}; {verdict.format(**values)}"
 
 
 def los_report(board, result, *, all_steps: bool = False) -> str:
