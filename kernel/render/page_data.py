@@ -44,6 +44,9 @@ DEFAULT_MAX_ALLOWANCE = 8
 #: Rows of ordered pairs evaluated per call of :func:`kernel.los_pairs` (memory bound).
 _PAIR_ROWS = 256
 
+#: The A6.4 texts of :mod:`kernel.line_of_sight.report` the page fills in (the CLI's own templates).
+BLIND_TEXTS = ("BLIND_ENDS_TEXT", "OBSTACLE_BLIND_FORMULA", "CREST_BLIND_FORMULA", "BLIND_VERDICT",
+               "NOT_BLIND_VERDICT")
 _BUILDINGS = {"stone-building", "wooden-building", "building"}
 _HEXSIDE_COLOURS = {"wall": "#37474f", "hedge": "#2e8b2e", "bocage": "#0d4d14", "hedgerow": "#0b3d0b",
                     "cliff": "#4e2a1e", "stream": "#1e88e5", "fieldworks": "#8b3a1a"}
@@ -97,7 +100,7 @@ def map_drawing(board) -> dict:
         else:
             insets.extend([int(i), c] for i in has)
             legend.append({"kind": "inset", "colour": terrain_colour(rs, t), "label": name})
-    segments = []
+    segments, roads = [], []   # roads apart: the art does not draw them
     nb = board.neighbours
     own = np.arange(len(board))[:, None]
     for k, name in enumerate(rs.hexside_names):
@@ -109,7 +112,7 @@ def map_drawing(board) -> dict:
             c = colour_index(_ROAD_COLOUR)
             for h, d in zip(hexes, dirs):
                 mx, my = frame.hexside_midpoint(int(h), int(d))
-                segments.append([*_round([frame.cx[h], frame.cy[h], mx, my]), c, 0.6])
+                roads.append([*_round([frame.cx[h], frame.cy[h], mx, my]), c, 0.6])
             legend.append({"kind": "line", "colour": _ROAD_COLOUR, "label": "road"})
             continue
         hexes, dirs = np.nonzero(mask & ((nb < 0) | (own < nb)))
@@ -129,21 +132,22 @@ def map_drawing(board) -> dict:
         "building": board.building_levels.astype(int).tolist(),
         "obstacle": board.obstacle_height.astype(int).tolist(),     # half levels (A6.4 arithmetic)
         "from_above": board.obstacle_from_above.astype(int).tolist(),
-        "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments,
+        "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments, "roads": roads,
         "legend": legend, "hex_height": round(SQRT3 * 2, 4),
     }
 
 
-def los_tables(board, counters=None, unit=None) -> dict:
-    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details, packed."""
+def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
+    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed."""
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_pairs
 
     n = len(board)
-    matrix = los_matrix(board, counters=counters)
+    matrix = los_matrix(board, counters=counters, model=model)
     upper = []
     for hex_index in np.flatnonzero(board.top_level > 0):
         for level in range(1, int(board.top_level[hex_index]) + 1):
-            fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit)
+            fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit,
+                                 model=model)
             row = np.where(fire.visible, np.minimum(fire.hindrance, 127), -1).astype(np.int8)
             upper.append({"hex": int(hex_index), "level": level, "row": pack(row)})
     blocked_at = np.empty((n, n), np.uint16)
@@ -153,7 +157,7 @@ def los_tables(board, counters=None, unit=None) -> dict:
     columns = np.arange(n, dtype=np.int64)
     for first in range(0, n, _PAIR_ROWS):
         rows = np.arange(first, min(n, first + _PAIR_ROWS), dtype=np.int64)
-        result = los_pairs(board, rows, columns, product=True, counters=counters, unit=unit)
+        result = los_pairs(board, rows, columns, product=True, counters=counters, unit=unit, model=model)
         shape = (rows.size, n)
         blocked_at[rows] = np.where(result.blocked_at >= 0, result.blocked_at, NO_BLOCKING_HEX).reshape(shape)
         detail[rows] = (result.reason.astype(np.uint8) | (result.continuous_slope.astype(np.uint8) << 3)
@@ -162,7 +166,7 @@ def los_tables(board, counters=None, unit=None) -> dict:
         cover[rows] = np.clip(result.cover, -128, 127).astype(np.int8).reshape(shape)
     from kernel.line_of_sight.results import REASONS
 
-    return {"matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
+    return {"model": model, "matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
             "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(blocked_hindrance), "reasons": list(REASONS)}
 
 
@@ -205,7 +209,10 @@ def page_data(board, *, counters=None, unit: str | None = None,
     >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]
     (346, 'infantry', 2, [[92, 3]])
     """
+    from kernel.line_of_sight import report
     from kernel.maps.counters import counter_values
+    from kernel.render.page_art import art_background
+    from kernel.render.page_paths import movement_paths
 
     if isinstance(max_allowance, bool) or not isinstance(max_allowance, (int, np.integer)) \
             or not 1 <= max_allowance <= 127:
@@ -220,11 +227,18 @@ def page_data(board, *, counters=None, unit: str | None = None,
         smoke = {int(h): int(smoke_drm[h]) for h in np.flatnonzero(smoke_drm)}
         vehicles, units = np.flatnonzero(vehicle_mask).tolist(), np.flatnonzero(unit_mask).tolist()
     on_map = counters if smoke or vehicles or units else None
-    return {
+    art = art_background(board)
+    data = {
         "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
         "map": map_drawing(board),
         "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
                      "units": sorted(units)},
         "los": los_tables(board, on_map, unit),
         "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map),
+        "paths": movement_paths(board, unit, int(max_allowance), counters=on_map),
+        "blind_text": {name: getattr(report, name) for name in BLIND_TEXTS},
+        "art": art,
     }
+    if art is not None:
+        data["los_depiction"] = los_tables(board, on_map, unit, model="depiction")
+    return data
