@@ -140,6 +140,7 @@ def map_drawing(board) -> dict:
 def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
     """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed."""
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_pairs
+    from kernel.render.page_steps import los_steps
 
     n = len(board)
     matrix = los_matrix(board, counters=counters, model=model)
@@ -166,8 +167,19 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
         cover[rows] = np.clip(result.cover, -128, 127).astype(np.int8).reshape(shape)
     from kernel.line_of_sight.results import REASONS
 
-    return {"model": model, "matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
-            "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(blocked_hindrance), "reasons": list(REASONS)}
+    # the hindrance of blocked pairs is mostly the same both ways: then only the upper triangle is kept (the
+    # page reads pair (a, b) at (min, max)), which halves the largest table
+    symmetric = bool(np.array_equal(blocked_hindrance, blocked_hindrance.T))
+    kept = np.triu(blocked_hindrance) if symmetric else blocked_hindrance
+    tables = {"model": model, "matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
+              "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(kept),
+              "blocked_hindrance_symmetric": symmetric, "reasons": list(REASONS)}
+    if model == "hex":   # the depiction model's steps are runs of pixels: los --depiction --explain lists them
+        blind = (matrix < 0) & ((detail & 7) == REASONS.index("blind hex"))
+        steps = los_steps(board, counters, matrix > 0, blind)
+        tables["steps"] = {"counts": pack(steps["counts"]), "hexes": pack(steps["hexes"].astype("<u2")),
+                           "values": pack(steps["values"])}
+    return tables
 
 
 def movement_tables_packed(board, unit: str, max_allowance: int, counters=None) -> dict:
@@ -228,6 +240,7 @@ def page_data(board, *, counters=None, unit: str | None = None,
         vehicles, units = np.flatnonzero(vehicle_mask).tolist(), np.flatnonzero(unit_mask).tolist()
     on_map = counters if smoke or vehicles or units else None
     art = art_background(board)
+    parent, full = movement_paths(board, unit, int(max_allowance), counters=on_map)
     data = {
         "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
         "map": map_drawing(board),
@@ -235,7 +248,10 @@ def page_data(board, *, counters=None, unit: str | None = None,
                      "units": sorted(units)},
         "los": los_tables(board, on_map, unit),
         "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map),
-        "paths": movement_paths(board, unit, int(max_allowance), counters=on_map),
+        "paths": {"parent": pack(parent), "neighbours": pack(board.neighbours.astype("<i2")),
+                  "full_keys": pack(np.array([s * len(board) + t for s, t, _ in full], "<u4")),
+                  "full_lengths": pack(np.array([len(p) for _, _, p in full], "<u2")),
+                  "full_hexes": pack(np.array([h for _, _, p in full for h in p], "<u2"))},
         "blind_text": {name: getattr(report, name) for name in BLIND_TEXTS},
         "art": art,
     }

@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.render.page_data import pack
-
 #: Pointer of a hex not reached (or of the start itself).
 NO_PATH = 255
 #: Pointer of a hex whose whole path is listed in ``full`` (the pointers do not give it).
@@ -41,6 +39,19 @@ def _state_hexes(field) -> np.ndarray:
     n_loc = tables.n_locations
     location_states = board.location_hex[np.arange(2 * n_loc) >> 1].astype(np.int64)
     return np.concatenate([location_states, tables.bypass_hex.astype(np.int64)])
+
+
+def _candidate_states(field) -> np.ndarray:
+    """Per hex, the states :meth:`~kernel.MovementField.best_state` chooses among, in its order (-1: none)."""
+    board, tables = field.board, field.tables
+    loc = board.location_offset[:len(board)].astype(np.int64)
+    deck = board.bridge_deck.astype(bool)
+    bypass = tables.bypass_id.astype(np.int64)
+    out = np.full((len(board), 4 + bypass.shape[1]), -1, np.int64)
+    out[:, 0], out[:, 1] = 2 * loc, 2 * loc + 1
+    out[deck, 2], out[deck, 3] = 2 * loc[deck] + 2, 2 * loc[deck] + 3
+    out[:, 4:] = np.where(bypass >= 0, 2 * tables.n_locations + bypass, -1)
+    return out
 
 
 def _hex_sequences(field, reachable_states: np.ndarray, state_hex: np.ndarray) -> dict[int, tuple]:
@@ -66,24 +77,26 @@ def _hex_sequences(field, reachable_states: np.ndarray, state_hex: np.ndarray) -
     return sequences
 
 
-def movement_paths(board, unit: str, allowance: int, counters=None) -> dict:
-    """The page's path trees: a direction per (start, hex) pair, packed, and the full paths the pointers miss.
+def movement_paths(board, unit: str, allowance: int, counters=None) -> tuple[np.ndarray, list]:
+    """The page's path trees: a direction per (start, hex) pair and the full paths the pointers miss.
 
     Returns
     -------
-    dict
-        ``parent``: packed uint8 array (N, N), row = start, column = hex:
-        the direction to the hex before it (:data:`NO_PATH`: not reached or
-        the start; :data:`FULL_PATH`: see ``full``); ``full``: list of
-        ``[start, hex, [hexes of the path]]``; ``neighbours``: packed int16
-        (N, 6), :attr:`Board.neighbours`.
+    parent : numpy.ndarray of uint8, shape (N, N)
+        Row = start, column = hex: the direction (into :attr:`Board.neighbours`)
+        to the hex before it; :data:`NO_PATH` where not reached or the start,
+        :data:`FULL_PATH` where ``full`` holds the path.
+    full : list
+        ``[start, hex, [hexes of the path, start first]]`` of those pairs.
 
     Examples
     --------
     >>> import kernel
-    >>> data = movement_paths(kernel.load("71"), "infantry", 2)
-    >>> sorted(data), isinstance(data["full"], list)
-    (['full', 'neighbours', 'parent'], True)
+    >>> board = kernel.load("71")
+    >>> parent, full = movement_paths(board, "infantry", 2)
+    >>> start, step = board.index("71I4"), board.index("71I5")
+    >>> int(board.neighbours[step, parent[start, step]]) == start, int(parent[start, start]) == NO_PATH
+    (True, True)
     """
     from kernel.movement.fields import movement_field
 
@@ -91,22 +104,27 @@ def movement_paths(board, unit: str, allowance: int, counters=None) -> dict:
     nb = board.neighbours.astype(np.int64)
     parent = np.full((n, n), NO_PATH, np.uint8)
     full = []
+    candidates = None
     for start in range(n):
         field = movement_field(board, start, unit=unit, allowance=allowance, counters=counters)
+        if candidates is None:   # the same states for every start: the tables depend on the unit and allowance
+            candidates = _candidate_states(field)
         state_hex = _state_hexes(field)
         reachable = np.flatnonzero(np.isfinite(field.state_cost))
         sequences = _hex_sequences(field, reachable, state_hex)
+        costs = np.where(candidates >= 0, field.state_cost[np.maximum(candidates, 0)], np.inf)
+        best = candidates[np.arange(n), np.argmin(costs, axis=1)].tolist()   # first of the cheapest, as best_state
         for t in np.flatnonzero(np.isfinite(field.cost) & (field.cost <= allowance)).tolist():
             if t == start:
                 continue
-            path = sequences[field.best_state(t)]
+            path = sequences[best[t]]
             if len(path) < 2:
                 continue
             previous = path[-2]
             directions = np.flatnonzero(nb[t] == previous)
-            if directions.size and sequences[field.best_state(previous)] + (t,) == path:
+            if directions.size and sequences[best[previous]] + (t,) == path:
                 parent[start, t] = int(directions[0])
             else:
                 parent[start, t] = FULL_PATH
                 full.append([start, t, list(path)])
-    return {"parent": pack(parent), "full": full, "neighbours": pack(board.neighbours.astype("<i2"))}
+    return parent, full
