@@ -101,7 +101,7 @@ def movement_paths(board, unit: str, allowance: int, counters=None) -> tuple[np.
     from kernel.movement.fields import movement_field
 
     n = len(board)
-    nb = board.neighbours.astype(np.int64)
+    neighbours = board.neighbours.tolist()   # Python lists: one lookup per hex reached, no array calls
     parent = np.full((n, n), NO_PATH, np.uint8)
     full = []
     candidates = None
@@ -121,9 +121,9 @@ def movement_paths(board, unit: str, allowance: int, counters=None) -> tuple[np.
             if len(path) < 2:
                 continue
             previous = path[-2]
-            directions = np.flatnonzero(nb[t] == previous)
-            if directions.size and sequences[best[previous]] + (t,) == path:
-                parent[start, t] = int(directions[0])
+            around = neighbours[t]
+            if previous in around and sequences[best[previous]] + (t,) == path:
+                parent[start, t] = around.index(previous)
             else:
                 parent[start, t] = FULL_PATH
                 full.append([start, t, list(path)])
