@@ -12,14 +12,22 @@ Python, so the page answers every click from embedded arrays with no server:
   building level or bridge deck, from :func:`kernel.field_of_fire`);
 * **one LOS**: per ordered ground-level pair, what :func:`kernel.los_pairs`
   gives (the blocking hex, the reason, blind hex, continuous slope, the
-  target's cover), so the page writes the verdict line of
-  :meth:`kernel.LOSResult.explain` for any pair; the hex-by-hex list of
-  every step is ``hexkernel los A B --explain`` (it is too big to embed for
-  all N² pairs);
+  target's cover, the hindrance of a blocked pair: one triangle where it is
+  the same both ways), so the page writes the verdict line of
+  :meth:`kernel.LOSResult.explain` for any pair; the hindrance steps of the
+  visible hindered pairs and the blind steps of the blind pairs
+  (:mod:`kernel.render.page_steps`); the hex-by-hex list of every step is
+  ``hexkernel los A B --explain`` (too big to embed for all N² pairs); the
+  A6.4 arithmetic as the templates of :mod:`kernel.line_of_sight.report`
+  (``blind_text``), which the page fills in;
+* **the depiction model** on a map with a board's own art (a VASL board):
+  the art as a PNG (:mod:`kernel.render.page_art`) and the same LOS tables
+  by ``model="depiction"`` (``los_depiction``, without steps);
 * **movement**: for each whole allowance ``1..max_allowance`` MF, the
   movement matrix (:func:`kernel.movement_matrix`) of the unit class, as
   uint8 half-MF (255: not reachable within that allowance), because the
-  costs of all-MF moves depend on the allowance.
+  costs of all-MF moves depend on the allowance; and the cheapest paths as a
+  pointer tree per start (:mod:`kernel.render.page_paths`).
 
 Every table is a little-endian byte string, compressed with zlib's gzip
 format and base64-encoded; the page inflates it with the browser's own
