@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import base64
 import gzip
+import io
 import json
 import subprocess
 import sys
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +22,7 @@ import pytest
 import kernel
 from kernel.cli import main
 from kernel.render.page_data import NO_BLOCKING_HEX, NOT_REACHABLE, page_data
+from kernel.render.page_paths import FULL_PATH
 
 
 def unpack(text, dtype, shape=None):
@@ -141,3 +145,179 @@ def test_page_command_mistakes_exit_2_with_one_line(tmp_path, args, message):
     lines = process.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0] and "Traceback" not in process.stderr
     assert not (tmp_path / "map.html").exists()
+
+
+# ---- what the page adds for analysts: steps, paths, the depiction view ------------------------------------
+
+def best_path_hexes(field, hex_index):
+    """The hexes of the cheapest path to a hex's cheapest state (what the page's numbers give), a hex once."""
+    state, hexes = field.best_state(hex_index), []
+    states = [state]
+    while field.predecessor[states[-1]] >= 0:
+        states.append(int(field.predecessor[states[-1]]))
+    for s in reversed(states):
+        name = field.state_name(s)
+        h = field.board.index(name.split("-")[0]) if "-" in name else field.board.location(name)[0]
+        if not hexes or hexes[-1] != h:
+            hexes.append(h)
+    return hexes
+
+
+def chased_path(data, n, start, target, allowance):
+    """The page script's pathTo, in Python: the pointer tree of the largest allowance, full paths where listed."""
+    paths = data["paths"]
+    parent = unpack(paths["parent"], np.uint8, (n, n))
+    neighbours = unpack(paths["neighbours"], np.int16, (n, 6))
+    keys = unpack(paths["full_keys"], np.uint32)
+    lengths = unpack(paths["full_lengths"], np.uint16)
+    flat = unpack(paths["full_hexes"], np.uint16)
+    full = {int(k): flat[int(lengths[:i].sum()):int(lengths[:i + 1].sum())].tolist() for i, k in enumerate(keys)}
+    tables = [unpack(t, np.uint8, (n, n)) for t in data["move"]["tables"]]
+    if tables[allowance - 1][start, target] == NOT_REACHABLE:
+        return None
+    if tables[allowance - 1][start, target] != tables[-1][start, target]:
+        return [start, target]
+    back = [target]
+    while back[-1] != start:
+        d = int(parent[start, back[-1]])
+        if d == FULL_PATH:
+            return full[start * n + back[-1]] + back[-2::-1]
+        back.append(int(neighbours[back[-1], d]))
+    return back[::-1]
+
+
+@pytest.mark.parametrize("start", ["71I4", "71P5", "71A1"])
+def test_path_tree_gives_the_cheapest_paths(small, data, start):
+    n, s = len(small), small.index(start)
+    field = kernel.movement_field(small, start, allowance=data["move"]["max"])
+    reached = np.flatnonzero(field.cost <= data["move"]["max"])
+    assert reached.size > 5
+    listed = unpack(data["paths"]["parent"], np.uint8, (n, n))[s]
+    assert (listed[reached[reached != s]] != 255).all() and (listed[field.cost > data["move"]["max"]] == 255).all()
+    for t in reached.tolist():
+        assert chased_path(data, n, s, t, data["move"]["max"]) == best_path_hexes(field, t), small.names[t]
+
+
+@pytest.mark.parametrize("allowance", [1, 2])
+def test_paths_of_a_smaller_allowance_cost_what_the_page_writes(small, data, allowance):
+    """The tree is the largest allowance's; under a smaller one every drawn path is a chain of neighbours
+    from the start whose last hex costs what movement_field gives for that allowance."""
+    n = len(small)
+    for start in ["71I4", "71K9"]:
+        s = small.index(start)
+        field = kernel.movement_field(small, start, allowance=allowance)
+        for t in np.flatnonzero(field.cost <= allowance).tolist():
+            path = chased_path(data, n, s, t, allowance)
+            assert path[0] == s and path[-1] == t
+            assert all(b in small.neighbours[a] for a, b in zip(path, path[1:])), (start, small.names[t])
+            if len(path) > 2:   # more than one step: the same path as the allowance's own search
+                assert path == best_path_hexes(field, t), (start, small.names[t])
+
+
+def test_steps_are_the_recorded_walk(small, data):
+    from kernel.render.page_steps import BLIND_STEP
+
+    n = len(small)
+    steps = data["los"]["steps"]
+    counts = unpack(steps["counts"], np.uint8, (n, n)).ravel()
+    hexes, values = unpack(steps["hexes"], np.uint16), unpack(steps["values"], np.int8)
+    starts = np.concatenate([[0], np.cumsum(counts.astype(np.int64))])
+    matrix = kernel.los_matrix(small)
+    rng = np.random.default_rng(3)
+    hindered = np.argwhere(matrix > 0)
+    blind = [(a, b) for a, b in np.argwhere(matrix < 0)[rng.choice((matrix < 0).sum(), 3000, replace=False)]
+             if kernel.los(small, int(a), int(b)).reason_name == "blind hex"]
+    assert len(hindered) > 100 and len(blind) > 10
+    for a, b in [*hindered[rng.choice(len(hindered), 60, replace=False)], *blind[:40]]:
+        result = kernel.los(small, int(a), int(b))
+        k = a * n + b
+        got = list(zip([small.names[h] for h in hexes[starts[k]:starts[k + 1]]], values[starts[k]:starts[k + 1]].tolist()))
+        if result.visible:
+            want = [(s.hex, s.hindrance) for s in result.steps if s.hindrance > 0]
+        else:
+            want = [(s.hex, BLIND_STEP) for s in result.steps if s.effect == "blind"]
+        assert got == want and want, (small.names[a], small.names[b])
+    assert counts[(matrix == 0).ravel()].sum() == 0   # clear pairs: nothing recorded
+
+
+def test_blocked_hindrance_kept_as_one_triangle_only_where_symmetric(small):
+    counters = kernel.Counters.from_dict(small, {"smoke": {"71I9": 3}})
+    n = len(small)
+    for options, symmetric in [({}, True), ({"counters": counters}, None)]:
+        tables = page_data(small, max_allowance=1, **options)["los"]
+        stored = unpack(tables["blocked_hindrance"], np.int8, (n, n))
+        result = kernel.los_pairs(small, np.arange(n), np.arange(n), product=True, **options)
+        full = np.where(result.visible, 0, np.minimum(result.hindrance, 127)).reshape(n, n)
+        if tables["blocked_hindrance_symmetric"]:
+            assert np.array_equal(full, full.T)
+            np.testing.assert_array_equal(stored, np.triu(full))
+        else:
+            np.testing.assert_array_equal(stored, full)
+        if symmetric is not None:
+            assert tables["blocked_hindrance_symmetric"] == symmetric
+
+
+def test_the_page_fills_the_reports_own_a64_templates(data):
+    from kernel.line_of_sight import report
+
+    assert data["blind_text"]["OBSTACLE_BLIND_FORMULA"] == report.OBSTACLE_BLIND_FORMULA
+    assert data["blind_text"]["CREST_BLIND_FORMULA"] == report.CREST_BLIND_FORMULA
+    assert set(data["blind_text"]) == {"BLIND_ENDS_TEXT", "OBSTACLE_BLIND_FORMULA", "CREST_BLIND_FORMULA",
+                                       "BLIND_VERDICT", "NOT_BLIND_VERDICT"}
+
+
+def test_a_map_without_art_has_no_depiction_view(data):
+    assert data["art"] is None and "los_depiction" not in data
+
+
+VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
+
+
+@pytest.fixture(scope="module")
+def board_4():
+    if not (VASL / "bd04").is_dir():
+        pytest.skip("VASL board data (../shared/vasl) not present")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return kernel.load(str(VASL / "bd04"))
+
+
+def test_depiction_tables_on_a_board_with_art(board_4):
+    n = len(board_4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = page_data(board_4, max_allowance=2)
+        want = kernel.los_matrix(board_4, model="depiction")
+        pairs = kernel.los_pairs(board_4, np.arange(n), np.arange(n), product=True, model="depiction")
+    depiction, hex_model = data["los_depiction"], data["los"]
+    assert depiction["model"] == "depiction" and hex_model["model"] == "hex" and "steps" not in depiction
+    np.testing.assert_array_equal(unpack(depiction["matrix"], np.int8, (n, n)), want)
+    assert not np.array_equal(want, kernel.los_matrix(board_4))   # the model changes the tables
+    detail = unpack(depiction["detail"], np.uint8, (n, n)).ravel()
+    np.testing.assert_array_equal(detail & 7, pairs.reason.ravel())
+    blocked_at = unpack(depiction["blocked_at"], np.uint16, (n, n)).ravel()
+    np.testing.assert_array_equal(blocked_at, np.where(pairs.blocked_at >= 0, pairs.blocked_at, NO_BLOCKING_HEX).ravel())
+
+
+def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
+    from matplotlib.image import imread
+
+    from kernel.render.common import terrain_colour
+    from kernel.render.page_art import art_background
+
+    background = art_background(board_4)
+    assert background["image"].startswith("data:image/png;base64,")
+    pixels = imread(io.BytesIO(base64.b64decode(background["image"].split(",", 1)[1])), format="png")
+    art = kernel.board_art(board_4)
+    assert pixels.shape[:2] == art.pixels.shape == (background["height"], background["width"])
+    rs = board_4.ruleset
+    for name in ("woods", "grain", "wooden-building"):
+        bit = 1 << rs.terrain_names.index(name)
+        only = np.flatnonzero(art.class_terrain == bit)   # classes holding this terrain alone
+        assert only.size, name
+        y, x = np.argwhere(np.isin(art.pixels >> 8, only))[0]
+        rgb = tuple(int(round(v * 255)) for v in pixels[y, x, :3])
+        want = terrain_colour(rs, rs.terrain_names.index(name)).lstrip("#")
+        assert rgb == tuple(int(want[i:i + 2], 16) for i in (0, 2, 4)), name
+    open_ground = np.argwhere((art.pixels >> 8) == 0)[0]
+    assert tuple(int(round(v * 255)) for v in pixels[tuple(open_ground)][:3]) == (0xF8, 0xF5, 0xE9)  # level 0

@@ -20,7 +20,7 @@ import pytest
 
 import kernel
 
-COUNTERS = {"smoke": {"71I9": 3, "72M6": 2}, "vehicles": ["71J9"], "units": []}
+COUNTERS = {"smoke": {"71I9": 3, "72M6": 2, "71P5": 1}, "vehicles": ["71J9", "71P5"], "units": ["71K9", "71P5"]}
 MAX_ALLOWANCE = 6
 
 
@@ -42,7 +42,7 @@ def board():
 
 @pytest.fixture(scope="module")
 def counters(board):
-    return kernel.Counters.on(board, smoke=COUNTERS["smoke"], vehicles=COUNTERS["vehicles"])
+    return kernel.Counters.from_dict(board, COUNTERS)
 
 
 @pytest.fixture(scope="module")
@@ -327,6 +327,256 @@ def test_hostile_terrain_names_are_shown_as_text_not_run(page, page_file, tmp_pa
         assert HOSTILE in legend.text.splitlines()
         assert page.execute_script("return document.querySelectorAll('#legend img, #legend b').length") == 0
         assert page.title != "pwned"
+    finally:
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+
+
+# ---- markers, layers, steps, paths and the depiction view --------------------------------------------------
+
+def hover(driver, name):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, f'polygon.hex[data-hex="{name}"]')).perform()
+
+
+def boxes(driver, selector):
+    """[hex name, x0, y0, x1, y1] of the SVG elements a selector finds, in map units."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(e => e.getBBox().width > 0).map(e => {"
+        "const b = e.getBBox(); return [e.dataset.hex || e.dataset.badge || e.closest('[data-hex]')?.dataset.hex,"
+        " b.x, b.y, b.x + b.width, b.y + b.height]; })", selector)
+
+
+def overlapping(first, second):
+    by_hex = {}
+    for name, *box in second:
+        by_hex.setdefault(name, []).append(box)
+    return [(name, box, other) for name, *box in first for other in by_hex.get(name, [])
+            if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]]
+
+
+def test_unit_vehicle_smoke_and_the_los_target_look_different(page, board):
+    set_mode(page, "fire")
+    click(page, "71I4")
+    click(page, "71K9", shift=True)      # a hex with a unit counter: the target mark must not look like it
+    look = page.execute_script(
+        "const f = s => [...document.querySelectorAll(s)].map(e => getComputedStyle(e).fill);"
+        "return {unit: f('[data-counter=unit] > rect:first-child'), vehicle: f('[data-counter=vehicle] > rect:first-child'),"
+        " smoke: f('[data-counter=smoke] > circle'), building: f('rect[data-building]'),"
+        " target: [...document.querySelectorAll('#target-mark > *')].map(e => e.tagName),"
+        " targetStroke: getComputedStyle(document.querySelector('#target-mark > circle')).stroke};")
+    assert len(look["unit"]) == 2 and len(look["vehicle"]) == 2 and len(look["smoke"]) == 3
+    unit, vehicle, smoke = set(look["unit"]), set(look["vehicle"]), set(look["smoke"])
+    assert len(unit) == len(vehicle) == len(smoke) == 1 and len(unit | vehicle | smoke) == 3
+    assert not (unit | vehicle) & set(look["building"]), "a counter drawn in a building's colour"
+    assert "rect" not in look["target"] and look["target"].count("line") == 4   # a reticle, not a square
+    assert look["targetStroke"] not in unit | vehicle
+
+
+@pytest.mark.parametrize("mode", ["fire", "move"])
+def test_badges_counters_and_numbers_do_not_overlap(page, board, mode):
+    """Level badges, SMOKE discs, unit and vehicle counters keep clear of the number written in their hex
+    (in 71P5: a level-2 building, SMOKE, a unit and a vehicle)."""
+    set_mode(page, mode)
+    click(page, "71N5")
+    values = boxes(page, "#layer-values text")
+    assert "71P5" in {name for name, *_ in values} or mode == "fire"
+    for selector in ("[data-badge]", "[data-counter=smoke] > circle", "[data-counter=unit] > rect:first-child",
+                     "[data-counter=vehicle] > rect:first-child"):
+        marks = boxes(page, selector)
+        assert marks, selector
+        assert not overlapping(marks, values), selector
+    assert not overlapping(boxes(page, "[data-counter=smoke] > circle"), boxes(page, "[data-counter] > rect:first-child"))
+
+
+def test_no_layer_of_one_view_stays_in_the_other(page, board):
+    from selenium.webdriver.common.by import By
+
+    def present(*ids):
+        return [i for i in ids if page.find_elements(By.ID, i)]
+
+    set_mode(page, "fire")
+    click(page, "71I4")
+    click(page, "71I9", shift=True)
+    assert present("los-line", "target-mark", "blocking-mark") == ["los-line", "target-mark", "blocking-mark"]
+    set_mode(page, "move")
+    assert present("los-line", "target-mark", "blocking-mark") == []
+    assert not page.find_elements(By.CSS_SELECTOR, "#layer-marks .los")
+    assert not page.find_element(By.ID, "los-section").is_displayed()
+    assert page.find_element(By.ID, "path-section").is_displayed()
+    hover(page, "71I6")
+    assert present("path-line") == ["path-line"]
+    set_mode(page, "fire")
+    assert present("path-line") == [] and not page.find_element(By.ID, "path-section").is_displayed()
+    assert present("los-line", "target-mark") == ["los-line", "target-mark"]   # the LOS still selected, drawn anew
+    assert page.execute_script("return document.querySelectorAll('#target-mark').length") == 1
+
+
+def test_the_los_panel_names_blind_hexes_with_their_a64_arithmetic(page, board, counters):
+    from selenium.webdriver.common.by import By
+
+    from kernel.line_of_sight.report import blind_arithmetic
+
+    set_mode(page, "fire")
+    click(page, "71I4")
+    click(page, "72M6", shift=True)
+    text = page.find_element(By.ID, "panel").text
+    result = kernel.los(board, "71I4", "72M6", counters=counters)
+    blind = [s.hex for s in result.steps if s.effect == "blind"]
+    assert len(blind) >= 2
+    assert f"blind hexes (A6.4): {', '.join(blind)}" in text
+    for name in blind:
+        first, second = blind_arithmetic(board, result, name).split("\n")
+        assert f"A6.4: {first}\n  {second}" in text
+    rings = page.execute_script("return [...document.querySelectorAll('[data-blind]')].map(e => e.dataset.blind)")
+    assert rings == blind
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_the_los_panel_lists_the_hindrance_steps(page, board, counters, seed):
+    from selenium.webdriver.common.by import By
+
+    viewer = random_hexes(board, seed, 1)[0]
+    fire = kernel.field_of_fire(board, [viewer], counters=counters)
+    hindered = np.flatnonzero(fire.visible & (fire.hindrance > 0))
+    assert hindered.size, viewer
+    target = board.names[int(np.random.default_rng(seed).choice(hindered))]
+    set_mode(page, "fire")
+    click(page, viewer)
+    click(page, target, shift=True)
+    text = page.find_element(By.ID, "panel").text
+    steps = [s for s in kernel.los(board, viewer, target, counters=counters).steps if s.hindrance > 0]
+    assert steps
+    assert "hindrance steps: " + ", ".join(f"{s.hex} +{s.hindrance}" for s in steps) in text
+    rings = page.execute_script("return [...document.querySelectorAll('[data-hindrance]')].map(e => e.dataset.hindrance)")
+    assert rings == [s.hex for s in steps]
+
+
+@pytest.mark.parametrize("case", [pytest.param(("71K5", "71N5", 4), id="golden-71K5-71N5"),
+                                  pytest.param(("72M6", "72I4", MAX_ALLOWANCE), id="golden-72M6-72I4")]
+                         + [pytest.param(s, id=f"seed{s}") for s in (10, 11)])
+def test_the_movement_view_shows_the_path_to_the_hovered_or_clicked_hex(page, board, counters, case):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from tests.test_page import best_path_hexes
+
+    if isinstance(case, tuple):
+        start, target, allowance = case
+    else:
+        start, allowance = random_hexes(board, case, 1)[0], MAX_ALLOWANCE
+        field = kernel.movement_field(board, start, allowance=allowance, counters=counters)
+        far = np.flatnonzero((field.cost <= allowance) & (field.cost >= 2))
+        target = board.names[int(np.random.default_rng(case).choice(far))]
+    field = kernel.movement_field(board, start, allowance=allowance, counters=counters)
+    want = " ".join(board.names[h] for h in best_path_hexes(field, board.index(target)))
+    assert len(want.split()) >= 3
+    set_mode(page, "move")
+    click(page, start)
+    slider = page.find_element(By.ID, "allowance")
+    slider.send_keys(Keys.HOME)
+    for _ in range(allowance - 1):
+        slider.send_keys(Keys.RIGHT)
+    hover(page, target)
+    line = page.find_element(By.ID, "path-line")
+    assert line.get_attribute("data-path") == want
+    assert f"{start} -> {target} with {allowance} MF: {field.cost[board.index(target)]:g} MF" in \
+        page.find_element(By.ID, "path-panel").text
+    click(page, target, shift=True)   # pinned: hovering elsewhere keeps it
+    hover(page, start)
+    assert page.find_element(By.ID, "path-line").get_attribute("data-path") == want
+
+
+VASL_BOARD_4 = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+ART_COUNTERS = {"smoke": {"4M5": 2}, "vehicles": ["4P4"], "units": ["4L5"]}
+
+
+@pytest.fixture(scope="module")
+def board_4():
+    import warnings
+
+    if not VASL_BOARD_4.is_dir():
+        pytest.skip("VASL board data (../shared/vasl) not present")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return kernel.load(str(VASL_BOARD_4))
+
+
+@pytest.fixture(scope="module")
+def art_page_file(board_4, tmp_path_factory):
+    path = tmp_path_factory.mktemp("art") / "board4.html"
+    kernel.map_page(board_4, path, counters=kernel.Counters.from_dict(board_4, ART_COUNTERS), max_allowance=4)
+    return path
+
+
+def keep_screenshot(driver, name):
+    folder = os.environ.get("HEXKERNEL_KEEP_SCREENSHOTS")
+    if folder:
+        driver.save_screenshot(os.path.join(folder, name))
+
+
+@pytest.mark.parametrize("pair", [("4L5", "4Z0"), ("4A1", "4GG10"), ("4P3", "4T6")])
+def test_the_depiction_view_draws_the_art_and_answers_by_the_art(page, page_file, art_page_file, board_4, pair):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    counters = kernel.Counters.from_dict(board_4, ART_COUNTERS)
+    ready = "return document.body.dataset.tables === '1'"
+    page.get(art_page_file.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        assert page.find_element(By.ID, "models").is_displayed()
+        assert page.find_element(By.ID, "art-image").get_attribute("href").startswith("data:image/png;base64,")
+        assert not page.find_element(By.ID, "art-image").is_displayed()   # the hex view first
+        a, b = pair
+        set_mode(page, "fire")
+        page.find_element(By.ID, "model-depiction").click()
+        click(page, a)
+        fire = kernel.field_of_fire(board_4, [a], counters=counters, model="depiction")
+        states = overlay(page)[0]
+        assert states == np.where(~fire.visible, "blocked", np.where(fire.hindrance > 0, "hindered", "clear")).tolist()
+        assert "depiction model" in page.find_element(By.ID, "status").text
+        click(page, b, shift=True)
+        text = page.find_element(By.ID, "panel").text
+        result = kernel.los(board_4, a, b, counters=counters, model="depiction")
+        assert text.splitlines()[0] == result.explain().splitlines()[0]      # "(asl, depiction model)"
+        assert "depiction model" in page.find_element(By.ID, "los-heading").text
+        keep_screenshot(page, f"depiction-{a}-{b}.png")
+        fills = page.execute_script("return new Set([...document.querySelectorAll('polygon.hex')]"
+                                    ".map(e => getComputedStyle(e).fillOpacity)).size")
+        assert fills == 1 and page.find_element(By.ID, "art-image").is_displayed()
+        page.find_element(By.ID, "model-hex").click()    # back to the hex model: its answers, no art
+        hexes = kernel.field_of_fire(board_4, [a], counters=counters)
+        assert overlay(page)[0] == np.where(~hexes.visible, "blocked",
+                                            np.where(hexes.hindrance > 0, "hindered", "clear")).tolist()
+        assert page.find_element(By.ID, "panel").text.splitlines()[0] == \
+            kernel.los(board_4, a, b, counters=counters).explain().splitlines()[0]
+        assert not page.find_element(By.ID, "art-image").is_displayed()
+    finally:
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+
+
+def test_the_art_shows_in_the_depiction_view(page, page_file, art_page_file, tmp_path):
+    """A screenshot of the depiction view: the board's woods (green) and grain (yellow) are on screen."""
+    from matplotlib.image import imread
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ready = "return document.body.dataset.tables === '1'"
+    page.get(art_page_file.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        page.find_element(By.ID, "model-depiction").click()
+        path = tmp_path / "art.png"
+        assert page.save_screenshot(str(path))
+        keep_screenshot(page, "depiction-board-4.png")
+        pixels = (imread(path)[..., :3] * 255).astype(int)
+        woods = (np.abs(pixels - [0x2F, 0x8A, 0x3A]).max(axis=-1) < 12).mean()
+        grain = (np.abs(pixels - [0xF1, 0xD5, 0x4A]).max(axis=-1) < 12).mean()
+        assert woods > 0.03 and grain > 0.005, (woods, grain)
     finally:
         page.get(page_file.as_uri())
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))

@@ -48,3 +48,22 @@ def test_a_map_too_big_for_a_page_is_refused_before_any_work(tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert code == 2 and len(err) == 1 and "hexes: expected at most 5000 for a page" in err[0], err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.scenario"]
+
+
+def test_the_default_page_stays_within_3_mb():
+    """What ``hexkernel page`` writes for the bundled map (all its tables, paths and steps)."""
+    assert len(map_page_html(kernel.load("default")).encode("utf-8")) <= 3_000_000
+
+
+def test_a_vasl_board_page_with_its_art_stays_within_4_mb():
+    import warnings
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+    if not folder.is_dir():
+        pytest.skip("VASL board data (../shared/vasl) not present")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = map_page_html(kernel.load(str(folder)))
+    assert "data:image/png;base64," in text and '"los_depiction"' in text
+    assert len(text.encode("utf-8")) <= 4_000_000

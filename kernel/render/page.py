@@ -6,9 +6,13 @@ embedded centres, names and terrain), with the tables of
 fire (ground level, or an upper Location chosen in the level list); shift-click
 a second hex: the LOS between them, with the verdict line of
 :meth:`kernel.LOSResult.explain`, the ends' levels and range, and the
-blocking hex; switch to the movement view: the hexes a unit class reaches
-from the clicked hex, with the allowance as a slider.  SMOKE, vehicles and
-units from the counters are drawn and change the LOS tables.  No server, no
+blocking hex, every blind hex with its A6.4 arithmetic and the hindrance
+steps; switch to the movement view: the hexes a unit class reaches from the
+clicked hex, with the allowance as a slider, and the path to the hovered or
+shift-clicked hex.  On a map with a board's own art (a VASL board) a second
+LOS model, the depiction model, draws that art under the hexes and answers
+from it.  SMOKE, vehicles and units from the counters are drawn (each its own
+mark) and change the LOS tables.  No server, no
 network: the HTML, CSS and script are in the file, and the tables are
 inflated by the browser's ``DecompressionStream``.
 

@@ -12,14 +12,22 @@ Python, so the page answers every click from embedded arrays with no server:
   building level or bridge deck, from :func:`kernel.field_of_fire`);
 * **one LOS**: per ordered ground-level pair, what :func:`kernel.los_pairs`
   gives (the blocking hex, the reason, blind hex, continuous slope, the
-  target's cover), so the page writes the verdict line of
-  :meth:`kernel.LOSResult.explain` for any pair; the hex-by-hex list of
-  every step is ``hexkernel los A B --explain`` (it is too big to embed for
-  all N² pairs);
+  target's cover, the hindrance of a blocked pair: one triangle where it is
+  the same both ways), so the page writes the verdict line of
+  :meth:`kernel.LOSResult.explain` for any pair; the hindrance steps of the
+  visible hindered pairs and the blind steps of the blind pairs
+  (:mod:`kernel.render.page_steps`); the hex-by-hex list of every step is
+  ``hexkernel los A B --explain`` (too big to embed for all N² pairs); the
+  A6.4 arithmetic as the templates of :mod:`kernel.line_of_sight.report`
+  (``blind_text``), which the page fills in;
+* **the depiction model** on a map with a board's own art (a VASL board):
+  the art as a PNG (:mod:`kernel.render.page_art`) and the same LOS tables
+  by ``model="depiction"`` (``los_depiction``, without steps);
 * **movement**: for each whole allowance ``1..max_allowance`` MF, the
   movement matrix (:func:`kernel.movement_matrix`) of the unit class, as
   uint8 half-MF (255: not reachable within that allowance), because the
-  costs of all-MF moves depend on the allowance.
+  costs of all-MF moves depend on the allowance; and the cheapest paths as a
+  pointer tree per start (:mod:`kernel.render.page_paths`).
 
 Every table is a little-endian byte string, compressed with zlib's gzip
 format and base64-encoded; the page inflates it with the browser's own
@@ -44,6 +52,9 @@ DEFAULT_MAX_ALLOWANCE = 8
 #: Rows of ordered pairs evaluated per call of :func:`kernel.los_pairs` (memory bound).
 _PAIR_ROWS = 256
 
+#: The A6.4 texts of :mod:`kernel.line_of_sight.report` the page fills in (the CLI's own templates).
+BLIND_TEXTS = ("BLIND_ENDS_TEXT", "OBSTACLE_BLIND_FORMULA", "CREST_BLIND_FORMULA", "BLIND_VERDICT",
+               "NOT_BLIND_VERDICT")
 _BUILDINGS = {"stone-building", "wooden-building", "building"}
 _HEXSIDE_COLOURS = {"wall": "#37474f", "hedge": "#2e8b2e", "bocage": "#0d4d14", "hedgerow": "#0b3d0b",
                     "cliff": "#4e2a1e", "stream": "#1e88e5", "fieldworks": "#8b3a1a"}
@@ -97,7 +108,7 @@ def map_drawing(board) -> dict:
         else:
             insets.extend([int(i), c] for i in has)
             legend.append({"kind": "inset", "colour": terrain_colour(rs, t), "label": name})
-    segments = []
+    segments, roads = [], []   # roads apart: the art does not draw them
     nb = board.neighbours
     own = np.arange(len(board))[:, None]
     for k, name in enumerate(rs.hexside_names):
@@ -109,7 +120,7 @@ def map_drawing(board) -> dict:
             c = colour_index(_ROAD_COLOUR)
             for h, d in zip(hexes, dirs):
                 mx, my = frame.hexside_midpoint(int(h), int(d))
-                segments.append([*_round([frame.cx[h], frame.cy[h], mx, my]), c, 0.6])
+                roads.append([*_round([frame.cx[h], frame.cy[h], mx, my]), c, 0.6])
             legend.append({"kind": "line", "colour": _ROAD_COLOUR, "label": "road"})
             continue
         hexes, dirs = np.nonzero(mask & ((nb < 0) | (own < nb)))
@@ -129,21 +140,23 @@ def map_drawing(board) -> dict:
         "building": board.building_levels.astype(int).tolist(),
         "obstacle": board.obstacle_height.astype(int).tolist(),     # half levels (A6.4 arithmetic)
         "from_above": board.obstacle_from_above.astype(int).tolist(),
-        "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments,
+        "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments, "roads": roads,
         "legend": legend, "hex_height": round(SQRT3 * 2, 4),
     }
 
 
-def los_tables(board, counters=None, unit=None) -> dict:
-    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details, packed."""
+def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
+    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed."""
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_pairs
+    from kernel.render.page_steps import los_steps
 
     n = len(board)
-    matrix = los_matrix(board, counters=counters)
+    matrix = los_matrix(board, counters=counters, model=model)
     upper = []
     for hex_index in np.flatnonzero(board.top_level > 0):
         for level in range(1, int(board.top_level[hex_index]) + 1):
-            fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit)
+            fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit,
+                                 model=model)
             row = np.where(fire.visible, np.minimum(fire.hindrance, 127), -1).astype(np.int8)
             upper.append({"hex": int(hex_index), "level": level, "row": pack(row)})
     blocked_at = np.empty((n, n), np.uint16)
@@ -153,7 +166,7 @@ def los_tables(board, counters=None, unit=None) -> dict:
     columns = np.arange(n, dtype=np.int64)
     for first in range(0, n, _PAIR_ROWS):
         rows = np.arange(first, min(n, first + _PAIR_ROWS), dtype=np.int64)
-        result = los_pairs(board, rows, columns, product=True, counters=counters, unit=unit)
+        result = los_pairs(board, rows, columns, product=True, counters=counters, unit=unit, model=model)
         shape = (rows.size, n)
         blocked_at[rows] = np.where(result.blocked_at >= 0, result.blocked_at, NO_BLOCKING_HEX).reshape(shape)
         detail[rows] = (result.reason.astype(np.uint8) | (result.continuous_slope.astype(np.uint8) << 3)
@@ -162,8 +175,19 @@ def los_tables(board, counters=None, unit=None) -> dict:
         cover[rows] = np.clip(result.cover, -128, 127).astype(np.int8).reshape(shape)
     from kernel.line_of_sight.results import REASONS
 
-    return {"matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
-            "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(blocked_hindrance), "reasons": list(REASONS)}
+    # the hindrance of blocked pairs is mostly the same both ways: then only the upper triangle is kept (the
+    # page reads pair (a, b) at (min, max)), which halves the largest table
+    symmetric = bool(np.array_equal(blocked_hindrance, blocked_hindrance.T))
+    kept = np.triu(blocked_hindrance) if symmetric else blocked_hindrance
+    tables = {"model": model, "matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
+              "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(kept),
+              "blocked_hindrance_symmetric": symmetric, "reasons": list(REASONS)}
+    if model == "hex":   # the depiction model's steps are runs of pixels: los --depiction --explain lists them
+        blind = (matrix < 0) & ((detail & 7) == REASONS.index("blind hex"))
+        steps = los_steps(board, counters, matrix > 0, blind)
+        tables["steps"] = {"counts": pack(steps["counts"]), "hexes": pack(steps["hexes"].astype("<u2")),
+                           "values": pack(steps["values"])}
+    return tables
 
 
 def movement_tables_packed(board, unit: str, max_allowance: int, counters=None) -> dict:
@@ -205,7 +229,10 @@ def page_data(board, *, counters=None, unit: str | None = None,
     >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]
     (346, 'infantry', 2, [[92, 3]])
     """
+    from kernel.line_of_sight import report
     from kernel.maps.counters import counter_values
+    from kernel.render.page_art import art_background
+    from kernel.render.page_paths import movement_paths
 
     if isinstance(max_allowance, bool) or not isinstance(max_allowance, (int, np.integer)) \
             or not 1 <= max_allowance <= 127:
@@ -220,11 +247,22 @@ def page_data(board, *, counters=None, unit: str | None = None,
         smoke = {int(h): int(smoke_drm[h]) for h in np.flatnonzero(smoke_drm)}
         vehicles, units = np.flatnonzero(vehicle_mask).tolist(), np.flatnonzero(unit_mask).tolist()
     on_map = counters if smoke or vehicles or units else None
-    return {
+    art = art_background(board)
+    parent, full = movement_paths(board, unit, int(max_allowance), counters=on_map)
+    data = {
         "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
         "map": map_drawing(board),
         "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
                      "units": sorted(units)},
         "los": los_tables(board, on_map, unit),
         "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map),
+        "paths": {"parent": pack(parent), "neighbours": pack(board.neighbours.astype("<i2")),
+                  "full_keys": pack(np.array([s * len(board) + t for s, t, _ in full], "<u4")),
+                  "full_lengths": pack(np.array([len(p) for _, _, p in full], "<u2")),
+                  "full_hexes": pack(np.array([h for _, _, p in full for h in p], "<u2"))},
+        "blind_text": {name: getattr(report, name) for name in BLIND_TEXTS},
+        "art": art,
     }
+    if art is not None:
+        data["los_depiction"] = los_tables(board, on_map, unit, model="depiction")
+    return data

@@ -1,0 +1,108 @@
+"""The board's art as the interactive page's background: a PNG of :func:`kernel.board_art`, in terrain colours.
+
+Every pixel of the map's art (:class:`kernel.maps.art.MapArt`) gets the
+colour of what is drawn there: a hexside feature (wall, hedge, ...) in its
+line colour, else the most prominent terrain of its class (buildings first,
+then woods, orchards, brush, grain, water, ...) in the colours of the
+project's pictures (:func:`kernel.render.common.terrain_colour`), else its
+hill level (:func:`kernel.render.common.level_colour`).  The image is an
+8-bit palette PNG written here with :mod:`zlib` (no imaging library), one
+image pixel per art pixel; the page lays it under the hexes so that pixel
+``(x, y)`` sits at lattice point ``(x / UNIT_X, y / UNIT_Y)``.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+import numpy as np
+
+from kernel.render.common import level_colour, terrain_colour
+
+#: Terrain drawn over the other terrain of a pixel's class, first first (the rest in ruleset order).
+TERRAIN_PRIORITY = ("stone-building", "wooden-building", "building", "rubble", "woods", "forest", "jungle",
+                    "orchard", "brush", "crag", "graveyard", "marsh", "shellholes", "grain", "crops", "water",
+                    "river", "stream", "gully", "bridge")
+#: Line colours of hexside features drawn in the art (others: a dark purple).
+HEXSIDE_ART_COLOURS = {"wall": "#37474f", "hedge": "#2e8b2e", "bocage": "#0d4d14", "hedgerow": "#0b3d0b",
+                       "cliff": "#4e2a1e", "stream": "#1e88e5", "fieldworks": "#8b3a1a"}
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    colour = colour.lstrip("#")
+    return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
+
+
+def class_colours(board, art) -> list[str | None]:
+    """Per pixel class of ``art``: the colour it is drawn in, or ``None`` where its hill level shows."""
+    rs = board.ruleset
+    order = [rs.terrain_names.index(name) for name in TERRAIN_PRIORITY if name in rs.terrain_names]
+    order += [t for t in range(len(rs.terrain_names)) if t not in order]
+    colours: list[str | None] = []
+    for terrain, hexside in zip(art.class_terrain.tolist(), art.class_hexside.tolist()):
+        sides = [k for k in range(len(rs.hexside_names)) if hexside >> k & 1 and not rs.hexside_road[k]]
+        if sides:
+            colours.append(HEXSIDE_ART_COLOURS.get(rs.hexside_names[sides[0]], "#7b1fa2"))
+            continue
+        shown = [t for t in order if terrain >> t & 1]
+        colours.append(terrain_colour(rs, shown[0]) if shown else None)
+    return colours
+
+
+def png_bytes(indices: np.ndarray, palette: list[tuple[int, int, int]]) -> bytes:
+    """An 8-bit palette PNG of ``indices`` (uint8, rows top first) with ``palette`` (RGB triples).
+
+    >>> import numpy as np
+    >>> png_bytes(np.zeros((2, 3), np.uint8), [(255, 0, 0)])[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    height, width = indices.shape
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    rows = np.zeros((height, width + 1), np.uint8)   # each row: filter type 0, then its pixels
+    rows[:, 1:] = indices
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    colours = b"".join(bytes(c) for c in palette)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"PLTE", colours)
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
+
+
+def art_background(board) -> dict | None:
+    """The page's background image of a map with drawn art, or ``None`` (no board brings art of its own,
+    or the map is printed pointy-topped).
+
+    Returns
+    -------
+    dict or None
+        ``image``: a ``data:image/png;base64,...`` URL; ``width``, ``height``: its size in pixels;
+        ``unit_x``, ``unit_y``: pixels per lattice unit (:data:`kernel.maps.art.UNIT_X`, ``UNIT_Y``).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> art_background(kernel.load("71")) is None   # a text board: its art is the hex model's
+    True
+    """
+    from kernel.maps.art import UNIT_X, UNIT_Y, board_art
+
+    if board.orientation != "flat" or not any(p.board.art is not None for p in board.placements):
+        return None
+    art = board_art(board)
+    levels = (art.pixels & 0xFF).astype(np.int16) - 128
+    classes = (art.pixels >> 8).astype(np.int64)
+    low = int(levels.min())
+    span = int(levels.max()) - low + 1
+    by_class = class_colours(board, art)
+    # one colour per (class, level): the class's colour, else the level's
+    colour_of = [by_class[c] or level_colour(low + v) for c in range(len(by_class)) for v in range(span)]
+    # the colours come from fixed tables (terrain, palette, levels, hexsides): far fewer than 256
+    palette = sorted(set(colour_of))
+    lookup = np.array([palette.index(c) for c in colour_of], np.uint8)
+    indices = lookup[classes * span + (levels - low)]
+    data = png_bytes(indices, [_rgb(c) for c in palette])
+    return {"image": "data:image/png;base64," + base64.b64encode(data).decode("ascii"),
+            "width": int(indices.shape[1]), "height": int(indices.shape[0]), "unit_x": UNIT_X, "unit_y": UNIT_Y}

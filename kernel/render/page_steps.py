@@ -1,0 +1,80 @@
+"""The LOS steps the interactive page lists: hindrance hexes of a hindered LOS, blind hexes of a blind one.
+
+The page cannot hold every step of every pair (N² traces), and it does not
+need to: :func:`los_steps` records, with the hex model's own recorded walk
+(the one :meth:`kernel.LOSResult.explain` and ``hexkernel los --explain``
+read), only
+
+* for each **visible pair with hindrance**, the steps that add hindrance
+  (hex and DRM): what a player adds up to the hindrance DRM;
+* for each pair **blocked by a blind hex** (A6.4), the steps whose effect is
+  ``blind``: every obstacle or crest whose blind zone holds the lower end.
+
+These pairs are a small part of all pairs, so recording them one at a time
+stays quick.  The result is a count of entries per pair (row = viewer,
+column = target, both at ground level; mostly 0, so it compresses to little)
+and the entries of all pairs in key order (``viewer * N + target``), each a
+``(hex, value)``: value > 0 the hindrance DRM of that step,
+:data:`BLIND_STEP` a blind step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Value of a step entry whose effect is ``blind``.
+BLIND_STEP = -1
+
+
+def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) -> dict:
+    """The hindrance and blind steps of the pairs the masks name, as arrays.
+
+    Parameters
+    ----------
+    board : Board
+    counters : Counters or None
+        As for the page's LOS tables.
+    visible_hindered, blind : bool arrays (N, N)
+        Ground-level pairs (row = viewer) whose hindrance steps, and whose
+        blind steps, are recorded.
+
+    Returns
+    -------
+    dict
+        ``counts`` (uint8 (N, N): entries per pair, at most 255), ``hexes``
+        (uint16) and ``values`` (int8, DRM or :data:`BLIND_STEP`): the
+        entries of every pair, pairs in key order ``viewer * N + target``.
+
+    Examples
+    --------
+    >>> import numpy as np, kernel
+    >>> board = kernel.load("default")
+    >>> a, b = board.index("71I4"), board.index("72M6")
+    >>> mask = np.zeros((len(board), len(board)), bool); mask[a, b] = True
+    >>> steps = los_steps(board, None, np.zeros_like(mask), mask)
+    >>> [board.names[h] for h in steps["hexes"]], steps["values"].tolist()
+    (['72G6', '72K6'], [-1, -1])
+    """
+    from kernel.line_of_sight._field_kernels import recorded_kernel
+    from kernel.line_of_sight.counters import counter_tables, query_tables
+
+    n = len(board)
+    _, _, _, no_counters, arguments = query_tables(board, 0)
+    on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
+    keys = np.flatnonzero((visible_hindered | blind).ravel())
+    hexes: list[int] = []
+    values: list[int] = []
+    counts = np.zeros(n * n, np.uint8)
+    for key in keys.tolist():
+        a, b = divmod(key, n)
+        records = recorded_kernel(a, 0, b, 0, *arguments, *on_map)[6].tolist()
+        if visible_hindered[a, b]:
+            kept = [(hex_, drm) for hex_, _, _, _, drm in records if drm > 0]
+        else:
+            kept = [(hex_, BLIND_STEP) for hex_, _, effect, _, _ in records if effect == 1]
+        kept = kept[:255]   # a count is one byte (a trace has far fewer steps with an effect)
+        hexes += [h for h, _ in kept]
+        values += [min(v, 127) for _, v in kept]
+        counts[key] = len(kept)
+    return {"counts": counts.reshape(n, n), "hexes": np.array(hexes, np.uint16),
+            "values": np.array(values, np.int8)}
