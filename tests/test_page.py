@@ -302,7 +302,8 @@ def test_depiction_tables_on_a_board_with_art(board_4):
 def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
     from matplotlib.image import imread
 
-    from kernel.render.common import terrain_colour
+    from kernel.maps.art import LEVEL_BIAS
+    from kernel.render.art_layer import art_colour, art_level_colour
     from kernel.render.page_art import art_background
 
     background = art_background(board_4)
@@ -317,7 +318,9 @@ def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
         assert only.size, name
         y, x = np.argwhere(np.isin(art.pixels >> 8, only))[0]
         rgb = tuple(int(round(v * 255)) for v in pixels[y, x, :3])
-        want = terrain_colour(rs, rs.terrain_names.index(name)).lstrip("#")
+        want = art_colour(name).lstrip("#")   # the pictures' colour of the art
         assert rgb == tuple(int(want[i:i + 2], 16) for i in (0, 2, 4)), name
     open_ground = np.argwhere((art.pixels >> 8) == 0)[0]
-    assert tuple(int(round(v * 255)) for v in pixels[tuple(open_ground)][:3]) == (0xF8, 0xF5, 0xE9)  # level 0
+    level = int(art.pixels[tuple(open_ground)] & 0xFF) - LEVEL_BIAS
+    want = art_level_colour(level).lstrip("#")
+    assert tuple(int(round(v * 255)) for v in pixels[tuple(open_ground)][:3]) == tuple(int(want[i:i + 2], 16) for i in (0, 2, 4))

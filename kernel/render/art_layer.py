@@ -74,15 +74,24 @@ def uses_art(board, art, *, model: str = "hex") -> bool:
     return has_own_art(board) or model in ("depiction", "vasl")
 
 
+def art_level_colour(level: int) -> str:
+    """The art's colour of open ground at ``level`` (levels beyond the table take its last colour).
+
+    >>> art_level_colour(0), art_level_colour(9) == art_level_colour(5)
+    ('#e9ecc6', True)
+    """
+    return ART_LEVEL_COLOURS[min(max(int(level), min(ART_LEVEL_COLOURS)), max(ART_LEVEL_COLOURS))]
+
+
 def _level_rgb(level: int) -> np.ndarray:
     from matplotlib.colors import to_rgb
 
-    key = min(max(int(level), min(ART_LEVEL_COLOURS)), max(ART_LEVEL_COLOURS))
-    return np.array(to_rgb(ART_LEVEL_COLOURS[key]))
+    return np.array(to_rgb(art_level_colour(level)))
 
 
-def _class_colours(board, art):
-    """Per pixel class: its drawn name (None: ground) by :data:`_PRIORITY`."""
+def drawn_class_names(board, art) -> list:
+    """Per pixel class of ``art``: the name of the terrain or hexside feature drawn for it (by
+    :data:`_PRIORITY`), or ``None`` where its ground level shows."""
     rs = board.ruleset
     out = []
     for c in range(len(art.class_terrain)):
@@ -125,7 +134,7 @@ def art_image(board, box=None, *, max_width: int = MAX_DRAWN_WIDTH):
             x0, x1, y0, y1 = 0, 1, 0, 1
     step = max(1, -(-(x1 - x0) // max_width))
     words = art.pixels[y0:y1:step, x0:x1:step]
-    drawn = _class_colours(board, art)
+    drawn = drawn_class_names(board, art)
     # one RGBA colour per pixel word (class << 8 | elevation byte): a drawn class's colour, else its level's
     class_rgba = np.zeros((256, 4), np.uint8)
     ground = np.ones(256, bool)

@@ -1,11 +1,10 @@
 """The board's art as the interactive page's background: a PNG of :func:`kernel.board_art`, in terrain colours.
 
 Every pixel of the map's art (:class:`kernel.maps.art.MapArt`) gets the
-colour of what is drawn there: a hexside feature (wall, hedge, ...) in its
-line colour, else the most prominent terrain of its class (buildings first,
-then woods, orchards, brush, grain, water, ...) in the colours of the
-project's pictures (:func:`kernel.render.common.terrain_colour`), else its
-hill level (:func:`kernel.render.common.level_colour`).  The image is an
+colour the pictures draw it in (:mod:`kernel.render.art_layer`: one choice of
+what shows where a pixel holds several things, one table of colours): the
+most prominent building, hexside feature or terrain of its class, else its
+ground level.  The image is an
 8-bit palette PNG written here with :mod:`zlib` (no imaging library), one
 image pixel per art pixel; the page lays it under the hexes so that pixel
 ``(x, y)`` sits at lattice point ``(x / UNIT_X, y / UNIT_Y)``.
@@ -19,15 +18,7 @@ import zlib
 
 import numpy as np
 
-from kernel.render.common import level_colour, terrain_colour
-
-#: Terrain drawn over the other terrain of a pixel's class, first first (the rest in ruleset order).
-TERRAIN_PRIORITY = ("stone-building", "wooden-building", "building", "rubble", "woods", "forest", "jungle",
-                    "orchard", "brush", "crag", "graveyard", "marsh", "shellholes", "grain", "crops", "water",
-                    "river", "stream", "gully", "bridge")
-#: Line colours of hexside features drawn in the art (others: a dark purple).
-HEXSIDE_ART_COLOURS = {"wall": "#37474f", "hedge": "#2e8b2e", "bocage": "#0d4d14", "hedgerow": "#0b3d0b",
-                       "cliff": "#4e2a1e", "stream": "#1e88e5", "fieldworks": "#8b3a1a"}
+from kernel.render.art_layer import art_colour, art_level_colour, drawn_class_names
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -36,19 +27,9 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 
 def class_colours(board, art) -> list[str | None]:
-    """Per pixel class of ``art``: the colour it is drawn in, or ``None`` where its hill level shows."""
-    rs = board.ruleset
-    order = [rs.terrain_names.index(name) for name in TERRAIN_PRIORITY if name in rs.terrain_names]
-    order += [t for t in range(len(rs.terrain_names)) if t not in order]
-    colours: list[str | None] = []
-    for terrain, hexside in zip(art.class_terrain.tolist(), art.class_hexside.tolist()):
-        sides = [k for k in range(len(rs.hexside_names)) if hexside >> k & 1 and not rs.hexside_road[k]]
-        if sides:
-            colours.append(HEXSIDE_ART_COLOURS.get(rs.hexside_names[sides[0]], "#7b1fa2"))
-            continue
-        shown = [t for t in order if terrain >> t & 1]
-        colours.append(terrain_colour(rs, shown[0]) if shown else None)
-    return colours
+    """Per pixel class of ``art``: the colour it is drawn in, or ``None`` where its ground level shows
+    (the pictures' own choice and colours: :mod:`kernel.render.art_layer`)."""
+    return [art_colour(name) if name is not None else None for name in drawn_class_names(board, art)]
 
 
 def png_bytes(indices: np.ndarray, palette: list[tuple[int, int, int]]) -> bytes:
@@ -98,7 +79,7 @@ def art_background(board) -> dict | None:
     span = int(levels.max()) - low + 1
     by_class = class_colours(board, art)
     # one colour per (class, level): the class's colour, else the level's
-    colour_of = [by_class[c] or level_colour(low + v) for c in range(len(by_class)) for v in range(span)]
+    colour_of = [by_class[c] or art_level_colour(low + v) for c in range(len(by_class)) for v in range(span)]
     # the colours come from fixed tables (terrain, palette, levels, hexsides): far fewer than 256
     palette = sorted(set(colour_of))
     lookup = np.array([palette.index(c) for c in colour_of], np.uint8)
