@@ -308,6 +308,8 @@ def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
 
     background = art_background(board_4)
     assert background["image"].startswith("data:image/png;base64,")
+    legend = {e["label"]: e["colour"] for e in background["legend"]}
+    assert legend["woods (art)"] == art_colour("woods") and legend["open ground (art)"] == art_level_colour(0)
     pixels = imread(io.BytesIO(base64.b64decode(background["image"].split(",", 1)[1])), format="png")
     art = kernel.board_art(board_4)
     assert pixels.shape[:2] == art.pixels.shape == (background["height"], background["width"])

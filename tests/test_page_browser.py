@@ -565,6 +565,11 @@ def test_the_art_shows_in_the_depiction_view(page, page_file, art_page_file, tmp
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
+    from kernel.render.art_layer import art_colour
+
+    def rgb(colour):
+        return [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+
     ready = "return document.body.dataset.tables === '1'"
     page.get(art_page_file.as_uri())
     try:
@@ -574,9 +579,10 @@ def test_the_art_shows_in_the_depiction_view(page, page_file, art_page_file, tmp
         assert page.save_screenshot(str(path))
         keep_screenshot(page, "depiction-board-4.png")
         pixels = (imread(path)[..., :3] * 255).astype(int)
-        woods = (np.abs(pixels - [0x2F, 0x8A, 0x3A]).max(axis=-1) < 12).mean()
-        grain = (np.abs(pixels - [0xF1, 0xD5, 0x4A]).max(axis=-1) < 12).mean()
+        woods, grain = ((np.abs(pixels - rgb(art_colour(name))).max(axis=-1) < 12).mean() for name in ("woods", "grain"))
         assert woods > 0.03 and grain > 0.005, (woods, grain)
+        legend = page.find_element(By.ID, "legend").text
+        assert "woods (art)" in legend and "open ground (art)" in legend, legend
     finally:
         page.get(page_file.as_uri())
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))

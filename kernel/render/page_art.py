@@ -60,7 +60,8 @@ def art_background(board) -> dict | None:
     -------
     dict or None
         ``image``: a ``data:image/png;base64,...`` URL; ``width``, ``height``: its size in pixels;
-        ``unit_x``, ``unit_y``: pixels per lattice unit (:data:`kernel.maps.art.UNIT_X`, ``UNIT_Y``).
+        ``unit_x``, ``unit_y``: pixels per lattice unit (:data:`kernel.maps.art.UNIT_X`, ``UNIT_Y``);
+        ``legend``: the colour and label of each terrain, feature and ground level the image shows.
 
     Examples
     --------
@@ -85,5 +86,11 @@ def art_background(board) -> dict | None:
     lookup = np.array([palette.index(c) for c in colour_of], np.uint8)
     indices = lookup[classes * span + (levels - low)]
     data = png_bytes(indices, [_rgb(c) for c in palette])
+    names = drawn_class_names(board, art)
+    shown = sorted({names[c] for c in np.unique(classes).tolist() if names[c] is not None})
+    legend = [{"colour": art_colour(name), "label": f"{name} (art)"} for name in shown]
+    legend += [{"colour": art_level_colour(v), "label": "open ground (art)" if v == 0 else f"ground level {v} (art)"}
+               for v in np.unique(levels).tolist()]
     return {"image": "data:image/png;base64," + base64.b64encode(data).decode("ascii"),
-            "width": int(indices.shape[1]), "height": int(indices.shape[0]), "unit_x": UNIT_X, "unit_y": UNIT_Y}
+            "width": int(indices.shape[1]), "height": int(indices.shape[0]), "unit_x": UNIT_X, "unit_y": UNIT_Y,
+            "legend": legend}
