@@ -128,7 +128,8 @@ def first_run_section(first_run: dict, before: dict | None = None, costs: dict |
     out = [FIRST_RUN_START, "## First run", "",
            f"Measured {first_run.get('date', '')} with `python -m bench.first_run --rounds 1 --make-demo --json "
            "first-run.json` (load average {:.1f} before, {:.1f} after), then `python -m bench.report --first-run "
-           "first-run.json`.".format(*first_run.get("load_average", [float("nan")] * 2))]
+           "first-run.json`. On a shared machine the wall seconds grow with the load; the CPU seconds (all the "
+           "warm's processes) are the steadier figures.".format(*first_run.get("load_average", [float("nan")] * 2))]
     if before:
         out += [f"The column before: the same command on a clone of the code before the compile work "
                 f"({before.get('date', '')}, load average {before.get('load_average', [float('nan')])[0]:.1f}), "
@@ -170,10 +171,10 @@ def replace_first_run(text: str, section: list[str]) -> str:
     Examples
     --------
     >>> replace_first_run("# B\n\n## Ratios against peers\n", [FIRST_RUN_START, "new", FIRST_RUN_END, ""])
-    '# B\n\n<!-- first-run -->\nnew\n<!-- /first-run -->\n## Ratios against peers\n'
+    '# B\n\n<!-- first-run -->\nnew\n<!-- /first-run -->\n\n## Ratios against peers\n'
     """
-    block = "\n".join(section)
-    pattern = re.compile(re.escape(FIRST_RUN_START) + r".*?" + re.escape(FIRST_RUN_END) + r"\n?", re.S)
+    block = "\n".join(section).rstrip("\n") + "\n\n"
+    pattern = re.compile(re.escape(FIRST_RUN_START) + r".*?" + re.escape(FIRST_RUN_END) + r"\n*", re.S)
     if pattern.search(text):
         return pattern.sub(lambda _: block, text)
     anchor = text.index("## Ratios against peers")
