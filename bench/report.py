@@ -127,13 +127,11 @@ def first_run_section(first_run: dict, before: dict | None = None, costs: dict |
              "≤ 90 s")]
     out = [FIRST_RUN_START, "## First run", "",
            f"Measured {first_run.get('date', '')} with `python -m bench.first_run --rounds 1 --make-demo --json "
-           "first-run.json` (load average {:.1f} before, {:.1f} after), then `python -m bench.report --first-run "
-           "first-run.json`. On a shared machine the wall seconds grow with the load; the CPU seconds (all the "
-           "warm's processes) are the steadier figures.".format(*first_run.get("load_average", [float("nan")] * 2))]
+           "first-run.json`, then `python -m bench.report --first-run first-run.json`. On a shared machine the wall "
+           "seconds grow with the other work; the CPU seconds (all the warm's processes) are the steadier figures."]
     if before:
         out += [f"The column before: the same command on a clone of the code before the compile work "
-                f"({before.get('date', '')}, load average {before.get('load_average', [float('nan')])[0]:.1f}), "
-                "`--first-run-before`. The machine was shared: the CPU seconds are the steadier figures."]
+                f"({before.get('date', '')}), `--first-run-before`."]
     out += ["", "| what | " + ("before | after | target |" if before else "figure | target |"),
             "| --- | " + ("---: | ---: | --- |" if before else "---: | --- |")]
     for words, key, unit, target in rows:
