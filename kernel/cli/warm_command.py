@@ -27,13 +27,13 @@ from kernel.cli.common import emit
 #: (the hex model's steps share one specialisation of the pair evaluator, the demo and the page use them
 #: all). A step in no group is a group of its own, of weight 1.
 STEP_GROUPS: list[tuple[float, tuple[str, ...]]] = [
-    (345.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
+    (86.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
              "HeldLOSMatrix refresh", "los_matrix (Valor & Victory)", "los_pairs", "movement_field", "reachable",
              "movement_matrix", "concealed_movement", "commands: los, fire, move, vantage, matrix (board 71)",
              "demo and interactive page (board 71)")),
-    (140.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs", "depiction model: los")),
-    (105.0, ("los",)),
-    (95.0, ("can_see",)),
+    (99.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs", "depiction model: los")),
+    (32.0, ("los",)),
+    (10.0, ("can_see",)),
 ]
 
 
@@ -175,7 +175,7 @@ def share_out(names: list[str], workers: int) -> list[list[str]]:
     Examples
     --------
     >>> [len(steps) for steps in share_out([name for _, group in STEP_GROUPS for name in group], 2)]
-    [14, 5]
+    [4, 15]
     >>> share_out(["a", "b", "c"], 2)
     [['a', 'c'], ['b']]
     """

@@ -1,10 +1,18 @@
-"""The LOS rule steps, as small functions inlined into the pair evaluator (private).
+"""The LOS rule steps, as small functions of the pair evaluator (private).
 
 The rules are those of ``docs/los-semantics.md``; section numbers refer to
-it.  Each step is compiled with ``inline="always"``, so
+it.  The steps every crossed hex meets (``asl_hex_effect``,
+``asl_hex_hindrance``, ``simple_hex_effect``, ``end_smoke``,
+``ranges_from_higher``, ``record_step``) are compiled with
+``inline="always"`` (``jit_inline``), so
 :func:`kernel.line_of_sight._kernels.evaluate_pairs` runs them as if written
-out in its loop (no call, no argument passing per step).  The steps, in the
-order a hex meets them:
+out in its loop (no call, no argument passing per step).  The steps met once
+per pair or only at a hexside run, a vertex or a depression are plain
+kernels (``jit``): numba's inlining at IR level re-types a callee at every
+call site of every specialisation of its callers, which made them most of
+the evaluator's compile time, and LLVM still inlines them where it pays
+(the bulk kernels stayed within 4 %, ``python -m bench.compile_costs``).
+The steps, in the order a hex meets them:
 
 * obstacles and blind hexes (:func:`asl_hex_effect`, :func:`simple_hex_effect`);
 * hindrances of terrain and of counters, SMOKE and vehicles
@@ -25,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._jit import jit_inline
+from kernel._jit import jit, jit_inline
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Effects of a step, ordered.
@@ -184,7 +192,7 @@ def simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
 
 # --- elevation: continuous slopes (ASL B.5) and V&V slope hexes (10.7) ---------------------------
 
-@jit_inline
+@jit
 def asl_continuous_slope(first, last, packed, grid, base_a, ranges, higher_is_a, S2, hex_info):
     """Whether every hex the template crosses descends one level per hex of range (B.5)."""
     crossed = 0
@@ -202,7 +210,7 @@ def asl_continuous_slope(first, last, packed, grid, base_a, ranges, higher_is_a,
     return crossed > 0
 
 
-@jit_inline
+@jit
 def vv_slope_hexes(first, last, packed, grid, base_a, higher_is_a, hex_info):
     """V&V 10.7 (section 3): the level-1 slope hex(es) of a ground <-> Level 2 LOS.
 
@@ -237,7 +245,7 @@ def vv_slope_hexes(first, last, packed, grid, base_a, higher_is_a, hex_info):
 
 # --- depressions: the banks of the depression an end is in (A6.3, B19-B20) ---------------------
 
-@jit_inline
+@jit
 def depression_bank(h, group, group_ground2, neighbours, depression_group, hex_info):
     """Whether hex h is a bank of depression ``group`` (ground ``group_ground2`` half levels):
     higher than it, outside it, next to one of its hexes."""
@@ -252,7 +260,7 @@ def depression_bank(h, group, group_ground2, neighbours, depression_group, hex_i
 
 # --- hexside features: a wall, hedge or V&V hedge crossed on the way into a hex ----------------
 
-@jit_inline
+@jit
 def wall_blocks(p, d, q, hs_obst, hex_info, S2, same, slope):
     """Whether the ASL wall/hedge (any hexside obstacle) on hexside d of hex p, between p and q, blocks.
 
@@ -270,7 +278,7 @@ def wall_blocks(p, d, q, hs_obst, hex_info, S2, same, slope):
     return slope or (same and top > S2) or ((not same) and top >= S2)
 
 
-@jit_inline
+@jit
 def hexside_direction(col, yv, p, q):
     """Direction of the hexside of hex p shared with its neighbour q (-1 when not neighbours)."""
     dc = col[q] - col[p]
@@ -281,7 +289,7 @@ def hexside_direction(col, yv, p, q):
     return -1
 
 
-@jit_inline
+@jit
 def walled_vertex(p, x, y, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
     """Whether a LOS leaving hex p's interior through its vertex with x and y (and going on along
     x|y, or coming the other way) crosses a wall line there: walls on both p|x and p|y, which lie
@@ -296,7 +304,7 @@ def walled_vertex(p, x, y, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
         wall_blocks(p, dy, y, hs_obst, hex_info, S2, same, slope)
 
 
-@jit_inline
+@jit
 def asl_run_wall_blocks(x, y, run_dir, e, last, packed, grid, base_a, previous_cell, ranges, a, b, col, yv,
                         hs_obst, hex_info, S2, same, slope):
     """The hex where walls or hedges block an ASL LOS running along the hexside x|y (entries e, e + 1;
@@ -333,7 +341,7 @@ def asl_run_wall_blocks(x, y, run_dir, e, last, packed, grid, base_a, previous_c
     return -1
 
 
-@jit_inline
+@jit
 def asl_vertex_wall_blocks(p, q, r, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
     """Whether a LOS passing through the vertex of hexes p, q, r from p's interior into q's, touching
     r there, crosses a wall line: p|q walled and p|r or q|r walled (B9; own hexsides ignored)."""
@@ -350,7 +358,7 @@ def asl_vertex_wall_blocks(p, q, r, a, b, col, yv, hs_obst, hex_info, S2, same, 
 
 # --- a LOS running exactly along a hexside X|Y -------------------------------------------------
 
-@jit_inline
+@jit
 def asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same, slope, hex_info):
     """(effect, reason, DRM) of an ASL run along the hexside between hexes x and y (-1: off-map).
 
@@ -409,7 +417,7 @@ def asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same, slope, hex_info):
     return effect, reason, drm
 
 
-@jit_inline
+@jit
 def simple_run_effect(model, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2,
                       hs_obst, hs_hind):
     """(effect, reason, DRM) of a V&V or CCN run along the hexside between x and y (sections 3-4)."""
