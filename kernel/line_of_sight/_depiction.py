@@ -42,8 +42,8 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_touches_end, near_open_far_vertex, walk_hex,
-    walk_pixel,
+    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_key, hexside_touches_end, near_open_far_vertex,
+    vasl_trace, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
     BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
@@ -73,38 +73,6 @@ def scratch_size(pixels):
     """Length of a walk's scratch array (``counted``): ``COUNTED_SIZE``, then room for a VASL trace of the
     map (x and y of at most width + height + 8 pixels)."""
     return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
-
-
-@jit_inline
-def vasl_trace(ax, ay, dx, dy, width, height, out):
-    """The pixels VASL's engine visits from the centre dot at (ax, ay) to (ax + dx, ay + dy), written as
-    x, y pairs into ``out`` from index ``COUNTED_SIZE``; their count.  Its trace steps column by column
-    from the source's truncated centre to the target's, the row moving ``(ty - sy) / columns`` per
-    column, and visits every row between a column's entry and exit rows (truncated): a line a pixel or
-    two thick where it crosses a row boundary, one pixel thick elsewhere."""
-    sx = int(ax)
-    sy = int(ay)
-    tx = int(ax + dx)
-    ty = int(ay + dy)
-    col_dir = -1 if tx < sx else 1
-    row_dir = -1 if ty < sy else 1
-    columns = abs(tx - sx) + 1
-    # the row where column k is entered, sy + k (ty - sy) / columns truncated, in exact integers
-    x = sx
-    n = 0
-    r0 = sy
-    for col in range(columns):
-        r1 = (sy * columns + (col + 1) * (ty - sy)) // columns
-        rows = abs(r1 - r0) + 1
-        y = r0
-        for _ in range(rows):
-            out[COUNTED_SIZE + 2 * n] = min(max(x, 0), width - 1)
-            out[COUNTED_SIZE + 2 * n + 1] = min(max(y, 0), height - 1)
-            n += 1
-            y += row_dir
-        r0 = r1
-        x += col_dir
-    return n
 
 
 @jit_inline
@@ -173,7 +141,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     if per_range:
         # VASL's reading walks VASL's own pixels (its trace, ``vasl_trace``), every one of them: those of
         # the ends' hexes are skipped by their hex
-        n_vasl = vasl_trace(ax, ay, dx, dy, width, height, counted)
+        n_vasl = vasl_trace(ax, ay, dx, dy, width, height, counted, COUNTED_SIZE)
         i_first = 0
         i_last = n_vasl - 1
         middle = n_vasl // 2
@@ -368,8 +336,9 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
             terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
         if terrain > 0:
-            # once per hex (per range with per_range), at the largest DRM met there
-            key = r_s if per_range else h
+            # once per hex (per range with per_range), at the largest DRM met there; the two hexes beside a
+            # hexside the LOS runs along count once (B.6)
+            key = r_s if per_range else hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y)
             slot = -1
             for k in range(n_counted):
                 if counted[k] == key:
