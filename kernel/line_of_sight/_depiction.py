@@ -30,7 +30,8 @@ ground block (``_rules.depression_bank``, over the hexes' ground levels in
 meets, with the hex's ground level; SMOKE in an end's own hex counts as in the
 hex model (A24): the walk's first end before the walk, the other after it.
 Terrain hindrance counts once per hex holding an applicable hindrance pixel,
-at the largest such pixel's DRM; ``cap`` (at least 1) blocks.  With
+at the largest such pixel's DRM, the two hexes beside a hexside the LOS runs
+exactly along counting as one (B.6, ``hexside_run_key``); ``cap`` (at least 1) blocks.  With
 ``per_range`` (VASL's reading) it counts once per range from the higher end
 instead, and only hexes nearer both ends than they are to each other.
 """
