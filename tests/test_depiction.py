@@ -721,6 +721,32 @@ def test_inherent_terrain_drawn_into_another_hex_is_not_that_hexs_terrain(more_v
     _check_against_reference(board, np.array([[board.index("9K7"), board.index("9DD8")]]))
 
 
+def test_hindrance_hexes_beside_a_hexside_the_los_runs_along_count_once():
+    # B.6: a LOS exactly along a hexside shared by two hindrance hexes passes through one of them, not two
+    # (the hex model's A6.1 reading of any hindrance along a hexside too).  35V9 -> 35Y5 runs along the
+    # hexsides 35V8/35W9, 35W7/35X7 and 35X5/35Y6, orchard on both sides of each, and crosses 35W8: +4, as
+    # the hex model and VASL (before: +6, blocked)
+    if not (VASL / "bd35").is_dir():
+        pytest.skip("VASL board 35 (../shared/vasl) not present")
+    board = quiet(kernel.load_vasl_board, VASL / "bd35")
+    result = quiet(kernel.los, board, "35V9", "35Y5", model="depiction")
+    assert result.visible and result.hindrance == 4
+    assert quiet(kernel.los, board, "35V9", "35Y5").hindrance == 4
+    drm = {}
+    for step in result.steps:
+        drm[step.hex] = drm.get(step.hex, 0) + step.hindrance
+    for pair in (("35V8", "35W9"), ("35W7", "35X7"), ("35X5", "35Y6")):
+        assert all(hex_ in drm for hex_ in pair) and sum(drm[hex_] for hex_ in pair) == 1
+    assert drm["35W8"] == 1
+    assert _vasl_engine_sees(35, "35V9", "35Y5") in (True, None)
+    # the kernel against the reference on LOS along hexsides (0 and +-60 degrees) of this orchard board
+    x, y = board.x.astype(np.int64), board.y.astype(np.int64)
+    dx, dy = x[None, :] - x[:, None], y[None, :] - y[:, None]
+    spines = np.argwhere(((dy == 0) | (np.abs(dx) == np.abs(dy))) & (dx > 0))
+    pairs = spines[np.random.default_rng(35).permutation(len(spines))[:60]]
+    _check_against_reference(board, np.vstack([[board.index("35V9"), board.index("35Y5")], pairs]))
+
+
 @pytest.mark.parametrize("model", ["depiction", "vasl"])
 def test_hedge_art_past_the_far_vertex_of_an_ends_walled_hexspine_is_ignored(more_vasl_boards, model):
     # B9 (the hex model's reading of a LOS along a wall hexspine touching an end): 8K4 -> 8G4 runs along the

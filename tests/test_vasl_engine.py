@@ -106,10 +106,12 @@ def test_vasl_hexside_blocks_are_sorted_into_kinds_and_none_is_ours(results, boa
 #: Board -> least agreement of ``model="depiction"`` on blocked versus clear.
 #: Measured (2026-11-26, after the readings of docs/los-semantics.md section 6 of that day): 99.778, 99.837,
 #: 99.708, 99.275 (overall 99.650); hindrance DRM equal on 96.81 % of the pairs both call clear (once per
-#: hex, the rules; VASL counts once per range: ``model="vasl"`` below).
-DEPICTION_FLOORS = {1: 99.72, 2: 99.78, 3: 99.65, 4: 99.22}
-DEPICTION_OVERALL_FLOOR = 99.59
-DEPICTION_HINDRANCE_FLOOR = 96.76
+#: hex, the rules; VASL counts once per range: ``model="vasl"`` below).  After the B.6 hexside-run rule
+#: (two hindrance hexes beside a hexside the LOS runs along count once): 99.778, 99.837, 99.708, 99.318
+#: (overall 99.660), hindrance 97.29 %.
+DEPICTION_FLOORS = {1: 99.72, 2: 99.78, 3: 99.65, 4: 99.26}
+DEPICTION_OVERALL_FLOOR = 99.61
+DEPICTION_HINDRANCE_FLOOR = 97.24
 #: ``model="vasl"`` (the depiction model counting hindrance as VASL's engine does), against its
 #: targets: 99 % on every board, 99.5 % overall, the same hindrance on 98 % of the both-clear pairs.
 #: Measured (2026-11-26, VASL's pixels and readings): 99.969, 99.965, 99.883, 99.876 (overall 99.923);
@@ -168,28 +170,29 @@ ENGINE_BOARDS = engine_boards()
 
 #: Model -> board -> least agreement on blocked versus clear (percent of compared ordered pairs): the
 #: figures measured on 2026-11-26 (``docs/vasl-agreement.md``) less 0.05 points, rounded down.
-#: Measured over the 36 boards: hex 97.21 % overall (worst board 57, 92.17 %), depiction 99.30 % (board 35,
-#: 97.52 %), vasl 99.78 % (board 64, 99.60 %).
+#: Measured over the 36 boards: hex 97.21 % overall (worst board 57, 92.17 %), depiction 99.34 % (board 35,
+#: 97.92 %), vasl 99.78 % (board 64, 99.60 %).
 ALL_BOARD_FLOORS: dict[str, dict[int, float]] = {
     "hex": {1: 97.82, 2: 98.45, 3: 98.20, 4: 96.72, 7: 95.33, 8: 97.54, 9: 97.92, 10: 97.34, 11: 98.31, 16: 95.42,
             20: 97.81, 21: 98.21, 22: 96.64, 24: 97.02, 34: 99.47, 35: 94.70, 43: 96.78, 44: 95.51, 45: 97.82,
             47: 97.49, 50: 98.25, 53: 96.07, 55: 98.93, 57: 92.11, 58: 97.11, 59: 96.76, 60: 98.18, 62: 97.01,
             64: 97.93, 65: 97.24, 66: 96.86, 68: 98.15, 70: 94.11, 71: 97.94, 75: 98.83, 81: 97.66},
-    "depiction": {1: 99.72, 2: 99.78, 3: 99.65, 4: 99.22, 7: 99.17, 8: 99.49, 9: 99.60, 10: 99.44, 11: 99.66,
-                  16: 97.65, 20: 99.41, 21: 99.49, 22: 99.28, 24: 99.29, 34: 99.85, 35: 97.46, 43: 97.94, 44: 99.21,
-                  45: 99.61, 47: 99.47, 50: 99.52, 53: 99.10, 55: 99.61, 57: 98.02, 58: 99.43, 59: 99.14,
-                  60: 99.52, 62: 99.33, 64: 99.36, 65: 99.37, 66: 99.03, 68: 99.66, 70: 98.81, 71: 99.54,
-                  75: 99.42, 81: 99.43},
+    "depiction": {1: 99.72, 2: 99.78, 3: 99.65, 4: 99.26, 7: 99.22, 8: 99.49, 9: 99.60, 10: 99.45, 11: 99.66,
+                  16: 97.99, 20: 99.41, 21: 99.50, 22: 99.28, 24: 99.30, 34: 99.85, 35: 97.87, 43: 98.21,
+                  44: 99.21, 45: 99.61, 47: 99.47, 50: 99.52, 53: 99.17, 55: 99.61, 57: 98.12, 58: 99.43,
+                  59: 99.17, 60: 99.52, 62: 99.36, 64: 99.36, 65: 99.38, 66: 99.06, 68: 99.66, 70: 98.84,
+                  71: 99.54, 75: 99.43, 81: 99.43},
     "vasl": {1: 99.91, 2: 99.91, 3: 99.83, 4: 99.82, 7: 99.78, 8: 99.71, 9: 99.81, 10: 99.74, 11: 99.75, 16: 99.75,
              20: 99.59, 21: 99.69, 22: 99.61, 24: 99.60, 34: 99.87, 35: 99.79, 43: 99.67, 44: 99.73, 45: 99.77,
              47: 99.59, 50: 99.66, 53: 99.71, 55: 99.69, 57: 99.80, 58: 99.56, 59: 99.64, 60: 99.70, 62: 99.83,
              64: 99.55, 65: 99.61, 66: 99.55, 68: 99.82, 70: 99.82, 71: 99.76, 75: 99.76, 81: 99.63},
 }
 #: Model -> (least overall agreement, least share of both-clear pairs with VASL's hindrance DRM), percent:
-#: measured 97.211 / 88.54 (hex), 99.297 / 91.90 (depiction), 99.777 / 98.16 (vasl).
+#: measured 97.211 / 88.54 (hex), 99.337 / 93.45 (depiction; 99.297 / 91.90 before the B.6 hexside-run
+#: rule), 99.777 / 98.16 (vasl).
 ALL_BOARD_OVERALL_FLOORS: dict[str, tuple[float, float]] = {
     "hex": (97.18, 88.49),
-    "depiction": (99.26, 91.85),
+    "depiction": (99.28, 93.39),
     "vasl": (99.74, 98.10),
 }
 

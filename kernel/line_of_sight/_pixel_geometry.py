@@ -112,6 +112,27 @@ def meets_trace(h, a, ddx, ddy, lat_x, lat_y):
 
 
 @jit_inline
+def hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y):
+    """Hex ``h``'s key for counting hindrance: where the line through hex ``a``'s centre in lattice direction
+    ``(ddx, ddy)`` runs exactly along one of ``h``'s hexsides (a hexspine LOS), the smaller index of ``h``
+    and the hex across that hexside, so that the two count as one (B.6, A6.1); else ``h``.
+
+    The line runs along a hexside of ``h`` when it lies as far from ``h``'s centre as the hexagon reaches
+    across it (``meets_trace``) and is parallel to a hexside (0 or +-60 degrees); the hex across is the
+    neighbour as far from the line on the other side."""
+    if ddy != 0 and abs(ddx) != abs(ddy):
+        return h
+    cross = ddx * (lat_y[h] - lat_y[a]) - ddy * (lat_x[h] - lat_x[a])
+    if abs(cross) != max(2 * abs(ddy), abs(ddx) + abs(ddy)):
+        return h
+    for k in range(6):
+        q = neighbours[h, k]
+        if q >= 0 and ddx * (lat_y[q] - lat_y[a]) - ddy * (lat_x[q] - lat_x[a]) == -cross:
+            return q if q < h else h
+    return h
+
+
+@jit_inline
 def walk_hex(px, py, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y):
     """The hex a walked pixel (px, py) belongs to: of the hexes the segment from ``a`` meets, the one whose
     centre dot is nearest (ties: smaller lattice x, then y); -1 for none.
@@ -148,3 +169,35 @@ def walk_pixel(i, steps, ax, ay, dx, dy, width, height):
     x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
     y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
     return x, y
+
+
+@jit_inline
+def vasl_trace(ax, ay, dx, dy, width, height, out, offset):
+    """The pixels VASL's engine visits from the centre dot at (ax, ay) to (ax + dx, ay + dy), written as
+    x, y pairs into ``out`` from index ``offset``; their count.  Its trace steps column by column
+    from the source's truncated centre to the target's, the row moving ``(ty - sy) / columns`` per
+    column, and visits every row between a column's entry and exit rows (truncated): a line a pixel or
+    two thick where it crosses a row boundary, one pixel thick elsewhere."""
+    sx = int(ax)
+    sy = int(ay)
+    tx = int(ax + dx)
+    ty = int(ay + dy)
+    col_dir = -1 if tx < sx else 1
+    row_dir = -1 if ty < sy else 1
+    columns = abs(tx - sx) + 1
+    # the row where column k is entered, sy + k (ty - sy) / columns truncated, in exact integers
+    x = sx
+    n = 0
+    r0 = sy
+    for col in range(columns):
+        r1 = (sy * columns + (col + 1) * (ty - sy)) // columns
+        rows = abs(r1 - r0) + 1
+        y = r0
+        for _ in range(rows):
+            out[offset + 2 * n] = min(max(x, 0), width - 1)
+            out[offset + 2 * n + 1] = min(max(y, 0), height - 1)
+            n += 1
+            y += row_dir
+        r0 = r1
+        x += col_dir
+    return n

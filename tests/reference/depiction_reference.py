@@ -32,7 +32,9 @@ terrain mask, building levels and a hexside mask).
   (``O > S`` same level, ``O >= S`` otherwise, blind hexes behind them), an
   orchard's obstacle height from above (B14.2), continuous slope (B.5: at
   least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
-  block and every hindrance counts), hindrances once per hex (or per range
+  block and every hindrance counts), hindrances once per hex (the two hexes
+  beside a hexside that the segment runs exactly along count as one hex, B.6;
+  or per range
   from the higher end, VASL's reading, which also leaves out a hex at the
   ends' range or more from either end and makes crags and graveyards
   half-level hindrances, as VASL's terrain table) at the largest DRM met
@@ -272,6 +274,21 @@ class ReferenceDepiction:
             return ((4 * px - QX * x) ** 2 + (4 * py - QY * y) ** 2, x, y)
         return min(candidates, key=key)
 
+    def hindrance_key(self, hx: int, a: int, b: int):
+        """What hex ``hx`` counts its hindrance as: the set of ``hx`` and the hex that shares the hexside
+        of ``hx`` lying on the line through the centres of ``a`` and ``b`` (both its corners on that line),
+        found by brute force over every hex's corners; ``{hx}`` when no hexside of ``hx`` lies on it."""
+        A = (int(self.board.x[a]), int(self.board.y[a]))
+        B = (int(self.board.x[b]), int(self.board.y[b]))
+        corners = self.corners(hx)
+        for k in range(6):
+            p, q = corners[k], corners[(k + 1) % 6]
+            if orientation(A, B, p) == 0 and orientation(A, B, q) == 0:
+                for other in range(len(self.board.x)):
+                    if other != hx and p in self.corners(other) and q in self.corners(other):
+                        return frozenset((hx, other))
+        return frozenset((hx,))
+
     def wall_touches_end(self, px: float, py: float, hx: int, ends) -> bool:
         """B9.2 as VASL applies it: the hexside of hex ``hx`` nearest the pixel (by its midpoint)
         shares a vertex with an end's hex (one of its own hexsides, or one running out from one of
@@ -509,7 +526,7 @@ class ReferenceDepiction:
                 applies = slope or (same and top > S and g <= S) or (not same and top >= S)
                 if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
                     applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
-                key = rs_ if per_range else hx
+                key = rs_ if per_range else self.hindrance_key(hx, a, b)
                 if applies and hind > counted.get(key, 0):
                     # once per hex (or range), at the largest DRM met there: a larger one adds the difference
                     more = hind - counted.get(key, 0)
