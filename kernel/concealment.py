@@ -61,7 +61,7 @@ class ConcealedMovement:
 
 def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_levels=0, enemies_of=None,
                        unit: str | None = None, allowance: float | None = None, target_levels=0, counters=None,
-                       exposure_penalty: float | None = None) -> ConcealedMovement:
+                       exposure_penalty: float | None = None, threat: ThreatMap | None = None) -> ConcealedMovement:
     """Where a unit can move unseen by ``watchers``, and the cheapest path that avoids their LOS.
 
     Parameters
@@ -93,6 +93,11 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         MF added for each exposed hex entered (a multiple of 1/2, up to
         :data:`~kernel.movement.inputs.MAX_ALLOWANCE`); ``None`` (default):
         exposed hexes may not be entered at all.
+    threat : ThreatMap, optional
+        The watchers' :func:`~kernel.threat_map`, already computed (a bot
+        moving several units against the same enemies computes it once per
+        turn); instead of ``watchers`` or ``enemies_of``.  Its arrays must
+        have one entry per hex of ``board``.
 
     Returns
     -------
@@ -106,6 +111,10 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
     >>> priced = concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=4, exposure_penalty=2)
     >>> bool((priced.field.cost <= avoid.field.cost).all())  # a price is never worse than a ban
     True
+    >>> watched = kernel.threat_map(board, ["72M6"])
+    >>> again = concealed_movement(board, "71I4", unit="infantry", allowance=4, threat=watched)
+    >>> bool((again.hidden == avoid.hidden).all())
+    True
     """
     if exposure_penalty is not None:
         try:
@@ -113,10 +122,22 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         except ValueError:
             raise ValueError(f"exposure_penalty is {exposure_penalty!r}: expected a multiple of 1/2 MF from 0 to "
                              f"{MAX_ALLOWANCE}, or None (exposed hexes may not be entered)") from None
-    if enemies_of is None and watchers is None:
-        raise ValueError("concealed_movement: no watchers: expected watchers or enemies_of=side")
-    threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
-                        enemies_of=enemies_of)
+    if threat is not None:
+        if watchers is not None or enemies_of is not None:
+            raise ValueError("concealed_movement: threat= and watchers or enemies_of given: expected the watchers "
+                             "one way, a threat map or the watchers to compute it from")
+        if not isinstance(threat, ThreatMap):
+            raise TypeError(f"concealed_movement: threat is a {type(threat).__name__}: expected a kernel.ThreatMap "
+                            "(from kernel.threat_map)")
+        if threat.count.shape != (len(board),):
+            raise ValueError(f"concealed_movement: threat has {threat.count.shape[0]} hexes and the board "
+                             f"{len(board)}: expected the threat map of this board")
+    elif enemies_of is None and watchers is None:
+        raise ValueError("concealed_movement: no watchers: expected watchers or enemies_of=side "
+                         "(or threat=, a threat map)")
+    else:
+        threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
+                            enemies_of=enemies_of)
     exposed = threat.seen
     plain = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters)
     reachable = plain.cost <= allowance if allowance is not None else np.isfinite(plain.cost)

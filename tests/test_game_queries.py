@@ -181,7 +181,32 @@ def test_fields_of_fire_parallel_equals_serial():
     (lambda b: concealed_movement(b, "71I4", ["72M6"], exposure_penalty=0.3), ValueError,
      r"exposure_penalty is 0\.3: expected a multiple of 1/2 MF from 0 to 1000, or None"),
     (lambda b: can_see(b, "71I4", "71Z99"), KeyError, "71Z99"),
+    (lambda b: concealed_movement(b, "71I4", ["72M6"], threat=threat_map(b, ["72M6"])), ValueError,
+     "concealed_movement: threat= and watchers or enemies_of given"),
+    (lambda b: concealed_movement(b, "71I4", threat=np.zeros(len(b), np.int32)), TypeError,
+     "concealed_movement: threat is a ndarray: expected a kernel.ThreatMap"),
+    (lambda b: concealed_movement(b, "71I4", threat=threat_map(kernel.load("71"), ["71I4"])), ValueError,
+     r"concealed_movement: threat has \d+ hexes and the board 1332: expected the threat map of this board"),
 ])
 def test_bad_input_gets_a_clear_error(call, error, match):
     with pytest.raises(error, match=match):
         call(kernel.load("default"))
+
+
+def test_concealed_movement_takes_a_threat_map():
+    """A precomputed threat map gives what the watchers give, and it decides the result (another map,
+    another answer)."""
+    board = kernel.load("default")
+    state = kernel.GameState(board)
+    state.place_unit("72M6", side="allies")
+    state.place_unit("71Q5", side="allies")
+    computed = concealed_movement(board, "71I4", counters=state, enemies_of="axis", unit="infantry", allowance=4)
+    threat = threat_map(board, counters=state, enemies_of="axis")
+    given = concealed_movement(board, "71I4", counters=state, unit="infantry", allowance=4, threat=threat)
+    assert given.threat is threat
+    for name in ("exposed", "reachable", "hidden"):
+        assert np.array_equal(getattr(given, name), getattr(computed, name))
+    assert np.array_equal(given.field.cost, computed.field.cost)
+    nobody = concealed_movement(board, "71I4", unit="infantry", allowance=4,
+                                threat=threat_map(board, counters=kernel.GameState(board), enemies_of="axis"))
+    assert not nobody.exposed.any() and nobody.hidden.sum() > given.hidden.sum()
