@@ -123,7 +123,7 @@ def test_column_index_rejects_non_str():
 # --- malformed input ----------------------------------------------------------
 
 MALFORMED = [
-    ("2i9", r"'2i9': expected board digits.*like '2I9'.*column 'i'.*uppercase"),
+    ("2iX9", r"'2iX9': expected board digits.*like '2I9'.*column 'iX'.*uppercase"),  # no hex meant: the long form
     ("AB1", r"'AB1': .*column 'AB': doubled letters must be the same letter"),
     ("GGG1", r"'GGG1': .*column 'GGG'"),
     ("2I09", r"'2I09': .*hex number '09' has a leading zero"),
@@ -170,10 +170,19 @@ def test_malformed_coordinates_are_rejected(text, message):
         parse_coordinate(text)
 
 
-@pytest.mark.parametrize("text", ["1E4h1", "F3-E3", "1E4caD3/D4", "", "2i9"])
+@pytest.mark.parametrize("text", ["1E4h1", "F3-E3", "1E4caD3/D4", ""])
 def test_parse_hex_accepts_only_plain_hexes(text):
     with pytest.raises(ValueError, match=r"^invalid grid coordinate .*expected board digits"):
         parse_hex(text)
+
+
+@pytest.mark.parametrize(("text", "meant"), [("2i9", "2I9"), ("71gg7", "71GG7"), ("32oe7", "32oE7"), ("i9", "I9")])
+def test_lower_case_columns_get_the_hex_meant_in_one_short_line(text, meant):
+    with pytest.raises(ValueError, match=rf"^invalid grid coordinate '{text}': expected '{meant}' "
+                                         r"\(column letters are upper-case\)$"):
+        parse_hex(text)
+    with pytest.raises(ValueError, match=rf"^invalid grid coordinate '{text}': expected '{meant}' "):
+        parse_coordinate(text)
 
 
 @pytest.mark.parametrize("value", [None, 29, b"2I9", ["2I9"], 2.5])

@@ -136,6 +136,24 @@ def _invalid(text: str, expected: str, reason: str) -> ValueError:
     return ValueError(f"invalid grid coordinate {text!r}: expected {expected} ({reason})")
 
 
+#: A hex with lower-case column letters: board digits, an overlay's ``o``, the letters, the number.
+_LOWER_COLUMN = re.compile(r"(\d*)(o?)([A-Za-z]*[a-z][A-Za-z]*)(\d+)")
+
+
+def _lower_case_hint(text: str, body: str) -> ValueError | None:
+    """The short error for a plain hex typed with lower-case column letters (``2i9``), naming the hex
+    meant; ``None`` when ``body`` is not such a hex."""
+    lower = _LOWER_COLUMN.fullmatch(body)
+    if lower is None:
+        return None
+    meant = lower[1] + lower[2] + lower[3].upper() + lower[4]
+    try:
+        _parse_hex_part(meant, "(empty input)")
+    except Malformed:
+        return None
+    return ValueError(f"invalid grid coordinate {text!r}: expected {meant!r} (column letters are upper-case)")
+
+
 def parse_hex(text: str) -> HexRef:
     """Parse a plain hex, with optional board number and overlay marker.
 
@@ -161,16 +179,20 @@ def parse_hex(text: str) -> HexRef:
     --------
     >>> parse_hex("32oE7")
     HexRef(board='32', column='E', number=7, overlay=True)
-    >>> parse_hex("2i9")  # doctest: +ELLIPSIS
+    >>> parse_hex("2i9")
     Traceback (most recent call last):
     ...
-    ValueError: invalid grid coordinate '2i9': expected board digits ... (column 'i': ...)
+    ValueError: invalid grid coordinate '2i9': expected '2I9' (column letters are upper-case)
+    >>> parse_hex("2I9h1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid grid coordinate '2I9h1': expected board digits ... (unexpected 'h1' after '2I9')
     """
     body = require_str(text).strip()
     try:
         return _parse_hex_part(body, "(empty input)")
     except Malformed as malformed:
-        raise _invalid(text, _EXPECT_HEX, str(malformed)) from None
+        raise _lower_case_hint(text, body) or _invalid(text, _EXPECT_HEX, str(malformed)) from None
 
 
 def parse_coordinate(text: str) -> Coordinate:
@@ -221,7 +243,7 @@ def parse_coordinate(text: str) -> Coordinate:
     try:
         return parse(body)
     except Malformed as malformed:
-        raise _invalid(text, expected, str(malformed)) from None
+        raise _lower_case_hint(text, body) or _invalid(text, expected, str(malformed)) from None
 
 
 def _parse_plain_location(body: str) -> LocationRef:
