@@ -1,0 +1,136 @@
+"""Per-source LOS questions of a game AI (fields of fire, threat maps), tcod's shadow casting as a
+throughput anchor, and a bot loop whose moves are concealed moves.
+
+tcod's symmetric shadow casting (``tcod.map.compute_fov``, square grid, no
+elevation, no hindrance) on a grid of as many cells as the default scenario
+has hexes gives cells judged per second per core, against one exact
+:func:`~kernel.field_of_fire` on one thread; where tcod is not installed
+that row is skipped.
+
+The concealed bot loop (seeded, default scenario): 8 infantry units a side;
+each turn both sides move, each side computing the enemies'
+:func:`~kernel.threat_map` once and moving each of its units to a hex its
+:func:`~kernel.concealed_movement` (4 MF, ``threat=`` that map) finds
+hidden, where it has one: 16 concealed moves a turn.  Timed with one kernel
+thread and with every thread, and both again while another process keeps
+one core busy.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import kernel
+from bench.conftest import FIGURES, RATIOS, TIMINGS, measure
+
+SEED = 24
+UNITS = 8
+ALLOWANCE = 4
+SOURCE = "71I4"
+ONE_FIELD = "field_of_fire, one source (71I4), 1 thread"
+
+
+@pytest.fixture(scope="module")
+def sources(default_board):
+    return [int(h) for h in np.random.default_rng(SEED).choice(len(default_board), 10, replace=False)]
+
+
+def one_thread(function):
+    def call():
+        previous = kernel.set_thread_count(1)
+        try:
+            return function()
+        finally:
+            kernel.set_thread_count(previous)
+    return call
+
+
+ROWS = {
+    ONE_FIELD: (lambda b, s: one_thread(lambda: kernel.field_of_fire(b, SOURCE)), 30),
+    "fields_of_fire, K = 10 (target <= 0.25 ms)": (lambda b, s: lambda: kernel.fields_of_fire(b, s), 20),
+    "threat_map of 10 enemies (target <= 0.3 ms)": (lambda b, s: lambda: kernel.threat_map(b, s), 20),
+}
+
+
+@pytest.mark.parametrize("name", list(ROWS))
+def test_per_source_questions(benchmark, default_board, sources, name):
+    make, rounds = ROWS[name]
+    measure(benchmark, name, make(default_board, sources), rounds=rounds)
+
+
+def test_tcod_shadow_casting_anchor(benchmark, default_board):
+    """Cells judged per second per core: one field of fire against tcod's field of view from one cell."""
+    tcod = pytest.importorskip("tcod")
+    from tcod import libtcodpy
+
+    n = len(default_board)
+    side = int(np.ceil(np.sqrt(n)))
+    transparent = np.random.default_rng(SEED).random((side, side)) > 0.2
+    seconds = measure(benchmark, "tcod shadow casting, one field of view", lambda: tcod.map.compute_fov(
+        transparent, (side // 2, side // 2), algorithm=libtcodpy.FOV_SYMMETRIC_SHADOWCAST), rounds=200)
+    FIGURES["tcod: cells judged per second per core"] = (side * side / seconds, "cells/s")
+    ours = TIMINGS.get(ONE_FIELD)
+    if ours:
+        FIGURES["field_of_fire: cells judged per second per core"] = (n / ours, "cells/s")
+        RATIOS.append(("tcod shadow casting, one field of view", ONE_FIELD,
+                       "tcod time / field_of_fire time, same cell count (target >= 1/3)", None))
+
+
+def play_concealed(board, turns: int, seed: int = SEED) -> dict:
+    """``turns`` turns of the concealed bot loop; returns a summary (the test checks it)."""
+    rng = np.random.default_rng(seed)
+    open_hexes = np.flatnonzero(np.isfinite(kernel.movement_tables(board, unit="infantry").cot))
+    chosen = rng.choice(open_hexes, 2 * UNITS, replace=False).tolist()
+    sides = {"axis": chosen[:UNITS], "allies": chosen[UNITS:]}
+    state = kernel.GameState(board)
+    for side, hexes in sides.items():
+        for h in hexes:
+            state.place_unit(int(h), side=side)
+    hidden_moves = 0
+    for _ in range(turns):
+        for side, units in sides.items():
+            threat = kernel.threat_map(board, counters=state, enemies_of=side)
+            draws = rng.random(UNITS).tolist()
+            for k, h in enumerate(units):
+                move = kernel.concealed_movement(board, h, unit="infantry", allowance=ALLOWANCE, counters=state,
+                                                 threat=threat)
+                options = np.flatnonzero(move.hidden)
+                if options.size:
+                    hidden_moves += 1
+                else:
+                    options = np.flatnonzero(move.reachable)
+                target = int(options[int(draws[k] * options.size)])
+                if target != h and not state.units[target]:
+                    state.move_unit(h, target)
+                    units[k] = target
+    return {"hidden moves": hidden_moves, "state version": state.version}
+
+
+def busy_core():
+    """A process that keeps one core busy until killed."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+@pytest.mark.parametrize("neighbour", ["idle", "one core busy"])
+@pytest.mark.parametrize("threads", ["1 thread", "all threads"])
+def test_concealed_bot_loop(benchmark, default_board, threads, neighbour):
+    turns = 5 if benchmark.disabled else 20
+    previous = kernel.set_thread_count(1 if threads == "1 thread" else kernel.max_threads())
+    spinner = busy_core() if neighbour != "idle" else None
+    try:
+        summary = play_concealed(default_board, 1)
+        assert summary["hidden moves"] > 0 and summary["state version"] > 2 * UNITS
+        seconds = measure(benchmark, f"concealed bot loop: {turns} turns, {threads}, {neighbour}",
+                          lambda: play_concealed(default_board, turns), rounds=2)
+    finally:
+        if spinner is not None:
+            spinner.kill()
+            spinner.wait()
+        kernel.set_thread_count(previous)
+    TIMINGS[f"concealed bot turn, {threads}, {neighbour}"] = seconds / turns
+    FIGURES[f"concealed bot turn (16 concealed moves), {threads}, {neighbour} (target <= 5 ms)"] = (
+        1e3 * seconds / turns, "ms")
