@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import kernel
-from bench.conftest import FIGURES, RATIOS, TIMINGS, measure
+from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, one_thread
 from tests.comparisons import COMPARISONS
 
 #: What is timed is what tests/test_depiction.py checks against the reference.
@@ -61,17 +61,6 @@ def _per_pair(name: str, seconds: float, n: int) -> None:
     FIGURES[f"{name}: ns/unordered pair x {threads} thr"] = (seconds * threads / (n * (n - 1) / 2) * 1e9, "ns")
 
 
-def _serial(function):
-    """``function`` run on one thread (the per-thread figures of a shared machine)."""
-    def run():
-        previous = kernel.set_thread_count(1)
-        try:
-            return function()
-        finally:
-            kernel.set_thread_count(previous)
-    return run
-
-
 def test_depiction_matrix_one_board(benchmark, board_two):
     seconds = measure(benchmark, ONE, lambda: DEPICTION.kernel(board_two))
     _per_pair(ONE, seconds, len(board_two))
@@ -79,7 +68,7 @@ def test_depiction_matrix_one_board(benchmark, board_two):
 
 
 def test_depiction_matrix_one_board_one_thread(benchmark, board_two):
-    seconds = measure(benchmark, ONE_SERIAL, _serial(lambda: DEPICTION.kernel(board_two)), rounds=3)
+    seconds = measure(benchmark, ONE_SERIAL, one_thread(lambda: DEPICTION.kernel(board_two)), rounds=3)
     n = len(board_two)
     FIGURES["depiction, 1 thread: ns per ordered pair"] = (seconds / (n * (n - 1)) * 1e9, "ns")
     FIGURES["depiction, 1 thread: ns per unordered pair"] = (seconds / (n * (n - 1) / 2) * 1e9, "ns")
@@ -92,7 +81,7 @@ def test_hex_matrix_one_board(benchmark, board_two):
 
 
 def test_hex_matrix_one_board_one_thread(benchmark, board_two):
-    measure(benchmark, ONE_HEX_SERIAL, _serial(lambda: kernel.los_matrix(board_two)), rounds=3)
+    measure(benchmark, ONE_HEX_SERIAL, one_thread(lambda: kernel.los_matrix(board_two)), rounds=3)
     RATIOS.append((ONE_SERIAL, ONE_HEX_SERIAL, "depiction / hex model, one VASL board, 1 thread", None))
 
 

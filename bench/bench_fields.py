@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import kernel
-from bench.conftest import FIGURES, RATIOS, TIMINGS, measure
+from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, one_thread
 
 SEED = 24
 UNITS = 8
@@ -37,16 +37,6 @@ ONE_FIELD = "field_of_fire, one source (71I4), 1 thread"
 @pytest.fixture(scope="module")
 def sources(default_board):
     return [int(h) for h in np.random.default_rng(SEED).choice(len(default_board), 10, replace=False)]
-
-
-def one_thread(function):
-    def call():
-        previous = kernel.set_thread_count(1)
-        try:
-            return function()
-        finally:
-            kernel.set_thread_count(previous)
-    return call
 
 
 ROWS = {

@@ -55,6 +55,18 @@ def measure(benchmark, name: str, function, rounds: int = 5, iterations: int = 1
     return best
 
 
+def one_thread(function):
+    """``function`` run with one kernel thread (the per-thread figures of a shared machine), the setting
+    restored after each call."""
+    def run():
+        previous = kernel.set_thread_count(1)
+        try:
+            return function()
+        finally:
+            kernel.set_thread_count(previous)
+    return run
+
+
 def ratio(numerator: str, denominator: str) -> float:
     if numerator not in TIMINGS or denominator not in TIMINGS:
         pytest.skip(f"needs timings of {numerator!r} and {denominator!r} from this run")

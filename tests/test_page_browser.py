@@ -95,6 +95,17 @@ def click(driver, name, *, shift=False):
     actions.perform()
 
 
+def set_allowance(driver, allowance):
+    """Move the movement allowance slider to ``allowance`` MF with the keyboard, as a user would."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    slider = driver.find_element(By.ID, "allowance")
+    slider.send_keys(Keys.HOME)
+    for _ in range(allowance - 1):
+        slider.send_keys(Keys.RIGHT)
+
+
 def set_mode(driver, mode):
     from selenium.webdriver.common.by import By
 
@@ -189,7 +200,6 @@ def test_some_golden_los_is_blocked_and_some_clear(board, counters):
                          + [pytest.param(s, id=f"seed{s}") for s in (6, 7)])
 def test_movement_view_with_the_slider(page, board, case, counters):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
 
     if isinstance(case, tuple):
         start, allowance = case
@@ -198,10 +208,7 @@ def test_movement_view_with_the_slider(page, board, case, counters):
         allowance = int(np.random.default_rng(case).integers(1, MAX_ALLOWANCE + 1))
     set_mode(page, "move")
     click(page, start)
-    slider = page.find_element(By.ID, "allowance")
-    slider.send_keys(Keys.HOME)
-    for _ in range(allowance - 1):
-        slider.send_keys(Keys.RIGHT)
+    set_allowance(page, allowance)
     assert page.find_element(By.ID, "allowance-value").text == str(allowance)
     states, values, _ = overlay(page)
     field = kernel.movement_field(board, start, allowance=allowance, counters=counters)
@@ -459,7 +466,6 @@ def test_the_los_panel_lists_the_hindrance_steps(page, board, counters, seed):
                          + [pytest.param(s, id=f"seed{s}") for s in (10, 11)])
 def test_the_movement_view_shows_the_path_to_the_hovered_or_clicked_hex(page, board, counters, case):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
 
     from tests.test_page import best_path_hexes
 
@@ -475,10 +481,7 @@ def test_the_movement_view_shows_the_path_to_the_hovered_or_clicked_hex(page, bo
     assert len(want.split()) >= 3
     set_mode(page, "move")
     click(page, start)
-    slider = page.find_element(By.ID, "allowance")
-    slider.send_keys(Keys.HOME)
-    for _ in range(allowance - 1):
-        slider.send_keys(Keys.RIGHT)
+    set_allowance(page, allowance)
     hover(page, target)
     line = page.find_element(By.ID, "path-line")
     assert line.get_attribute("data-path") == want

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.render.common import SQRT3, mute
+from kernel.render.common import SQRT3, mute, road_segments
 
 #: Colours of the terrain drawn in the art, by terrain or hexside feature name.
 ART_COLOURS = {
@@ -173,8 +173,6 @@ def draw_art(page, board, *, muted: float = 0.0) -> list:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from kernel.grid.lattice import CENTRE_STEP
-
     frame, ax, ppu = page.frame, page.ax, page.ppu
     image, extent, names, levels = art_image(board, page.box)
     if muted:
@@ -191,15 +189,8 @@ def draw_art(page, board, *, muted: float = 0.0) -> list:
         if v != 0 or len(levels) > 1:
             label = "open ground" if v == 0 else (f"hill level {v}" if v > 0 else f"depression level {v}")
             handles.append(Patch(facecolor=shade(ART_LEVEL_COLOURS[min(max(v, -2), 5)]), label=label))
-    rs = board.ruleset
-    road_bits = [k for k in range(len(rs.hexside_names)) if rs.hexside_road[k]]
-    mask = np.zeros(board.hexside.shape, bool)
-    for k in road_bits:
-        mask |= (board.hexside & np.uint16(1 << k)) != 0
-    hexes, dirs = np.nonzero(mask)
+    hexes, segments = road_segments(board, frame)
     if hexes.size:
-        mx, my = frame.xy(board.x[hexes] + CENTRE_STEP[dirs, 0] / 2.0, board.y[hexes] + CENTRE_STEP[dirs, 1] / 2.0)
-        segments = np.stack([np.stack([frame.cx[hexes], frame.cy[hexes]], -1), np.stack([mx, my], -1)], axis=1)
         ax.add_collection(LineCollection(segments, colors=shade("#c45a1a"), linewidths=max(0.6, 0.2 * ppu),
                                          alpha=0.7, zorder=5, capstyle="round"))
         handles.append(Line2D([], [], color=shade("#c45a1a"), lw=2.0, label="road (hex model)"))

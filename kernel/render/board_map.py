@@ -14,9 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._extras import require
-from kernel.grid.lattice import CENTRE_STEP
 from kernel.render.common import (DEFAULT_DPI, PALETTE, SQRT3, Frame, Page, full_box, level_colour, map_subtitle,
-                                  mute, terrain_colour, unique_hexsides, zoom_box)
+                                  mute, road_segments, terrain_colour, unique_hexsides, zoom_box)
 
 # Terrain drawn as a building block in the middle of the hex rather than a fill.
 _BUILDINGS = {"stone-building", "wooden-building", "building"}
@@ -118,13 +117,8 @@ def draw_board(page, board, *, muted=0.0, names=True):
     base_width = max(1.0, 0.34 * ppu)
     road_bits = [k for k in range(len(rs.hexside_names)) if rs.hexside_road[k]]
     if road_bits:
-        mask = np.zeros(board.hexside.shape, bool)
-        for k in road_bits:
-            mask |= (board.hexside & np.uint16(1 << k)) != 0
-        hexes, dirs = np.nonzero(mask)
+        hexes, segments = road_segments(board, frame)
         if hexes.size:
-            mx, my = frame.xy(board.x[hexes] + CENTRE_STEP[dirs, 0] / 2.0, board.y[hexes] + CENTRE_STEP[dirs, 1] / 2.0)
-            segments = np.stack([np.stack([frame.cx[hexes], frame.cy[hexes]], -1), np.stack([mx, my], -1)], axis=1)
             ax.add_collection(LineCollection(segments, colors=shade(_ROAD_COLOUR), linewidths=0.8 * base_width,
                                              zorder=5, capstyle="round"))
             if in_view[hexes].any():

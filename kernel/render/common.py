@@ -454,3 +454,14 @@ def save(figure, path, *, format: str | None = None) -> Path:
     Image.fromarray(np.ascontiguousarray(rgba[..., :3])).save(path, format="png", compress_level=1, pnginfo=info,
                                                               dpi=(figure.dpi, figure.dpi))
     return path
+
+
+def road_segments(board, frame) -> tuple[np.ndarray, np.ndarray]:
+    """The roads as drawn: ``(hexes, segments)``, one segment from a hex's centre to the middle of each of
+    its road hexsides (display units of ``frame``; ``segments`` shape ``(K, 2, 2)``)."""
+    rs = board.ruleset
+    bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_road[k])
+    hexes, dirs = np.nonzero(board.hexside & np.uint16(bits))
+    mx, my = frame.xy(board.x[hexes] + CENTRE_STEP[dirs, 0] / 2.0, board.y[hexes] + CENTRE_STEP[dirs, 1] / 2.0)
+    segments = np.stack([np.stack([frame.cx[hexes], frame.cy[hexes]], -1), np.stack([mx, my], -1)], axis=1)
+    return hexes, segments
