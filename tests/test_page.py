@@ -240,6 +240,52 @@ def test_steps_are_the_recorded_walk(small, data):
     assert counts[(matrix == 0).ravel()].sum() == 0   # clear pairs: nothing recorded
 
 
+def per_pair_steps(board, counters, visible_hindered, blind):
+    """The page's steps as they were first recorded: one recorded_kernel call per pair, filtered in Python."""
+    from kernel.line_of_sight._field_kernels import recorded_kernel
+    from kernel.line_of_sight.counters import counter_tables, query_tables
+    from kernel.render.page_steps import BLIND_STEP
+
+    n = len(board)
+    _, _, _, no_counters, arguments = query_tables(board, 0)
+    on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
+    counts, hexes, values = np.zeros(n * n, np.uint8), [], []
+    for key in np.flatnonzero((visible_hindered | blind).ravel()).tolist():
+        a, b = divmod(key, n)
+        records = recorded_kernel(a, 0, b, 0, *arguments, *on_map)[6].tolist()
+        if visible_hindered[a, b]:
+            kept = [(h, min(drm, 127)) for h, _, _, _, drm in records if drm > 0]
+        else:
+            kept = [(h, BLIND_STEP) for h, _, effect, _, _ in records if effect == 1]
+        kept = kept[:255]
+        hexes += [h for h, _ in kept]
+        values += [v for _, v in kept]
+        counts[key] = len(kept)
+    return counts.reshape(n, n), np.array(hexes, np.uint16), np.array(values, np.int8)
+
+
+@pytest.mark.parametrize("with_counters", [False, True])
+def test_steps_in_one_kernel_call_are_those_of_one_call_per_pair(small, with_counters):
+    """los_steps walks all its pairs in one kernel call: the same entries, in the same order, as the recorded
+    walk of each pair on its own (a sample of hindered and blind pairs, with and without SMOKE and units)."""
+    from kernel.render.page_steps import los_steps
+
+    n = len(small)
+    counters = kernel.Counters.on(small, smoke={"71I9": 3, "71N5": 2}, units=["71K5"]) if with_counters else None
+    matrix = kernel.los_matrix(small, counters=counters)
+    rng = np.random.default_rng(5)
+    sample = rng.random((n, n)) < 0.03
+    hindered = (matrix > 0) & sample
+    blind = (matrix < 0) & sample & ~hindered
+    assert hindered.sum() > 50 and blind.sum() > 50
+    got = los_steps(small, counters, hindered, blind)
+    want = per_pair_steps(small, counters, hindered, blind)
+    assert got["values"].size > 100 and (got["values"] > 0).any() and (got["values"] < 0).any()
+    for name, expected in zip(("counts", "hexes", "values"), want):
+        assert got[name].dtype == expected.dtype
+        np.testing.assert_array_equal(got[name], expected, err_msg=name)
+
+
 def test_blocked_hindrance_kept_as_one_triangle_only_where_symmetric(small):
     counters = kernel.Counters.from_dict(small, {"smoke": {"71I9": 3}})
     n = len(small)

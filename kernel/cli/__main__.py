@@ -1,5 +1,7 @@
 """``python -m kernel.cli``: the same as the ``hexkernel`` script."""
 
-from kernel.cli.app import script
+import sys
 
-script()
+from kernel.cli.app import main
+
+sys.exit(main())

@@ -160,7 +160,7 @@ def _terminate_as_interrupt():
 
 
 def script() -> None:
-    """The ``hexkernel`` console script (and ``python -m kernel.cli``): :func:`main`, then a quick exit.
+    """The ``hexkernel`` console script: :func:`main`, then a quick exit.
 
     When :func:`main` returns, every output is written, renamed and closed.
     The exit then flushes the standard streams and runs the ``atexit``
@@ -170,6 +170,8 @@ def script() -> None:
     kernels and matplotlib loaded that teardown took 0.2-0.4 s, a sixth of a
     picture command's whole run.  An exception escaping :func:`main` (a bug:
     user mistakes return 2) exits the normal way, with its traceback.
+    ``python -m kernel.cli`` exits the normal way (profilers and coverage
+    tools write their results at that exit).
     """
     status = main()
     for stream in (sys.stdout, sys.stderr):
@@ -182,4 +184,4 @@ def script() -> None:
 
 
 if __name__ == "__main__":
-    script()
+    sys.exit(main())

@@ -10,9 +10,11 @@ read), only
 * for each pair **blocked by a blind hex** (A6.4), the steps whose effect is
   ``blind``: every obstacle or crest whose blind zone holds the lower end.
 
-These pairs are a small part of all pairs, so recording them one at a time
-stays quick.  The result is a count of entries per pair (row = viewer,
-column = target, both at ground level; mostly 0, so it compresses to little)
+These pairs are a small part of all pairs; their walks are recorded in one
+kernel call (:func:`kernel.line_of_sight._field_kernels.listed_steps_kernel`:
+the walk of :meth:`kernel.LOSResult.explain`, pair after pair).  The result
+is a count of entries per pair (row = viewer, column = target, both at
+ground level; mostly 0, so it compresses to little)
 and the entries of all pairs in key order (``viewer * N + target``), each a
 ``(hex, value)``: value > 0 the hindrance DRM of that step,
 :data:`BLIND_STEP` a blind step.
@@ -55,26 +57,15 @@ def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) 
     >>> [board.names[h] for h in steps["hexes"]], steps["values"].tolist()
     (['72G6', '72K6'], [-1, -1])
     """
-    from kernel.line_of_sight._field_kernels import recorded_kernel
+    from kernel.line_of_sight._field_kernels import listed_steps_kernel
     from kernel.line_of_sight.counters import counter_tables, query_tables
 
     n = len(board)
     _, _, _, no_counters, arguments = query_tables(board, 0)
     on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
-    keys = np.flatnonzero((visible_hindered | blind).ravel())
-    hexes: list[int] = []
-    values: list[int] = []
+    keys = np.flatnonzero((visible_hindered | blind).ravel()).astype(np.int64)
+    hindered = visible_hindered.ravel()[keys]
+    pair_counts, hexes, values = listed_steps_kernel(keys, hindered, n, *arguments, *on_map)
     counts = np.zeros(n * n, np.uint8)
-    for key in keys.tolist():
-        a, b = divmod(key, n)
-        records = recorded_kernel(a, 0, b, 0, *arguments, *on_map)[6].tolist()
-        if visible_hindered[a, b]:
-            kept = [(hex_, drm) for hex_, _, _, _, drm in records if drm > 0]
-        else:
-            kept = [(hex_, BLIND_STEP) for hex_, _, effect, _, _ in records if effect == 1]
-        kept = kept[:255]   # a count is one byte (a trace has far fewer steps with an effect)
-        hexes += [h for h, _ in kept]
-        values += [min(v, 127) for _, v in kept]
-        counts[key] = len(kept)
-    return {"counts": counts.reshape(n, n), "hexes": np.array(hexes, np.uint16),
-            "values": np.array(values, np.int8)}
+    counts[keys] = pair_counts
+    return {"counts": counts.reshape(n, n), "hexes": hexes.astype(np.uint16), "values": values.astype(np.int8)}
