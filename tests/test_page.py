@@ -372,3 +372,45 @@ def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
     level = int(art.pixels[tuple(open_ground)] & 0xFF) - LEVEL_BIAS
     want = art_level_colour(level).lstrip("#")
     assert tuple(int(round(v * 255)) for v in pixels[tuple(open_ground)][:3]) == tuple(int(want[i:i + 2], 16) for i in (0, 2, 4))
+
+
+VASL_BOARD_4 = Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+
+
+@pytest.mark.skipif(not VASL_BOARD_4.is_dir(), reason="needs the VASL boards beside the repository (../shared)")
+def test_judged_pixel_runs_are_those_los_explains():
+    """The depiction tables' runs of art pixels, for a sample of pairs both ways, are the steps with an effect
+    that ``kernel.los(..., model="depiction")`` records, in its order; pairs the art does not decide hold none."""
+    from kernel.render.los_trace import pixel_runs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = kernel.load(str(VASL_BOARD_4))
+    counters = kernel.Counters.from_dict(board, {"smoke": {"4M5": 2}, "vehicles": ["4P4"]})
+    data = page_data(board, counters=counters, max_allowance=1)
+    runs = data["los_depiction"]["runs"]
+    assert "runs" not in data["los"] and "steps" not in data["los_depiction"]
+    n = len(board)
+    counts = unpack(runs["counts"], np.uint8, (n, n)).ravel()
+    starts = np.concatenate([[0], np.cumsum(counts.astype(np.int64))])
+    hexes, classes = unpack(runs["hexes"], np.uint16), unpack(runs["classes"], np.uint8)
+    pixels, values = unpack(runs["pixels"], np.uint16).reshape(-1, 4), unpack(runs["values"], np.int8)
+    assert runs["pixel_bytes"] == 2 and counts.reshape(n, n)[np.tril_indices(n)].sum() == 0
+    matrix = unpack(data["los_depiction"]["matrix"], np.int8, (n, n))
+    rng = np.random.default_rng(7)
+    decided = 0
+    for a, b in rng.choice(n, (150, 2)):
+        if a == b:
+            continue
+        result = kernel.los(board, int(a), int(b), counters=counters, model="depiction")
+        k = min(a, b) * n + max(a, b)
+        got = [(board.names[hexes[e]], runs["class_names"][classes[e]],
+                "blocks" if values[e] == -1 else ("blind" if values[e] == -2 else f"hindrance +{values[e]}"),
+                tuple(pixels[e].tolist())) for e in range(starts[k], starts[k + 1])]
+        steps = [s for s in result.steps if s.kind != "counters"]
+        want = [(s.hex, what, s.effect if s.effect != "none" else f"hindrance +{s.hindrance}", box)
+                for s, (what, effect, box) in zip(steps, pixel_runs(result)) if effect != "no effect"]
+        assert got == want, (board.names[a], board.names[b])
+        assert (matrix[a, b] == 0) <= (not got)
+        decided += bool(got)
+    assert decided > 30
