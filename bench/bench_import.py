@@ -81,7 +81,7 @@ PICTURE_COMMAND = "fresh process: hexkernel los 71I4 72M6 --png (whole run)"
 
 
 def test_start_up_import_matplotlib(benchmark):
-    measure(benchmark, MATPLOTLIB, _run("import matplotlib"), rounds=5)
+    measure(benchmark, MATPLOTLIB, _run("import matplotlib"), rounds=3)
 
 
 def test_cli_picture_command(benchmark, tmp_path):
@@ -96,7 +96,7 @@ def test_cli_picture_command(benchmark, tmp_path):
     picture = tmp_path / "los.png"
     command = [str(script), "los", "71I4", "72M6", "--png", str(picture), "--force"]
     measure(benchmark, PICTURE_COMMAND, lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL),
-            rounds=5)
+            rounds=3)
     assert picture.stat().st_size > 100_000   # a whole A4 page at 200 dpi was written
     FIGURES["CLI picture command, whole run, s (hexkernel los ... --png after warm; target <= 1.5)"] = (
         TIMINGS[PICTURE_COMMAND], "s")

@@ -381,7 +381,8 @@ VASL_BOARD_4 = Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / 
 def test_judged_pixel_runs_are_those_los_explains():
     """The depiction tables' runs of art pixels, for a sample of pairs both ways, are the steps with an effect
     that ``kernel.los(..., model="depiction")`` records, in its order; pairs the art does not decide hold none."""
-    from kernel.render.los_trace import pixel_runs
+    from kernel.render.los_trace import _RUN
+    from kernel.render.page_steps import COUNTERS_CLASS
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -398,19 +399,24 @@ def test_judged_pixel_runs_are_those_los_explains():
     assert runs["pixel_bytes"] == 2 and counts.reshape(n, n)[np.tril_indices(n)].sum() == 0
     matrix = unpack(data["los_depiction"]["matrix"], np.int8, (n, n))
     rng = np.random.default_rng(7)
-    decided = 0
+    decided = counted_counters = 0
     for a, b in rng.choice(n, (150, 2)):
         if a == b:
             continue
         result = kernel.los(board, int(a), int(b), counters=counters, model="depiction")
         k = min(a, b) * n + max(a, b)
-        got = [(board.names[hexes[e]], runs["class_names"][classes[e]],
+        got = [(board.names[hexes[e]], "counters" if classes[e] == COUNTERS_CLASS else runs["class_names"][classes[e]],
                 "blocks" if values[e] == -1 else ("blind" if values[e] == -2 else f"hindrance +{values[e]}"),
                 tuple(pixels[e].tolist())) for e in range(starts[k], starts[k + 1])]
-        steps = [s for s in result.steps if s.kind != "counters"]
-        want = [(s.hex, what, s.effect if s.effect != "none" else f"hindrance +{s.hindrance}", box)
-                for s, (what, effect, box) in zip(steps, pixel_runs(result)) if effect != "no effect"]
+        want = []
+        for s in result.steps:
+            found = _RUN.fullmatch(s.kind)
+            if s.effect_text != "no effect" and (found or s.kind == "counters"):
+                box = tuple(int(found[c]) for c in ("x0", "y0", "x1", "y1")) if found else (0, 0, 0, 0)
+                want.append((s.hex, found["what"] if found else "counters",
+                             s.effect if s.effect != "none" else f"hindrance +{s.hindrance}", box))
         assert got == want, (board.names[a], board.names[b])
         assert (matrix[a, b] == 0) <= (not got)
         decided += bool(got)
-    assert decided > 30
+        counted_counters += any(what == "counters" for _, what, _, _ in got)
+    assert decided > 30 and counted_counters > 0

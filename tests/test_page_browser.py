@@ -598,14 +598,16 @@ def judged_runs_of(result):
     out = []
     for step in result.steps:
         found = _RUN.fullmatch(step.kind)
-        if found and step.effect_text != "no effect":
-            effect = step.effect if step.effect != "none" else f"hindrance +{step.hindrance}"
-            out.append((step.hex, found["what"], effect, f"{found['x0']},{found['y0']}-{found['x1']},{found['y1']}"))
+        if step.effect_text == "no effect" or not (found or step.kind == "counters"):
+            continue
+        effect = step.effect if step.effect != "none" else f"hindrance +{step.hindrance}"
+        pixels = f"{found['x0']},{found['y0']}-{found['x1']},{found['y1']}" if found else None
+        out.append((step.hex, found["what"] if found else "counters", effect, pixels))
     return out
 
 
 @pytest.mark.parametrize("pair", [("4A1", "4Z10"), ("4Z10", "4A1"), ("4CC7", "4K3"), ("4P10", "4D9"), ("4FF7", "4Y7"),
-                                  ("4L5", "4Z0")])
+                                  ("4K3", "4R6"), ("4L5", "4Z0")])
 def test_the_depiction_view_marks_the_art_pixels_the_walk_judged(page, page_file, art_page_file, board_4, pair):
     """The shown depiction LOS draws the runs of art pixels that blocked it or added hindrance, where
     ``hexkernel los --depiction --explain`` puts them, and lists them in the LOS panel; the hex view
@@ -628,14 +630,15 @@ def test_the_depiction_view_marks_the_art_pixels_the_walk_judged(page, page_file
         want = judged_runs_of(result)
         if pair != ("4L5", "4Z0"):
             assert want, "a pair the art decides"
-        else:
-            assert result.visible and not want   # clear, nothing judged with an effect: nothing drawn
+        else:   # the art decides nothing here (nothing drawn); the SMOKE and the vehicle add the hindrance
+            assert result.visible and want and all(pixels is None for *_, pixels in want)
         assert [tuple(r) for r in page.execute_script(runs)] == [(f"{h} {what} {effect}", pixels)
-                                                                 for h, what, effect, pixels in want]
+                                                                 for h, what, effect, pixels in want if pixels]
         text = page.find_element(By.ID, "panel").text
-        assert ("art pixels judged" in text) == bool(want)
+        assert ("steps that decided this LOS" in text) == bool(want)
         for h, what, effect, pixels in want:
-            assert f"  {h} {what} art, pixels {pixels}: {effect}" in text.splitlines(), text
+            line = f"  {h} {what} art, pixels {pixels}: {effect}" if pixels else f"  {h} counters (SMOKE, vehicles): {effect}"
+            assert line in text.splitlines(), text
         if want:
             keep_screenshot(page, f"depiction-runs-{a}-{b}.png")
         page.find_element(By.ID, "model-hex").click()

@@ -5,8 +5,9 @@ The depiction walk (:func:`kernel.line_of_sight._depiction.depiction_walk`)
 records one step per run of judged art pixels of one hex, class and
 elevation (what ``hexkernel los --depiction --explain`` lists).  The
 interactive page marks, for the LOS it shows, the runs that decided
-something: those that add hindrance, block or cast a blind zone.  This
-kernel walks many pairs, recording, and keeps only those runs.
+something: those that add hindrance, block or cast a blind zone (and the
+counters steps that do, so the hindrance adds up).  This kernel walks many
+pairs, recording, and keeps only those steps.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ _CHUNK = 64
 @jit_parallel
 def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
     """For pair ``k`` (``first[k]`` at ``levels2[first[k]]`` half levels to ``second[k]``): its runs of
-    art pixels with an effect, at most ``out.shape[1]`` in walking order, into ``out[k]`` (``RUN_*``
-    columns) and their number into ``counts[k]``.  ``log_rows``: rows of the longest pair's log.  Work
+    art pixels with an effect, and its counters steps with one (class ``COUNTERS``, pixels 0), at most
+    ``out.shape[1]`` in walking order, into ``out[k]`` (``RUN_*`` columns) and their number into
+    ``counts[k]``.  ``log_rows``: rows of the longest pair's log.  Work
     items are chunks of pairs, each with its own log and scratch, writing only its own rows."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
      class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
@@ -57,14 +59,15 @@ def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
                     break
                 effect = log[r, LOG_EFFECT]
                 drm = log[r, LOG_DRM]
-                if log[r, LOG_CLASS] == COUNTERS or (effect == NONE and drm <= 0):
+                if effect == NONE and drm <= 0:
                     continue
                 out[k, kept, RUN_HEX] = log[r, LOG_HEX]
                 out[k, kept, RUN_CLASS] = log[r, LOG_CLASS]
-                out[k, kept, RUN_X0] = log[r, LOG_X0]
-                out[k, kept, RUN_Y0] = log[r, LOG_Y0]
-                out[k, kept, RUN_X1] = log[r, LOG_X1]
-                out[k, kept, RUN_Y1] = log[r, LOG_Y1]
+                counters = log[r, LOG_CLASS] == COUNTERS   # a hex's SMOKE and vehicles: no pixels
+                out[k, kept, RUN_X0] = 0 if counters else log[r, LOG_X0]
+                out[k, kept, RUN_Y0] = 0 if counters else log[r, LOG_Y0]
+                out[k, kept, RUN_X1] = 0 if counters else log[r, LOG_X1]
+                out[k, kept, RUN_Y1] = 0 if counters else log[r, LOG_Y1]
                 if effect == BLOCK:
                     out[k, kept, RUN_VALUE] = RUN_BLOCKS
                 elif effect == BLIND:

@@ -309,8 +309,9 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
     runs : int32 array, shape (pairs, keep, 7)
         Per pair its runs that add hindrance, block or cast a blind zone, in walking order (from the end
         with the smaller index): hex, pixel class, first pixel x, y, last pixel x, y, and the DRM
-        (> 0), :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``; rows past
-        the pair's count are not set.
+        (> 0), :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``; a hex's
+        counters (SMOKE, vehicles) with an effect are a row of class ``COUNTERS`` (-1), pixels 0.
+        Rows past the pair's count are not set.
     counts : uint8 array, shape (pairs,)
 
     Examples

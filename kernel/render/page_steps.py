@@ -32,6 +32,8 @@ BLIND_STEP = -1
 #: The most judged pixel runs the page keeps per pair (a blocked LOS has one block and fewer hindrance
 #: runs than the hindrance cap).
 RUNS_PER_PAIR = 16
+#: ``classes`` entry of a hex's counters (SMOKE, vehicles) that add hindrance or block: a step without pixels.
+COUNTERS_CLASS = 255
 
 
 def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) -> dict:
@@ -83,8 +85,8 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     Only the pairs ``a < b`` whose depiction LOS is blocked or hindered (``matrix != 0``) are walked: at
     ground level the walk is the same both ways (it starts from the smaller index), so the page reads
     pair ``(a, b)`` at ``(min, max)``.  A run is kept when it adds hindrance, blocks or casts a blind zone
-    (the runs ``hexkernel los --depiction --explain`` lists with an effect), at most
-    :data:`RUNS_PER_PAIR` per pair.
+    (the runs ``hexkernel los --depiction --explain`` lists with an effect), and so is a hex's counters
+    step that does (class :data:`COUNTERS_CLASS`, pixels 0), at most :data:`RUNS_PER_PAIR` per pair.
 
     Returns
     -------
@@ -115,6 +117,7 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     kept = runs[np.arange(RUNS_PER_PAIR)[None, :] < pair_counts[:, None]]   # (runs, 7), pairs in key order
     wide = bool(kept.size) and int(kept[:, 2:6].max()) > np.iinfo(np.uint16).max   # art over 65,536 pixels
     n_classes = int(kept[:, 1].max()) + 1 if kept.size else 0
-    return {"counts": counts, "hexes": kept[:, 0].astype(np.uint16), "classes": kept[:, 1].astype(np.uint8),
+    classes = np.where(kept[:, 1] < 0, COUNTERS_CLASS, kept[:, 1]).astype(np.uint8)
+    return {"counts": counts, "hexes": kept[:, 0].astype(np.uint16), "classes": classes,
             "pixels": kept[:, 2:6].astype(np.uint32 if wide else np.uint16).ravel(), "values": kept[:, 6].astype(np.int8),
             "class_names": [class_name(board, c) for c in range(n_classes)]}
