@@ -74,3 +74,31 @@ def test_first_calls_figures():
     FIGURES["first los() in a fresh process, ms (after warm; target <= 500)"] = (1e3 * first_los, "ms")
     FIGURES["first movement_field() in a fresh process, ms (after warm)"] = (1e3 * first_move, "ms")
     assert first_los > 0 and first_move > 0
+
+
+MATPLOTLIB = "interpreter start-up + import matplotlib"
+PICTURE_COMMAND = "fresh process: hexkernel los 71I4 72M6 --png (whole run)"
+
+
+def test_start_up_import_matplotlib(benchmark):
+    measure(benchmark, MATPLOTLIB, _run("import matplotlib"), rounds=3)
+
+
+def test_cli_picture_command(benchmark, tmp_path):
+    """A CLI picture command's whole run, from the shell's point of view: the ``hexkernel`` script in a new
+    process (interpreter start-up, imports, the cached kernels, the LOS, the picture drawn and written as
+    PNG, the exit), after ``hexkernel warm`` (target <= 1.5 s on an idle machine)."""
+    from pathlib import Path
+
+    script = Path(sys.executable).with_name("hexkernel")
+    if not script.exists():
+        pytest.skip(f"no hexkernel script beside {sys.executable} (the package is not installed)")
+    picture = tmp_path / "los.png"
+    command = [str(script), "los", "71I4", "72M6", "--png", str(picture), "--force"]
+    measure(benchmark, PICTURE_COMMAND, lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL),
+            rounds=3)
+    assert picture.stat().st_size > 100_000   # a whole A4 page at 200 dpi was written
+    FIGURES["CLI picture command, whole run, s (hexkernel los ... --png after warm; target <= 1.5)"] = (
+        TIMINGS[PICTURE_COMMAND], "s")
+    RATIOS.append((PICTURE_COMMAND, MATPLOTLIB, "CLI picture command / a fresh import matplotlib", 10.0))
+    assert ratio(PICTURE_COMMAND, MATPLOTLIB) < 10.0, "a picture command at 10 x a fresh matplotlib import or more"

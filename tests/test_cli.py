@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import struct
 import subprocess
 import sys
@@ -222,3 +223,30 @@ def test_warm_compiles_every_kernel_and_names_the_cache(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["cache"] == str(cache_dir())
     assert {"los_matrix", "los_pairs", "field_of_fire", "movement_field", "movement_matrix"} <= set(report["seconds"])
+
+
+SCRIPT = ("import atexit, sys; from pathlib import Path; atexit.register(Path(sys.argv[1]).write_text, 'ran'); "
+          "sys.argv = ['hexkernel', *sys.argv[2:]]; from kernel.cli.app import script; script()")
+
+
+@pytest.mark.parametrize("piped_into_head", [False, True])
+def test_the_console_script_writes_everything_before_its_quick_exit(tmp_path, piped_into_head):
+    """The ``hexkernel`` script leaves without the interpreter's teardown: its stdout, its picture and its
+    JSON file are whole, the atexit handlers ran, and the exit status is main()'s (0, 2 for a mistake)."""
+    marker, picture, out = tmp_path / "atexit", tmp_path / "los.png", tmp_path / "los.json"
+    command = [sys.executable, "-c", SCRIPT, str(marker), "los", "71I4", "72M6", "--json", "--png", str(picture),
+               "--json-out", str(out)]
+    if piped_into_head:   # the reader stops after one line: the script still ends cleanly
+        process = subprocess.run(["bash", "-o", "pipefail", "-c", shlex.join(command) + " | head -c 10"],
+                                 capture_output=True, text=True, timeout=600)
+        assert process.stdout == '{\n  "map":' and process.returncode == 0, process.stderr
+    else:
+        process = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        assert process.returncode == 0, process.stderr
+        assert json.loads(process.stdout) == json.loads(out.read_text())
+        assert json.loads(process.stdout)["blocked_at_name"] == "72G6"
+    assert png_size(picture) == (2338, 1654) and picture.read_bytes()[-8:-4] == b"IEND"
+    assert marker.read_text() == "ran"
+    mistake = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "again"), "los", "71I4", "99Z9"],
+                             capture_output=True, text=True, timeout=600)
+    assert mistake.returncode == 2 and "error:" in mistake.stderr and (tmp_path / "again").read_text() == "ran"

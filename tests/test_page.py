@@ -240,6 +240,52 @@ def test_steps_are_the_recorded_walk(small, data):
     assert counts[(matrix == 0).ravel()].sum() == 0   # clear pairs: nothing recorded
 
 
+def per_pair_steps(board, counters, visible_hindered, blind):
+    """The page's steps as they were first recorded: one recorded_kernel call per pair, filtered in Python."""
+    from kernel.line_of_sight._field_kernels import recorded_kernel
+    from kernel.line_of_sight.counters import counter_tables, query_tables
+    from kernel.render.page_steps import BLIND_STEP
+
+    n = len(board)
+    _, _, _, no_counters, arguments = query_tables(board, 0)
+    on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
+    counts, hexes, values = np.zeros(n * n, np.uint8), [], []
+    for key in np.flatnonzero((visible_hindered | blind).ravel()).tolist():
+        a, b = divmod(key, n)
+        records = recorded_kernel(a, 0, b, 0, *arguments, *on_map)[6].tolist()
+        if visible_hindered[a, b]:
+            kept = [(h, min(drm, 127)) for h, _, _, _, drm in records if drm > 0]
+        else:
+            kept = [(h, BLIND_STEP) for h, _, effect, _, _ in records if effect == 1]
+        kept = kept[:255]
+        hexes += [h for h, _ in kept]
+        values += [v for _, v in kept]
+        counts[key] = len(kept)
+    return counts.reshape(n, n), np.array(hexes, np.uint16), np.array(values, np.int8)
+
+
+@pytest.mark.parametrize("with_counters", [False, True])
+def test_steps_in_one_kernel_call_are_those_of_one_call_per_pair(small, with_counters):
+    """los_steps walks all its pairs in one kernel call: the same entries, in the same order, as the recorded
+    walk of each pair on its own (a sample of hindered and blind pairs, with and without SMOKE and units)."""
+    from kernel.render.page_steps import los_steps
+
+    n = len(small)
+    counters = kernel.Counters.on(small, smoke={"71I9": 3, "71N5": 2}, units=["71K5"]) if with_counters else None
+    matrix = kernel.los_matrix(small, counters=counters)
+    rng = np.random.default_rng(5)
+    sample = rng.random((n, n)) < 0.03
+    hindered = (matrix > 0) & sample
+    blind = (matrix < 0) & sample & ~hindered
+    assert hindered.sum() > 50 and blind.sum() > 50
+    got = los_steps(small, counters, hindered, blind)
+    want = per_pair_steps(small, counters, hindered, blind)
+    assert got["values"].size > 100 and (got["values"] > 0).any() and (got["values"] < 0).any()
+    for name, expected in zip(("counts", "hexes", "values"), want):
+        assert got[name].dtype == expected.dtype
+        np.testing.assert_array_equal(got[name], expected, err_msg=name)
+
+
 def test_blocked_hindrance_kept_as_one_triangle_only_where_symmetric(small):
     counters = kernel.Counters.from_dict(small, {"smoke": {"71I9": 3}})
     n = len(small)
@@ -326,3 +372,51 @@ def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
     level = int(art.pixels[tuple(open_ground)] & 0xFF) - LEVEL_BIAS
     want = art_level_colour(level).lstrip("#")
     assert tuple(int(round(v * 255)) for v in pixels[tuple(open_ground)][:3]) == tuple(int(want[i:i + 2], 16) for i in (0, 2, 4))
+
+
+VASL_BOARD_4 = Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+
+
+@pytest.mark.skipif(not VASL_BOARD_4.is_dir(), reason="needs the VASL boards beside the repository (../shared)")
+def test_judged_pixel_runs_are_those_los_explains():
+    """The depiction tables' runs of art pixels, for a sample of pairs both ways, are the steps with an effect
+    that ``kernel.los(..., model="depiction")`` records, in its order; pairs the art does not decide hold none."""
+    from kernel.render.los_trace import _RUN
+    from kernel.render.page_steps import COUNTERS_CLASS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = kernel.load(str(VASL_BOARD_4))
+    counters = kernel.Counters.from_dict(board, {"smoke": {"4M5": 2}, "vehicles": ["4P4"]})
+    data = page_data(board, counters=counters, max_allowance=1)
+    runs = data["los_depiction"]["runs"]
+    assert "runs" not in data["los"] and "steps" not in data["los_depiction"]
+    n = len(board)
+    counts = unpack(runs["counts"], np.uint8, (n, n)).ravel()
+    starts = np.concatenate([[0], np.cumsum(counts.astype(np.int64))])
+    hexes, classes = unpack(runs["hexes"], np.uint16), unpack(runs["classes"], np.uint8)
+    pixels, values = unpack(runs["pixels"], np.uint16).reshape(-1, 4), unpack(runs["values"], np.int8)
+    assert runs["pixel_bytes"] == 2 and counts.reshape(n, n)[np.tril_indices(n)].sum() == 0
+    matrix = unpack(data["los_depiction"]["matrix"], np.int8, (n, n))
+    rng = np.random.default_rng(7)
+    decided = counted_counters = 0
+    for a, b in rng.choice(n, (150, 2)):
+        if a == b:
+            continue
+        result = kernel.los(board, int(a), int(b), counters=counters, model="depiction")
+        k = min(a, b) * n + max(a, b)
+        got = [(board.names[hexes[e]], "counters" if classes[e] == COUNTERS_CLASS else runs["class_names"][classes[e]],
+                "blocks" if values[e] == -1 else ("blind" if values[e] == -2 else f"hindrance +{values[e]}"),
+                tuple(pixels[e].tolist())) for e in range(starts[k], starts[k + 1])]
+        want = []
+        for s in result.steps:
+            found = _RUN.fullmatch(s.kind)
+            if s.effect_text != "no effect" and (found or s.kind == "counters"):
+                box = tuple(int(found[c]) for c in ("x0", "y0", "x1", "y1")) if found else (0, 0, 0, 0)
+                want.append((s.hex, found["what"] if found else "counters",
+                             s.effect if s.effect != "none" else f"hindrance +{s.hindrance}", box))
+        assert got == want, (board.names[a], board.names[b])
+        assert (matrix[a, b] == 0) <= (not got)
+        decided += bool(got)
+        counted_counters += any(what == "counters" for _, what, _, _ in got)
+    assert decided > 30 and counted_counters > 0

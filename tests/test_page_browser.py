@@ -589,3 +589,60 @@ def test_the_art_shows_in_the_depiction_view(page, page_file, art_page_file, tmp
     finally:
         page.get(page_file.as_uri())
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+
+
+def judged_runs_of(result):
+    """The runs of art pixels with an effect in a depiction LOS, as the page writes them."""
+    from kernel.render.los_trace import _RUN
+
+    out = []
+    for step in result.steps:
+        found = _RUN.fullmatch(step.kind)
+        if step.effect_text == "no effect" or not (found or step.kind == "counters"):
+            continue
+        effect = step.effect if step.effect != "none" else f"hindrance +{step.hindrance}"
+        pixels = f"{found['x0']},{found['y0']}-{found['x1']},{found['y1']}" if found else None
+        out.append((step.hex, found["what"] if found else "counters", effect, pixels))
+    return out
+
+
+@pytest.mark.parametrize("pair", [("4A1", "4Z10"), ("4Z10", "4A1"), ("4CC7", "4K3"), ("4P10", "4D9"), ("4FF7", "4Y7"),
+                                  ("4K3", "4R6"), ("4L5", "4Z0")])
+def test_the_depiction_view_marks_the_art_pixels_the_walk_judged(page, page_file, art_page_file, board_4, pair):
+    """The shown depiction LOS draws the runs of art pixels that blocked it or added hindrance, where
+    ``hexkernel los --depiction --explain`` puts them, and lists them in the LOS panel; the hex view
+    draws none."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    counters = kernel.Counters.from_dict(board_4, ART_COUNTERS)
+    ready = "return document.body.dataset.tables === '1'"
+    runs = "return [...document.querySelectorAll('#layer-marks line.run')].map(e => [e.dataset.run, e.dataset.pixels])"
+    page.get(art_page_file.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        a, b = pair
+        set_mode(page, "fire")
+        page.find_element(By.ID, "model-depiction").click()
+        click(page, a)
+        click(page, b, shift=True)
+        result = kernel.los(board_4, a, b, counters=counters, model="depiction")
+        want = judged_runs_of(result)
+        if pair != ("4L5", "4Z0"):
+            assert want, "a pair the art decides"
+        else:   # the art decides nothing here (nothing drawn); the SMOKE and the vehicle add the hindrance
+            assert result.visible and want and all(pixels is None for *_, pixels in want)
+        assert [tuple(r) for r in page.execute_script(runs)] == [(f"{h} {what} {effect}", pixels)
+                                                                 for h, what, effect, pixels in want if pixels]
+        text = page.find_element(By.ID, "panel").text
+        assert ("steps that decided this LOS" in text) == bool(want)
+        for h, what, effect, pixels in want:
+            line = f"  {h} {what} art, pixels {pixels}: {effect}" if pixels else f"  {h} counters (SMOKE, vehicles): {effect}"
+            assert line in text.splitlines(), text
+        if want:
+            keep_screenshot(page, f"depiction-runs-{a}-{b}.png")
+        page.find_element(By.ID, "model-hex").click()
+        assert page.execute_script(runs) == []
+    finally:
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))

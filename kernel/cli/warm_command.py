@@ -31,7 +31,8 @@ STEP_GROUPS: list[tuple[float, tuple[str, ...]]] = [
              "HeldLOSMatrix refresh", "los_matrix (Valor & Victory)", "los_pairs", "movement_field", "reachable",
              "movement_matrix", "concealed_movement", "commands: los, fire, move, vantage, matrix (board 71)",
              "demo and interactive page (board 71)")),
-    (99.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs", "depiction model: los")),
+    (99.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs",
+             "depiction model: los, the page's judged pixel runs")),
     (32.0, ("los",)),
     (10.0, ("can_see",)),
 ]
@@ -60,6 +61,7 @@ def warm_steps() -> list[tuple[str, object]]:
         In a fixed order; a step depends on no other.
     """
     import kernel
+    from kernel.line_of_sight.depiction import judged_runs
     from kernel.line_of_sight.tracer import trace
 
     board = kernel.random_board("asl", 8, 6, seed=0)
@@ -76,6 +78,7 @@ def warm_steps() -> list[tuple[str, object]]:
                     kernel.los_pairs(board, [0, 1], [len(board) - 1, 2], model="depiction")
                 else:
                     kernel.los(board, first, last, model="depiction")
+                    judged_runs(board, [0], [len(board) - 1])   # the interactive page of a map with art
         return call
 
     return [
@@ -94,7 +97,7 @@ def warm_steps() -> list[tuple[str, object]]:
         ("HeldLOSMatrix refresh", lambda: _refresh_once(kernel, board)),
         ("depiction model: los_matrix, los_matrix_blocks", depiction("matrix")),
         ("depiction model: los_pairs", depiction("pairs")),
-        ("depiction model: los", depiction("los")),
+        ("depiction model: los, the page's judged pixel runs", depiction("los")),
         ("los_matrix (Valor & Victory)", lambda: kernel.los_matrix(kernel.random_board("valor-victory", 6, 5, seed=0))),
         ("commands: los, fire, move, vantage, matrix (board 71)", _commands),
         ("demo and interactive page (board 71)", _demo_and_page),

@@ -8,7 +8,7 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._kernels import CHUNK, evaluate_pairs, pair_buffers
-from kernel.line_of_sight._rules import BLOCKED
+from kernel.line_of_sight._rules import BLIND as BLIND_EFFECT, BLOCKED
 
 
 @jit_parallel
@@ -90,3 +90,53 @@ def recorded_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ra
                           (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
                           (hex_info, fast_grid, same_code, level_row, level_min))
     return scratch[4] != 0, scratch[5], scratch[6], scratch[7], scratch[8] != 0, scratch[9] != 0, records[:count]
+
+
+@jit
+def listed_steps_kernel(keys, hindered, n, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+                        hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
+                        level_min):
+    """The steps the interactive page lists for many ground-level pairs, in one call: pair ``k`` is viewer
+    ``keys[k] // n``, target ``keys[k] % n``; for ``hindered[k]`` its steps that add hindrance ``(hex, DRM
+    saturated at 127)``, else its blind steps ``(hex, -1)``, at most 255 per pair, in walking order.
+    Returns ``(counts, hexes, values)``: uint8 per pair, then the entries of all pairs in order.  The
+    walk is :func:`recorded_kernel`'s, pair after pair (flat arguments as in :func:`visible_kernel`)."""
+    longest = 0
+    for t in range(start.shape[0] - 1):
+        longest = max(longest, start[t + 1] - start[t])
+    records = np.zeros((2 * longest + 3, 5), np.int32)   # recorded_kernel's bound for the longest template
+    scratch = np.empty(SCRATCH, np.int32)
+    counts = np.zeros(keys.shape[0], np.uint8)
+    hexes = np.empty(max(16, 2 * keys.shape[0]), np.int32)
+    values = np.empty(hexes.shape[0], np.int8)
+    used = 0
+    for k in range(keys.shape[0]):
+        count = walk_one_pair(True, records, scratch, keys[k] // n, 0, keys[k] % n, 0, model,
+                              (grid, base, start, packed, ranges, max_dc, max_dy),
+                              (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                              (hex_info, fast_grid, same_code, level_row, level_min))
+        kept = 0
+        for r in range(count):
+            if kept == 255:
+                break
+            if hindered[k]:
+                if records[r, 4] <= 0:
+                    continue
+                value = min(records[r, 4], 127)
+            else:
+                if records[r, 2] != BLIND_EFFECT:
+                    continue
+                value = -1
+            if used == hexes.shape[0]:   # grow both by half
+                grown = np.empty(hexes.shape[0] + hexes.shape[0] // 2, np.int32)
+                grown[:used] = hexes
+                hexes = grown
+                grown_values = np.empty(grown.shape[0], np.int8)
+                grown_values[:used] = values
+                values = grown_values
+            hexes[used] = records[r, 0]
+            values[used] = value
+            used += 1
+            kept += 1
+        counts[k] = kept
+    return counts, hexes[:used], values[:used]

@@ -289,3 +289,55 @@ def class_name(board, c: int) -> str:
     names = [name for t, name in enumerate(rs.terrain_names) if int(art.class_terrain[c]) >> t & 1]
     names += [name for k, name in enumerate(rs.hexside_names) if int(art.class_hexside[c]) >> k & 1]
     return "/".join(names) or "open ground"
+
+
+@holding_state
+def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """The runs of art pixels that decided something in the depiction LOS of many ground-level pairs.
+
+    Parameters
+    ----------
+    board : Board
+    first, second : int arrays
+        The pairs' hexes (global indices), both ends at ground level.
+    counters : Counters, optional
+    keep : int
+        The most runs kept per pair (the first ones in walking order).
+
+    Returns
+    -------
+    runs : int32 array, shape (pairs, keep, 7)
+        Per pair its runs that add hindrance, block or cast a blind zone, in walking order (from the end
+        with the smaller index): hex, pixel class, first pixel x, y, last pixel x, y, and the DRM
+        (> 0), :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``; a hex's
+        counters (SMOKE, vehicles) with an effect are a row of class ``COUNTERS`` (-1), pixels 0.
+        Rows past the pair's count are not set.
+    counts : uint8 array, shape (pairs,)
+
+    Examples
+    --------
+    >>> import kernel, numpy as np, warnings
+    >>> board = kernel.random_board("asl", 8, 6, seed=3)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", kernel.DepictionWarning)
+    ...     runs, counts = judged_runs(board, np.array([0]), np.array([len(board) - 1]))
+    >>> runs.shape, counts.shape
+    ((1, 16, 7), (1,))
+    """
+    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction_runs import RUN_COLUMNS, judged_runs_kernel
+
+    first = np.ascontiguousarray(first, HEX_INDEX)
+    second = np.ascontiguousarray(second, HEX_INDEX)
+    tables = kernel_tables(board, counters)
+    lat_x, lat_y = tables[0], tables[1]
+    runs = np.empty((first.size, keep, RUN_COLUMNS), np.int32)
+    counts = np.zeros(first.size, np.uint8)
+    if first.size == 0:
+        return runs, counts
+    longest = max(np.abs(lat_x[second] - lat_x[first]).max() * D.UNIT_X,
+                  np.abs(lat_y[second] - lat_y[first]).max() * D.UNIT_Y)
+    levels2 = location_levels2(board, np.arange(len(board)), np.zeros(len(board), np.int64))
+    # depiction_recorded's log bound for the longest pair
+    judged_runs_kernel(first, second, levels2, 4 * int(np.ceil(longest)) + 10, tables, runs, counts)
+    return runs, counts

@@ -22,7 +22,9 @@ Python, so the page answers every click from embedded arrays with no server:
   (``blind_text``), which the page fills in;
 * **the depiction model** on a map with a board's own art (a VASL board):
   the art as a PNG (:mod:`kernel.render.page_art`) and the same LOS tables
-  by ``model="depiction"`` (``los_depiction``, without steps);
+  by ``model="depiction"`` (``los_depiction``), whose steps are the runs of
+  art pixels that decided each blocked or hindered pair
+  (:func:`kernel.render.page_steps.judged_pixel_runs`);
 * **movement**: for each whole allowance ``1..max_allowance`` MF, the
   movement matrix (:func:`kernel.movement_matrix`) of the unit class, as
   uint8 half-MF (255: not reachable within that allowance), because the
@@ -148,7 +150,7 @@ def map_drawing(board) -> dict:
 def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
     """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed."""
     from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_pairs
-    from kernel.render.page_steps import los_steps
+    from kernel.render.page_steps import judged_pixel_runs, los_steps
 
     n = len(board)
     matrix = los_matrix(board, counters=counters, model=model)
@@ -182,11 +184,17 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
     tables = {"model": model, "matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
               "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(kept),
               "blocked_hindrance_symmetric": symmetric, "reasons": list(REASONS)}
-    if model == "hex":   # the depiction model's steps are runs of pixels: los --depiction --explain lists them
+    if model == "hex":
         blind = (matrix < 0) & ((detail & 7) == REASONS.index("blind hex"))
         steps = los_steps(board, counters, matrix > 0, blind)
         tables["steps"] = {"counts": pack(steps["counts"]), "hexes": pack(steps["hexes"].astype("<u2")),
                            "values": pack(steps["values"])}
+    else:   # the depiction model's steps are runs of art pixels: the ones that decided something
+        runs = judged_pixel_runs(board, counters, matrix)
+        tables["runs"] = {"counts": pack(runs["counts"]), "hexes": pack(runs["hexes"].astype("<u2")),
+                          "classes": pack(runs["classes"]), "values": pack(runs["values"]),
+                          "pixels": pack(runs["pixels"].astype(runs["pixels"].dtype.newbyteorder("<"))),
+                          "pixel_bytes": runs["pixels"].dtype.itemsize, "class_names": runs["class_names"]}
     return tables
 
 

@@ -10,9 +10,11 @@ read), only
 * for each pair **blocked by a blind hex** (A6.4), the steps whose effect is
   ``blind``: every obstacle or crest whose blind zone holds the lower end.
 
-These pairs are a small part of all pairs, so recording them one at a time
-stays quick.  The result is a count of entries per pair (row = viewer,
-column = target, both at ground level; mostly 0, so it compresses to little)
+These pairs are a small part of all pairs; their walks are recorded in one
+kernel call (:func:`kernel.line_of_sight._field_kernels.listed_steps_kernel`:
+the walk of :meth:`kernel.LOSResult.explain`, pair after pair).  The result
+is a count of entries per pair (row = viewer, column = target, both at
+ground level; mostly 0, so it compresses to little)
 and the entries of all pairs in key order (``viewer * N + target``), each a
 ``(hex, value)``: value > 0 the hindrance DRM of that step,
 :data:`BLIND_STEP` a blind step.
@@ -22,8 +24,16 @@ from __future__ import annotations
 
 import numpy as np
 
+#: Values of a judged pixel run (depiction model) that blocks, and that casts a blind zone (else its DRM).
+from kernel.line_of_sight._depiction_runs import RUN_BLIND, RUN_BLOCKS  # noqa: F401  (documented here too)
+
 #: Value of a step entry whose effect is ``blind``.
 BLIND_STEP = -1
+#: The most judged pixel runs the page keeps per pair (a blocked LOS has one block and fewer hindrance
+#: runs than the hindrance cap).
+RUNS_PER_PAIR = 16
+#: ``classes`` entry of a hex's counters (SMOKE, vehicles) that add hindrance or block: a step without pixels.
+COUNTERS_CLASS = 255
 
 
 def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) -> dict:
@@ -55,26 +65,59 @@ def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) 
     >>> [board.names[h] for h in steps["hexes"]], steps["values"].tolist()
     (['72G6', '72K6'], [-1, -1])
     """
-    from kernel.line_of_sight._field_kernels import recorded_kernel
+    from kernel.line_of_sight._field_kernels import listed_steps_kernel
     from kernel.line_of_sight.counters import counter_tables, query_tables
 
     n = len(board)
     _, _, _, no_counters, arguments = query_tables(board, 0)
     on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
-    keys = np.flatnonzero((visible_hindered | blind).ravel())
-    hexes: list[int] = []
-    values: list[int] = []
+    keys = np.flatnonzero((visible_hindered | blind).ravel()).astype(np.int64)
+    hindered = visible_hindered.ravel()[keys]
+    pair_counts, hexes, values = listed_steps_kernel(keys, hindered, n, *arguments, *on_map)
     counts = np.zeros(n * n, np.uint8)
-    for key in keys.tolist():
-        a, b = divmod(key, n)
-        records = recorded_kernel(a, 0, b, 0, *arguments, *on_map)[6].tolist()
-        if visible_hindered[a, b]:
-            kept = [(hex_, drm) for hex_, _, _, _, drm in records if drm > 0]
-        else:
-            kept = [(hex_, BLIND_STEP) for hex_, _, effect, _, _ in records if effect == 1]
-        kept = kept[:255]   # a count is one byte (a trace has far fewer steps with an effect)
-        hexes += [h for h, _ in kept]
-        values += [min(v, 127) for _, v in kept]
-        counts[key] = len(kept)
-    return {"counts": counts.reshape(n, n), "hexes": np.array(hexes, np.uint16),
-            "values": np.array(values, np.int8)}
+    counts[keys] = pair_counts
+    return {"counts": counts.reshape(n, n), "hexes": hexes.astype(np.uint16), "values": values.astype(np.int8)}
+
+
+def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
+    """The runs of art pixels that decided the depiction LOS of every ground-level pair, as packed arrays.
+
+    Only the pairs ``a < b`` whose depiction LOS is blocked or hindered (``matrix != 0``) are walked: at
+    ground level the walk is the same both ways (it starts from the smaller index), so the page reads
+    pair ``(a, b)`` at ``(min, max)``.  A run is kept when it adds hindrance, blocks or casts a blind zone
+    (the runs ``hexkernel los --depiction --explain`` lists with an effect), and so is a hex's counters
+    step that does (class :data:`COUNTERS_CLASS`, pixels 0), at most :data:`RUNS_PER_PAIR` per pair.
+
+    Returns
+    -------
+    dict
+        ``counts`` (uint8 (N, N), upper triangle), then per run in key order (``a * N + b``): ``hexes``
+        (uint16), ``classes`` (uint8, an index into ``class_names``), ``pixels`` (uint16, x0, y0, x1, y1
+        of the run's first and last pixel; uint32 on art wider than 65,536 pixels) and ``values`` (int8: DRM > 0, :data:`RUN_BLOCKS` or
+        :data:`RUN_BLIND`); ``class_names``: what each pixel class shows.
+
+    Examples
+    --------
+    >>> import numpy as np, kernel, warnings
+    >>> board = kernel.random_board("asl", 8, 6, seed=3)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", kernel.DepictionWarning)
+    ...     matrix = kernel.los_matrix(board, model="depiction")
+    ...     runs = judged_pixel_runs(board, None, matrix)
+    >>> int(runs["counts"].sum()) == len(runs["values"]) > 0, int(np.tril(runs["counts"]).sum())
+    (True, 0)
+    """
+    from kernel.line_of_sight.depiction import class_name, judged_runs
+
+    n = len(board)
+    first, second = np.nonzero(np.triu(matrix != 0, 1))
+    runs, pair_counts = judged_runs(board, first, second, counters, keep=RUNS_PER_PAIR)
+    counts = np.zeros((n, n), np.uint8)
+    counts[first, second] = pair_counts
+    kept = runs[np.arange(RUNS_PER_PAIR)[None, :] < pair_counts[:, None]]   # (runs, 7), pairs in key order
+    wide = bool(kept.size) and int(kept[:, 2:6].max()) > np.iinfo(np.uint16).max   # art over 65,536 pixels
+    n_classes = int(kept[:, 1].max()) + 1 if kept.size else 0
+    classes = np.where(kept[:, 1] < 0, COUNTERS_CLASS, kept[:, 1]).astype(np.uint8)
+    return {"counts": counts, "hexes": kept[:, 0].astype(np.uint16), "classes": classes,
+            "pixels": kept[:, 2:6].astype(np.uint32 if wide else np.uint16).ravel(), "values": kept[:, 6].astype(np.int8),
+            "class_names": [class_name(board, c) for c in range(n_classes)]}
