@@ -112,7 +112,7 @@ def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
     return total, blocks, n_log
 
 
-@jit_inline
+@jit
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
                    pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters,
                    counted):
@@ -374,16 +374,18 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     return False, total, R_NONE, -1, slope, n_log
 
 
-@jit
+@jit_inline
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted):
+                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range,
+                   counter_info, has_counters, counted, log):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
-    ``COUNTED_SIZE``)."""
-    log = counted.reshape((-1, 1))  # never written: nothing is recorded
-    # one inlined walk per reading, each given ``per_range`` as a constant: the choice of pixels (VASL's or
-    # the rounded segment's) is made once per pair, not once per pixel (inside the pixel loop that branch
-    # cost the matrix 25-30 %)
+    :func:`scratch_size`, ``log`` any 2-D int64 array, never written: ``counted.reshape((-1, 1))`` made once
+    per row or chunk, not per pair)."""
+    # the walk is a compiled function of its own (inlined at numba IR level, each copy cost 10-20 s of
+    # compiling), given ``per_range`` as a constant: one machine-code walk per reading, whose choice of
+    # pixels (VASL's or the rounded segment's) is made once per pair, not once per pixel (inside the pixel
+    # loop that branch cost the matrix 25-30 %)
     if per_range:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
@@ -421,10 +423,12 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
      class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
+    log = counted.reshape((-1, 1))  # never written: nothing is recorded
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
             a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
+            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range,
+            counter_info, has_counters, counted, log)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -467,11 +471,12 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(scratch_size(pixels), np.int64)
+        log = counted.reshape((-1, 1))  # never written: nothing is recorded
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
                 depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info,
-                has_counters, counted)
+                has_counters, counted, log)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at

@@ -44,7 +44,11 @@ def walk_one_pair(full_record, records, scratch, a, level_a, b, level_b, model, 
     scratch[1] = b
     scratch[2] = level_a
     scratch[3] = level_b
-    count = evaluate_pairs(model, full_record, full_record, scratch[0:1], scratch[2:3], 0, scratch[1:2],
+    # a run-time flag, not a constant (numba compiles a function again for each constant argument): can_see and
+    # the recorded LOS share one compiled evaluator, where the bulk kernels keep theirs with constant flags
+    # (as run-time flags there, the matrix and los_pairs ran 5-10 % slower)
+    flag = np.bool_(full_record)
+    count = evaluate_pairs(model, flag, flag, scratch[0:1], scratch[2:3], 0, scratch[1:2],
                            scratch[3:4], 0, tpl, board_tables, counters, records, scratch[4:5], scratch[5:6],
                            scratch[6:7], scratch[7:8], scratch[8:9], scratch[9:10])
     return count
