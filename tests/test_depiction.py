@@ -823,3 +823,28 @@ def test_vasl_model_walks_the_pixels_vasls_engine_visits(more_vasl_boards):
     assert reference.walk(a, b)[0] is False and reference.walk(a, b, per_range=True)[0] is True
     pixels = reference.vasl_pixels(a, b)
     assert len(pixels) > len(reference.pixels(a, b))   # a column where the line crosses a row boundary: two
+
+
+def test_inherent_terrain_beside_a_hexside_the_los_runs_along_counts_whatever_its_art():
+    # B.6: inherent terrain is its whole hex, so a LOS traced exactly along one of its hexsides passes through
+    # it.  45C7 -> 45E7 runs along the hexside 45D6/45D7; the orchard 45D6 counts +1 although the pixels
+    # the walk visits beside that hexside hold none of its art (before: +0); VASL and the hex model: +1.
+    # 45C7 -> 45G7 runs along 45D6/45D7 and 45F6/45F7, two orchard hexes: +2
+    if not (VASL / "bd45").is_dir():
+        pytest.skip("VASL board 45 (../shared/vasl) not present")
+    board = quiet(kernel.load_vasl_board, VASL / "bd45")
+    assert "orchard" in board.terrain_of(board.index("45D6"))
+    result = quiet(kernel.los, board, "45C7", "45E7", model="depiction")
+    assert result.visible and result.hindrance == 1
+    run = [(step.hex, step.hindrance) for step in result.steps
+           if step.kind.startswith("inherent terrain beside the hexside")]
+    assert len(run) == 1 and run[0][0] in ("45D6", "45D7") and run[0][1] == 1
+    assert not any(step.hindrance for step in result.steps if " art at level " in step.kind)
+    assert quiet(kernel.los, board, "45C7", "45E7").hindrance == 1
+    assert _vasl_engine_sees(45, "45C7", "45E7") in (True, None)
+    assert quiet(kernel.los, board, "45C7", "45G7", model="depiction").hindrance == 2
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    a, b = board.index("45C7"), board.index("45E7")
+    assert reference.walk(a, b) == (False, 1)
+    _check_against_reference(board, np.array([[a, b], [a, board.index("45G7")], [board.index("45A6"),
+                                                                                  board.index("45E6")]]))

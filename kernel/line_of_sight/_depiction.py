@@ -31,9 +31,10 @@ meets, with the hex's ground level; SMOKE in an end's own hex counts as in the
 hex model (A24): the walk's first end before the walk, the other after it.
 Terrain hindrance counts once per hex holding an applicable hindrance pixel,
 at the largest such pixel's DRM, the two hexes beside a hexside the LOS runs
-exactly along counting as one (B.6, ``hexside_run_key``); ``cap`` (at least 1) blocks.  With
-``per_range`` (VASL's reading) it counts once per range from the higher end
-instead, and only hexes nearer both ends than they are to each other.
+exactly along counting as one (B.6, ``hexside_run_key``), where their own inherent
+hindrance (``counter_info``) counts whatever their art (B.6); ``cap`` (at least 1) blocks.  With ``per_range``
+(VASL's reading) it counts once per range from the higher end instead, and only hexes nearer both ends than
+they are to each other.
 """
 
 from __future__ import annotations
@@ -43,13 +44,12 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_key, hexside_touches_end, near_open_far_vertex,
-    vasl_trace, walk_hex, walk_pixel,
+    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_across, hexside_run_key, hexside_touches_end,
+    near_open_far_vertex, vasl_trace, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
     BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
-    asl_hex_hindrance,
-    depression_bank, end_smoke, ranges_from_higher,
+    asl_hex_hindrance, depression_bank, end_smoke, ranges_from_higher,
 )
 
 #: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
@@ -66,8 +66,9 @@ KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
 (LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
  LOG_LAST_PIXEL) = range(11)
 LOG_COLUMNS = 11
-#: ``LOG_CLASS`` of a step that is a hex's SMOKE and vehicles (or an end's own SMOKE), not its art.
-COUNTERS = -1
+#: ``LOG_CLASS`` of a step that is not art: a hex's SMOKE and vehicles (or an end's own SMOKE); the inherent
+#: hindrance beside a hexside the LOS runs along (B.6).
+COUNTERS, HEXSIDE_RUN = -1, -2
 
 @jit_inline
 def scratch_size(pixels):
@@ -87,10 +88,10 @@ def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighb
 
 
 @jit_inline
-def log_counters(log, n_log, h, drm, effect, reason):
-    """Record a hex's counters (SMOKE, vehicles) as a step of their own; the new count."""
+def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
+    """Record a hex's counters (SMOKE, vehicles; or ``kind``) as a step of their own; the new count."""
     log[n_log, LOG_HEX] = h
-    log[n_log, LOG_CLASS] = COUNTERS
+    log[n_log, LOG_CLASS] = kind
     log[n_log, LOG_DRM] = drm
     log[n_log, LOG_EFFECT] = effect
     log[n_log, LOG_REASON] = reason
@@ -110,6 +111,19 @@ def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
     if record:
         n_log = log_counters(log, n_log, end, smoke, BLOCK if blocks else NONE, R_HINDRANCE if blocks else R_NONE)
     return total, blocks, n_log
+
+
+@jit_inline
+def count_hindrance(counted, n_counted, key, terrain):
+    """Count a DRM once under ``key`` (hex, hexside run or range), the largest met: (keys counted, DRM added)."""
+    for k in range(n_counted):
+        if counted[k] == key:
+            added = max(terrain - counted[KEPT_DRM + k], 0)
+            counted[KEPT_DRM + k] += added
+            return n_counted, added
+    counted[n_counted] = key
+    counted[KEPT_DRM + n_counted] = terrain
+    return n_counted + 1, terrain
 
 
 @jit
@@ -218,6 +232,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     last_counter_hex = -1
     n_counter_hexes = 0
     run = -1   # the log row of the run the last judged pixel extended (record only)
+    along_hexsides = (not per_range) and (ddy == 0 or abs(ddx) == abs(ddy))   # 0 or +-60 degrees: B.6 below
+    last_run_hex = -1
     for i in range(i_first, i_last + 1):
         if per_range:
             x = counted[COUNTED_SIZE + 2 * i]
@@ -229,7 +245,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         # ground, where an end is in one): nothing here can matter but a hex's counters
         open_ground = word < 256 and (2 * (word - LEVEL_BIAS) <= T2 or (
             slope and 2 * (word - LEVEL_BIAS) <= bank_floor2))
-        if open_ground and not has_counters:
+        if open_ground and not has_counters and not along_hexsides:
             continue
         c = word >> 8
         g = (word & 0xFF) - LEVEL_BIAS
@@ -269,6 +285,25 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                     if record:
                         n_log = log_counters(log, n_log, h, smoke + vehicle, BLOCK if blocks else NONE,
                                              R_HINDRANCE if blocks else R_NONE)
+                        run = -1
+                    if blocks:
+                        return True, total, R_HINDRANCE, h, slope, n_log
+        if along_hexsides and h != last_run_hex:
+            # B.6: inherent terrain is its whole hex, entered by a LOS along its hexside (one count per pair)
+            last_run_hex = h
+            q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
+            if q >= 0:
+                terrain = asl_hex_hindrance(h, S2, T2, same, slope, True, counter_info)[0]
+                if q != a and q != b:
+                    terrain = max(terrain, asl_hex_hindrance(q, S2, T2, same, slope, True, counter_info)[0])
+                n_counted, added = count_hindrance(counted, n_counted, min(q, h), terrain) if terrain > 0 else (
+                    n_counted, 0)
+                if added > 0:
+                    total += added
+                    blocks = total >= cap
+                    if record:
+                        n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
+                                             R_HINDRANCE if blocks else R_NONE, HEXSIDE_RUN)
                         run = -1
                     if blocks:
                         return True, total, R_HINDRANCE, h, slope, n_log
@@ -337,23 +372,9 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
             terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
         if terrain > 0:
-            # once per hex (per range with per_range), at the largest DRM met there; the two hexes beside a
-            # hexside the LOS runs along count once (B.6)
+            # once per hex (per range with per_range), the two beside a hexside the LOS runs along as one (B.6)
             key = r_s if per_range else hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y)
-            slot = -1
-            for k in range(n_counted):
-                if counted[k] == key:
-                    slot = k
-                    break
-            added = 0
-            if slot < 0:
-                counted[n_counted] = key
-                counted[KEPT_DRM + n_counted] = terrain
-                n_counted += 1
-                added = terrain
-            elif terrain > counted[KEPT_DRM + slot]:
-                added = terrain - counted[KEPT_DRM + slot]
-                counted[KEPT_DRM + slot] = terrain
+            n_counted, added = count_hindrance(counted, n_counted, key, terrain)
             if added > 0:
                 total += added
                 blocks = total >= cap

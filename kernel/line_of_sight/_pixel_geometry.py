@@ -112,24 +112,32 @@ def meets_trace(h, a, ddx, ddy, lat_x, lat_y):
 
 
 @jit_inline
-def hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y):
-    """Hex ``h``'s key for counting hindrance: where the line through hex ``a``'s centre in lattice direction
-    ``(ddx, ddy)`` runs exactly along one of ``h``'s hexsides (a hexspine LOS), the smaller index of ``h``
-    and the hex across that hexside, so that the two count as one (B.6, A6.1); else ``h``.
+def hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y):
+    """The hex across the hexside of hex ``h`` that the line through hex ``a``'s centre in lattice direction
+    ``(ddx, ddy)`` runs exactly along (a hexspine LOS); -1 where it runs along none of ``h``'s hexsides.
 
     The line runs along a hexside of ``h`` when it lies as far from ``h``'s centre as the hexagon reaches
     across it (``meets_trace``) and is parallel to a hexside (0 or +-60 degrees); the hex across is the
     neighbour as far from the line on the other side."""
     if ddy != 0 and abs(ddx) != abs(ddy):
-        return h
+        return -1
     cross = ddx * (lat_y[h] - lat_y[a]) - ddy * (lat_x[h] - lat_x[a])
     if abs(cross) != max(2 * abs(ddy), abs(ddx) + abs(ddy)):
-        return h
+        return -1
     for k in range(6):
         q = neighbours[h, k]
         if q >= 0 and ddx * (lat_y[q] - lat_y[a]) - ddy * (lat_x[q] - lat_x[a]) == -cross:
-            return q if q < h else h
-    return h
+            return q
+    return -1
+
+
+@jit_inline
+def hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y):
+    """Hex ``h``'s key for counting hindrance: where the line through hex ``a``'s centre in lattice direction
+    ``(ddx, ddy)`` runs exactly along one of ``h``'s hexsides (:func:`hexside_run_across`), the smaller
+    index of ``h`` and the hex across that hexside, so that the two count as one (B.6, A6.1); else ``h``."""
+    q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
+    return q if 0 <= q < h else h
 
 
 @jit_inline

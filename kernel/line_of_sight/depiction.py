@@ -192,12 +192,18 @@ def location_levels2(board, hexes, levels) -> np.ndarray:
 
 def kernel_tables(board, counters, per_range: bool = False):
     """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of each hex's
-    ground level (half levels) and its SMOKE and vehicles (zeros without counters), and whether there
-    are any counters."""
+    ground level (half levels), its own terrain hindrance (for a LOS along its hexside) and its SMOKE and
+    vehicles (zeros without counters), and whether there are any counters."""
     from kernel.line_of_sight.counters import counter_arrays
+    from kernel.line_of_sight.inputs import board_arrays
 
     info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
     info[:, rules.H_GROUND2] = 2 * board.ground_level   # also the depression rule's ground levels
+    # each hex's own hindrance, for a LOS along its hexside (inherent terrain, B.6)
+    hex_tables = board_arrays(board)
+    info[:, rules.H_HINDRANCE] = hex_tables[5]
+    info[:, rules.H_HINDRANCE_TOP] = hex_tables[6]
+    info[:, rules.H_HINDRANCE_INHERENT] = hex_tables[7]
     has_counters = False
     if counters is not None:
         smoke, smoke_top, vehicles, _ = counter_arrays(board, counters)

@@ -180,6 +180,7 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
             h, c, g, x0, y0, x1, y1, drm, effect, rec_reason = row[:D.LOG_LAST_PIXEL]
             reason_name = REASONS[rec_reason]
             kind = ("counters" if c == D.COUNTERS
+                    else "inherent terrain beside the hexside the LOS runs along" if c == D.HEXSIDE_RUN
                     else f"{class_name(board, c)} art at level {g}, pixels {x0},{y0}-{x1},{y1}")
             decoded.append(LOSStep(
                 hex=board.names[h], kind=kind, effect=EFFECT_NAMES[effect], hindrance=drm, reason=reason_name,

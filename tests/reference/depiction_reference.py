@@ -364,6 +364,18 @@ class ReferenceDepiction:
             out.append((min(max(x, 0), w - 1), min(max(y, 0), h - 1)))
         return out
 
+    def hex_hindrance(self, h: int) -> tuple[int, int, bool]:
+        """Hex ``h``'s own hindrance from its terrain: (largest DRM of its hindrance terrains, the tallest
+        one's height in half levels, whether any of them is inherent)."""
+        rs = self.board.ruleset
+        drm, height, inherent = 0, 0, False
+        for t in range(len(rs.terrain_names)):
+            if int(self.board.terrain[h]) >> t & 1 and rs.terrain_los_role[t] == HINDRANCE:
+                drm = max(drm, int(rs.terrain_hindrance[t]))
+                height = max(height, 1 if rs.terrain_half_level[t] else (int(rs.terrain_height[t]) or 2))
+                inherent = inherent or bool(rs.terrain_inherent[t])
+        return drm, height, inherent
+
     def vasl_pixels(self, a: int, b: int):
         """The pixels VASL's engine visits from ``a``'s centre dot to ``b``'s (model="vasl"), ends' pixels
         included: from the truncated source centre (sx, sy) to the truncated target centre (tx, ty), one
@@ -486,6 +498,23 @@ class ReferenceDepiction:
                     drm += 1
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
+            key = None if per_range else self.hindrance_key(hx, a, b)
+            if key is not None and len(key) == 2:
+                # B.6: a LOS exactly along a hexside passes through the inherent terrain of both hexes
+                # beside it (the ends' hexes excepted): one count, at the larger DRM, whatever the art
+                run_drm = 0
+                for side in key:
+                    drm, height, inherent = self.hex_hindrance(side)
+                    ground2 = 2 * int(ground[side])
+                    top = ground2 + height
+                    if side not in (a, b) and inherent and drm > 0 and (
+                            slope or (same and top > S and ground2 <= S) or (not same and top >= S)):
+                        run_drm = max(run_drm, drm)
+                if run_drm > counted.get(key, 0):
+                    more = run_drm - counted.get(key, 0)
+                    counted[key] = run_drm
+                    if add(hx, more):
+                        return block(hx, "hindrance")
             if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)) and \
                     not self.near_open_far_vertex(px, py, (a, b)):
                 top = g + int(self.wall[c])
@@ -526,7 +555,7 @@ class ReferenceDepiction:
                 applies = slope or (same and top > S and g <= S) or (not same and top >= S)
                 if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
                     applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
-                key = rs_ if per_range else self.hindrance_key(hx, a, b)
+                key = rs_ if per_range else key
                 if applies and hind > counted.get(key, 0):
                     # once per hex (or range), at the largest DRM met there: a larger one adds the difference
                     more = hind - counted.get(key, 0)
