@@ -19,7 +19,6 @@ from kernel.maps.counters import GameState
 from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
 from kernel.maps.locations import location
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
-from kernel.line_of_sight.tracer import templates
 from kernel.line_of_sight.depiction import ART_MODELS, checked_model, class_name, depiction_recorded
 from kernel.maps.state_lock import holding_state
 
