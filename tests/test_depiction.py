@@ -848,3 +848,31 @@ def test_inherent_terrain_beside_a_hexside_the_los_runs_along_counts_whatever_it
     assert reference.walk(a, b) == (False, 1)
     _check_against_reference(board, np.array([[a, b], [a, board.index("45G7")], [board.index("45A6"),
                                                                                   board.index("45E6")]]))
+
+
+@pytest.mark.parametrize("first, second, keep, match", [
+    ([0, 1], [2], 16, "must be 1-D of one length, got shapes \\(2,\\) and \\(1,\\)"),
+    ([0], [10_000], 16, "second holds hex index 10000: expected 0 .. 47"),
+    ([-1], [3], 16, "first holds hex index -1"),
+    ([0], [3], 0, "keep=0: expected 1 .. 255"),
+])
+def test_judged_runs_refuses_bad_pairs(first, second, keep, match):
+    from kernel.line_of_sight.depiction import judged_runs
+
+    board = kernel.random_board("asl", 8, 6, seed=3)
+    with pytest.raises(ValueError, match=match):
+        judged_runs(board, np.array(first), np.array(second), keep=keep)
+
+
+def test_judged_runs_keep_bounds_the_runs_per_pair():
+    from kernel.line_of_sight.depiction import judged_runs
+
+    board = kernel.random_board("asl", 8, 6, seed=3)
+    n = len(board)
+    first, second = np.triu_indices(n, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DepictionWarning)
+        _, many = judged_runs(board, first, second, keep=16)
+        _, one = judged_runs(board, first, second, keep=1)
+    assert many.max() > 1 and one.max() == 1
+    assert np.array_equal(one, np.minimum(many, 1))

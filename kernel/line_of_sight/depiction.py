@@ -335,6 +335,15 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
 
     first = np.ascontiguousarray(first, HEX_INDEX)
     second = np.ascontiguousarray(second, HEX_INDEX)
+    if first.ndim != 1 or first.shape != second.shape:
+        raise ValueError(f"judged_runs: first and second must be 1-D of one length, got shapes {first.shape} "
+                         f"and {second.shape}")
+    for name, ends in (("first", first), ("second", second)):
+        if ends.size and (ends.min() < 0 or ends.max() >= len(board)):
+            bad = int(ends[(ends < 0) | (ends >= len(board))][0])
+            raise ValueError(f"judged_runs: {name} holds hex index {bad}: expected 0 .. {len(board) - 1}")
+    if not 1 <= keep <= 255:
+        raise ValueError(f"judged_runs: keep={keep}: expected 1 .. 255 runs per pair")
     tables = kernel_tables(board, counters)
     lat_x, lat_y = tables[0], tables[1]
     runs = np.empty((first.size, keep, RUN_COLUMNS), np.int32)
