@@ -191,7 +191,8 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
         for what, effect, (x0, y0, x1, y1) in runs:
             ax.plot([x0 / UNIT_X, x1 / UNIT_X], [-y0 / UNIT_Y * SQRT3, -y1 / UNIT_Y * SQRT3],
                     color=colours.get(effect, "#e65100"), lw=max(3.0, 0.45 * ppu), solid_capstyle="butt",
-                    zorder=11.5, marker="|", markersize=max(4.0, 0.6 * ppu))
+                    zorder=11.5 if effect == "no effect" else 11.6,   # a run that decided something on top
+                    marker="|", markersize=max(4.0, 0.6 * ppu))
         for effect in sorted({e for _, e, _ in runs}):
             status.append(Line2D([], [], color=colours.get(effect, "#e65100"), lw=4, marker="|",
                                  label=f"art pixels judged: {effect}"))
