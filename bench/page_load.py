@@ -4,8 +4,9 @@ Run on demand (about a minute; needs Chromium and chromedriver)::
 
     .venv/bin/python -m bench.page_load
 
-For the bundled four-board map and a sixteen-board (4 x 4) map of the bundled
-boards 71 and 72 it writes the page (``hexkernel page``), reports its size
+For the bundled four-board map and, where ``../shared`` holds it, VASL board 4
+with its art and a few counters (the depiction view's page) it writes the
+page (``hexkernel page``), reports its size
 and the time to build it, then opens it from disk in headless Chromium three
 times and reports how long after the navigation started the page was ready
 for field-of-fire clicks (``window.hexkernelPage.readyMs``: the HTML parsed,
@@ -23,12 +24,23 @@ import time
 from pathlib import Path
 
 import kernel
-from bench.grid_maps import write_board_grid
+from bench.vasl_engine import vasl_folder
+
+#: The counters of the board-4 page (as the page's browser tests use them).
+BOARD_4_COUNTERS = {"smoke": {"4M5": 2}, "vehicles": ["4P4"], "units": ["4L5"]}
 
 
-def sixteen_boards(folder: Path):
-    """A 4 x 4 map of the bundled boards 71 and 72, every other row rotated (as in ``bench_los.py``)."""
-    return kernel.load(write_board_grid(folder, 4, first_number=81, title="sixteen boards"))
+def board_4_with_art():
+    """VASL board 4 with its art and :data:`BOARD_4_COUNTERS`, or None without ``../shared``."""
+    import warnings
+
+    folder = vasl_folder() / "bd04"
+    if not folder.is_dir():
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = kernel.load_vasl_board(folder)
+    return board, kernel.Counters.from_dict(board, BOARD_4_COUNTERS)
 
 
 def browser():
@@ -64,14 +76,18 @@ def measure(driver, path: Path, first_hex: str, runs: int = 3):
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        maps = [("default (4 boards)", kernel.load("default"), "71I4"),
-                ("16 boards", sixteen_boards(folder), "81I4")]
+        maps = [("default (4 boards)", kernel.load("default"), None, "71I4")]
+        vasl = board_4_with_art()
+        if vasl is None:
+            print("VASL board 4: skipped (no ../shared/vasl/bd04)")
+        else:
+            maps.append(("VASL board 4 with its art", *vasl, "4L5"))
         driver = browser()
         try:
-            for label, board, first in maps:
+            for label, board, counters, first in maps:
                 path = folder / f"{len(board)}.html"
                 started = time.perf_counter()
-                size = kernel.map_page(board, path)
+                size = kernel.map_page(board, path, counters=counters)
                 build = time.perf_counter() - started
                 ready, tables, click = measure(driver, path, first)
                 print(f"{label}: {len(board)} hexes, page {size / 1e6:.2f} MB, built in {build:.1f} s; "
