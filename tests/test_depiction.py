@@ -838,6 +838,7 @@ def test_inherent_terrain_beside_a_hexside_the_los_runs_along_counts_whatever_it
     assert result.visible and result.hindrance == 1
     run = [(step.hex, step.hindrance) for step in result.steps
            if step.kind.startswith("inherent terrain beside the hexside")]
+    run_kind = [step.kind for step in result.steps if step.kind.startswith("inherent terrain beside the hexside")]
     assert len(run) == 1 and run[0][0] in ("45D6", "45D7") and run[0][1] == 1
     assert not any(step.hindrance for step in result.steps if " art at level " in step.kind)
     assert quiet(kernel.los, board, "45C7", "45E7").hindrance == 1
@@ -848,6 +849,18 @@ def test_inherent_terrain_beside_a_hexside_the_los_runs_along_counts_whatever_it
     assert reference.walk(a, b) == (False, 1)
     _check_against_reference(board, np.array([[a, b], [a, board.index("45G7")], [board.index("45A6"),
                                                                                   board.index("45E6")]]))
+    # the page's judged runs hold that step as a step without pixels, named as explain() names it
+    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight.depiction import judged_runs
+    from kernel.render.page_steps import HEXSIDE_RUN_CLASS, judged_pixel_runs
+
+    runs, counts = quiet(judged_runs, board, np.array([a]), np.array([b]))
+    assert counts.tolist() == [1] and runs[0, 0, 1] == D.HEXSIDE_RUN and runs[0, 0, 2:].tolist() == [0, 0, 0, 0, 1]
+    matrix = np.zeros((len(board), len(board)), np.int8)
+    matrix[min(a, b), max(a, b)] = 1
+    page = quiet(judged_pixel_runs, board, None, matrix)
+    assert page["classes"].tolist() == [HEXSIDE_RUN_CLASS] and page["pixels"].tolist() == [0, 0, 0, 0]
+    assert page["hexside_run_name"] == run_kind[0]
 
 
 @pytest.mark.parametrize("first, second, keep, match", [

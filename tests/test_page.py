@@ -382,7 +382,8 @@ def test_judged_pixel_runs_are_those_los_explains():
     """The depiction tables' runs of art pixels, for a sample of pairs both ways, are the steps with an effect
     that ``kernel.los(..., model="depiction")`` records, in its order; pairs the art does not decide hold none."""
     from kernel.render.los_trace import _RUN
-    from kernel.render.page_steps import COUNTERS_CLASS
+    from kernel.line_of_sight.depiction import HEXSIDE_RUN_STEP
+    from kernel.render.page_steps import COUNTERS_CLASS, HEXSIDE_RUN_CLASS
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -405,15 +406,16 @@ def test_judged_pixel_runs_are_those_los_explains():
             continue
         result = kernel.los(board, int(a), int(b), counters=counters, model="depiction")
         k = min(a, b) * n + max(a, b)
-        got = [(board.names[hexes[e]], "counters" if classes[e] == COUNTERS_CLASS else runs["class_names"][classes[e]],
+        got = [(board.names[hexes[e]], "counters" if classes[e] == COUNTERS_CLASS else (
+                    runs["hexside_run_name"] if classes[e] == HEXSIDE_RUN_CLASS else runs["class_names"][classes[e]]),
                 "blocks" if values[e] == -1 else ("blind" if values[e] == -2 else f"hindrance +{values[e]}"),
                 tuple(pixels[e].tolist())) for e in range(starts[k], starts[k + 1])]
         want = []
         for s in result.steps:
             found = _RUN.fullmatch(s.kind)
-            if s.effect_text != "no effect" and (found or s.kind == "counters"):
+            if s.effect_text != "no effect" and (found or s.kind in ("counters", HEXSIDE_RUN_STEP)):
                 box = tuple(int(found[c]) for c in ("x0", "y0", "x1", "y1")) if found else (0, 0, 0, 0)
-                want.append((s.hex, found["what"] if found else "counters",
+                want.append((s.hex, found["what"] if found else s.kind,
                              s.effect if s.effect != "none" else f"hindrance +{s.hindrance}", box))
         assert got == want, (board.names[a], board.names[b])
         assert (matrix[a, b] == 0) <= (not got)

@@ -646,3 +646,39 @@ def test_the_depiction_view_marks_the_art_pixels_the_walk_judged(page, page_file
     finally:
         page.get(page_file.as_uri())
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+
+
+def test_the_depiction_view_lists_inherent_terrain_beside_a_hexside_run(page, page_file, tmp_path):
+    """45C7 -> 45E7 runs along the hexside 45D6/45D7: the orchard counts +1 whatever its art (B.6). The panel
+    lists that step as ``explain()`` names it, and the map draws no pixel run for it (it has none)."""
+    import warnings
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    folder = VASL_BOARD_4.parent / "bd45"
+    if not folder.is_dir():
+        pytest.skip("VASL board 45 (../shared/vasl) not present")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = kernel.load(str(folder))
+        path = tmp_path / "board45.html"
+        kernel.map_page(board, path, max_allowance=1)
+        result = kernel.los(board, "45C7", "45E7", model="depiction")
+    [step] = [s for s in result.steps if s.hindrance and " art at level " not in s.kind]
+    ready = "return document.body.dataset.tables === '1'"
+    page.get(path.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        set_mode(page, "fire")
+        page.find_element(By.ID, "model-depiction").click()
+        click(page, "45C7")
+        click(page, "45E7", shift=True)
+        text = page.find_element(By.ID, "panel").text
+        assert f"  {step.hex} {step.kind}: hindrance +1" in text.splitlines(), text
+        assert "counters (SMOKE, vehicles)" not in text
+        assert page.execute_script("return document.querySelectorAll('#layer-marks line.run').length") == 0
+        keep_screenshot(page, "depiction-hexside-run-45C7-45E7.png")
+    finally:
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))

@@ -16,7 +16,7 @@ import numpy as np
 
 from kernel._jit import jit
 from kernel.line_of_sight._depiction import (
-    COUNTERS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, depiction_walk,
+    LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, depiction_walk,
     scratch_size,
 )
 from kernel.line_of_sight._rules import BLIND, BLOCK, NONE
@@ -32,7 +32,8 @@ RUN_BLIND = -2
 @jit
 def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
     """For pair ``k`` (``first[k]`` at ``levels2[first[k]]`` half levels to ``second[k]``): its runs of
-    art pixels with an effect, and its counters steps with one (class ``COUNTERS``, pixels 0), at most
+    art pixels with an effect, and its other steps with one (counters, ``COUNTERS``; the inherent terrain beside
+    a hexside the LOS runs along, ``HEXSIDE_RUN``; pixels 0), at most
     ``out.shape[1]`` in walking order, into ``out[k]`` (``RUN_*`` columns) and their number into
     ``counts[k]``.  ``log_rows``: rows of the longest pair's log.  Serial: the pairs of a page take a
     fraction of a second, and a parallel loop around the whole recorded walk compiled far longer."""
@@ -59,11 +60,13 @@ def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
                 continue
             out[k, kept, RUN_HEX] = log[r, LOG_HEX]
             out[k, kept, RUN_CLASS] = log[r, LOG_CLASS]
-            counters = log[r, LOG_CLASS] == COUNTERS   # a hex's SMOKE and vehicles: no pixels
-            out[k, kept, RUN_X0] = 0 if counters else log[r, LOG_X0]
-            out[k, kept, RUN_Y0] = 0 if counters else log[r, LOG_Y0]
-            out[k, kept, RUN_X1] = 0 if counters else log[r, LOG_X1]
-            out[k, kept, RUN_Y1] = 0 if counters else log[r, LOG_Y1]
+            # a step that is not art (a hex's SMOKE and vehicles, the inherent terrain beside a hexside the
+            # LOS runs along: negative classes) has no pixels, and its pixel columns were never written
+            art = log[r, LOG_CLASS] >= 0
+            out[k, kept, RUN_X0] = log[r, LOG_X0] if art else 0
+            out[k, kept, RUN_Y0] = log[r, LOG_Y0] if art else 0
+            out[k, kept, RUN_X1] = log[r, LOG_X1] if art else 0
+            out[k, kept, RUN_Y1] = log[r, LOG_Y1] if art else 0
             if effect == BLOCK:
                 out[k, kept, RUN_VALUE] = RUN_BLOCKS
             elif effect == BLIND:

@@ -66,6 +66,8 @@ VASL_HALF_LEVEL_HINDRANCES = ("crag", "graveyard")
 MODELS = ("hex", "depiction", "vasl")
 #: The models that read the map's art.
 ART_MODELS = ("depiction", "vasl")
+#: The kind of a depiction step that is no art: the inherent terrain beside a hexside the LOS runs along (B.6).
+HEXSIDE_RUN_STEP = "inherent terrain beside the hexside the LOS runs along"
 
 
 class DepictionWarning(UserWarning):
@@ -316,7 +318,8 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
         Per pair its runs that add hindrance, block or cast a blind zone, in walking order (from the end
         with the smaller index): hex, pixel class, first pixel x, y, last pixel x, y, and the DRM
         (> 0), :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``; a hex's
-        counters (SMOKE, vehicles) with an effect are a row of class ``COUNTERS`` (-1), pixels 0.
+        counters (SMOKE, vehicles) with an effect are a row of class ``COUNTERS`` (-1), the inherent
+        terrain beside a hexside the LOS runs along one of class ``HEXSIDE_RUN`` (-2), both with pixels 0.
         Rows past the pair's count are not set.
     counts : uint8 array, shape (pairs,)
 

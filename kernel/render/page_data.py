@@ -194,7 +194,8 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
         tables["runs"] = {"counts": pack(runs["counts"]), "hexes": pack(runs["hexes"].astype("<u2")),
                           "classes": pack(runs["classes"]), "values": pack(runs["values"]),
                           "pixels": pack(runs["pixels"].astype(runs["pixels"].dtype.newbyteorder("<"))),
-                          "pixel_bytes": runs["pixels"].dtype.itemsize, "class_names": runs["class_names"]}
+                          "pixel_bytes": runs["pixels"].dtype.itemsize, "class_names": runs["class_names"],
+                          "hexside_run_name": runs["hexside_run_name"]}
     return tables
 
 

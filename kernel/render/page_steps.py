@@ -24,9 +24,6 @@ from __future__ import annotations
 
 import numpy as np
 
-#: Values of a judged pixel run (depiction model) that blocks, and that casts a blind zone (else its DRM).
-from kernel.line_of_sight._depiction_runs import RUN_BLIND, RUN_BLOCKS  # noqa: F401  (documented here too)
-
 #: Value of a step entry whose effect is ``blind``.
 BLIND_STEP = -1
 #: The most judged pixel runs the page keeps per pair (a blocked LOS has one block and fewer hindrance
@@ -34,6 +31,8 @@ BLIND_STEP = -1
 RUNS_PER_PAIR = 16
 #: ``classes`` entry of a hex's counters (SMOKE, vehicles) that add hindrance or block: a step without pixels.
 COUNTERS_CLASS = 255
+#: ``classes`` entry of the inherent terrain beside a hexside the LOS runs along (B.6): a step without pixels.
+HEXSIDE_RUN_CLASS = 254
 
 
 def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) -> dict:
@@ -86,15 +85,17 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     ground level the walk is the same both ways (it starts from the smaller index), so the page reads
     pair ``(a, b)`` at ``(min, max)``.  A run is kept when it adds hindrance, blocks or casts a blind zone
     (the runs ``hexkernel los --depiction --explain`` lists with an effect), and so is a hex's counters
-    step that does (class :data:`COUNTERS_CLASS`, pixels 0), at most :data:`RUNS_PER_PAIR` per pair.
+    step that does (class :data:`COUNTERS_CLASS`, pixels 0) and the inherent terrain beside a hexside the LOS
+    runs along (class :data:`HEXSIDE_RUN_CLASS`, pixels 0), at most :data:`RUNS_PER_PAIR` per pair.
 
     Returns
     -------
     dict
         ``counts`` (uint8 (N, N), upper triangle), then per run in key order (``a * N + b``): ``hexes``
         (uint16), ``classes`` (uint8, an index into ``class_names``), ``pixels`` (uint16, x0, y0, x1, y1
-        of the run's first and last pixel; uint32 on art wider than 65,536 pixels) and ``values`` (int8: DRM > 0, :data:`RUN_BLOCKS` or
-        :data:`RUN_BLIND`); ``class_names``: what each pixel class shows.
+        of the run's first and last pixel; uint32 on art wider than 65,536 pixels) and ``values`` (int8: DRM > 0,
+        :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``); ``class_names``: what each pixel class shows; ``hexside_run_name``: how a step of
+        class :data:`HEXSIDE_RUN_CLASS` is named.
 
     Examples
     --------
@@ -107,7 +108,8 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     >>> int(runs["counts"].sum()) == len(runs["values"]) > 0, int(np.tril(runs["counts"]).sum())
     (True, 0)
     """
-    from kernel.line_of_sight.depiction import class_name, judged_runs
+    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight.depiction import HEXSIDE_RUN_STEP, class_name, judged_runs
 
     n = len(board)
     first, second = np.nonzero(np.triu(matrix != 0, 1))
@@ -117,7 +119,8 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     kept = runs[np.arange(RUNS_PER_PAIR)[None, :] < pair_counts[:, None]]   # (runs, 7), pairs in key order
     wide = bool(kept.size) and int(kept[:, 2:6].max()) > np.iinfo(np.uint16).max   # art over 65,536 pixels
     n_classes = int(kept[:, 1].max()) + 1 if kept.size else 0
-    classes = np.where(kept[:, 1] < 0, COUNTERS_CLASS, kept[:, 1]).astype(np.uint8)
+    classes = np.select([kept[:, 1] == D.COUNTERS, kept[:, 1] == D.HEXSIDE_RUN], [COUNTERS_CLASS, HEXSIDE_RUN_CLASS],
+                        kept[:, 1]).astype(np.uint8)
     return {"counts": counts, "hexes": kept[:, 0].astype(np.uint16), "classes": classes,
             "pixels": kept[:, 2:6].astype(np.uint32 if wide else np.uint16).ravel(), "values": kept[:, 6].astype(np.int8),
-            "class_names": [class_name(board, c) for c in range(n_classes)]}
+            "class_names": [class_name(board, c) for c in range(n_classes)], "hexside_run_name": HEXSIDE_RUN_STEP}
