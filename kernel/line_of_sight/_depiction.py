@@ -452,11 +452,13 @@ def depiction_matrix_kernel(hexes, levels2, tables, out):
     for k in numba.prange((n + 1) // 2):
         counted = np.empty(scratch_size(tables[5]), np.int64)
         out[k, k] = 0
-        _matrix_row(k, k + 1, n, hexes, levels2, tables, out, k, counted)
+        # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
+        _matrix_row(np.int64(k), np.int64(k + 1), n, hexes, levels2, tables, out, np.int64(k), counted)
         other = n - 1 - k
         if other != k:
             out[other, other] = 0
-            _matrix_row(other, other + 1, n, hexes, levels2, tables, out, other, counted)
+            _matrix_row(np.int64(other), np.int64(other + 1), n, hexes, levels2, tables, out, np.int64(other),
+                        counted)
 
 
 @jit_parallel
@@ -465,7 +467,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
         counted = np.empty(scratch_size(tables[5]), np.int64)
-        _matrix_row(row_start + r, 0, n, hexes, levels2, tables, out, r, counted)
+        _matrix_row(np.int64(row_start + r), np.int64(0), n, hexes, levels2, tables, out, np.int64(r), counted)
 
 
 #: Pairs per parallel chunk of :func:`depiction_pairs_kernel`.
