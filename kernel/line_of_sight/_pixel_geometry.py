@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._jit import jit_inline
+from kernel._jit import jit, jit_inline
 from kernel.maps._art_kernels import pixel_hex
 from kernel.maps.art import UNIT_X, UNIT_Y
 
@@ -40,7 +40,7 @@ def hex_range(h1, h2, lat_x, lat_y):
     return dc + (extra if extra > 0 else 0)
 
 
-@jit_inline
+@jit
 def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
     """Whether the hexside of hex ``h`` nearest pixel (px, py) touches hex ``a``'s or hex ``b``'s
     hexagon: is one of its hexsides or runs out from one of its vertices (its midpoint lies
@@ -81,7 +81,7 @@ _FAR_X = np.array([2.0, 4.0, 2.0, -2.0, -4.0, -2.0])
 _FAR_Y = np.array([-2.0, 0.0, 2.0, 2.0, 0.0, -2.0])
 
 
-@jit_inline
+@jit
 def near_open_far_vertex(px, py, a, b, far_open, lat_x, lat_y):
     """Whether pixel (px, py) lies within ``FAR_VERTEX_RADIUS`` of the far vertex of one of hex ``a``'s or
     ``b``'s hexspines whose bit is set in ``far_open`` (bit k of ``far_open[end]``: the far vertex between
@@ -140,7 +140,7 @@ def hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y):
     return q if 0 <= q < h else h
 
 
-@jit_inline
+@jit
 def walk_hex(px, py, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y):
     """The hex a walked pixel (px, py) belongs to: of the hexes the segment from ``a`` meets, the one whose
     centre dot is nearest (ties: smaller lattice x, then y); -1 for none.
@@ -179,7 +179,7 @@ def walk_pixel(i, steps, ax, ay, dx, dy, width, height):
     return x, y
 
 
-@jit_inline
+@jit
 def vasl_trace(ax, ay, dx, dy, width, height, out, offset):
     """The pixels VASL's engine visits from the centre dot at (ax, ay) to (ax + dx, ay + dy), written as
     x, y pairs into ``out`` from index ``offset``; their count.  Its trace steps column by column
