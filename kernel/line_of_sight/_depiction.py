@@ -66,7 +66,7 @@ def scratch_size(pixels):
     return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
 
 
-@jit_inline
+@jit
 def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
     """(holds, counted) of one walked pixel for a continuous slope: its ground is the higher end's level
     less its hex's range from it (counted: the pixel lies outside the ends' hexes)."""
@@ -76,7 +76,7 @@ def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighb
     return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
 
 
-@jit_inline
+@jit
 def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
     """Record a hex's counters (SMOKE, vehicles; or ``kind``) as a step of their own; the new count."""
     log[n_log, LOG_HEX] = h
@@ -88,7 +88,7 @@ def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
     return n_log + 1
 
 
-@jit_inline
+@jit
 def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
     """SMOKE in an end's own hex (A24) added to ``total``: ``(total, whether it reaches the cap, log rows)``;
     recorded as a counters step of that hex."""
