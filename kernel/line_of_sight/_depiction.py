@@ -396,6 +396,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depress
     # compiling), given ``per_range`` as a constant: one machine-code walk per reading, whose choice of
     # pixels (VASL's or the rounded segment's) is made once per pair, not once per pixel (inside the pixel
     # loop that branch cost the matrix 25-30 %)
+    a, b = np.int64(a), np.int64(b)  # as the recorded walk gets them: the helpers the walks call compile once
     if per_range:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
