@@ -16,7 +16,13 @@ the total (the last column) are what to compare between runs on a shared
 machine.
 
 Options: ``--json FILE`` also writes the table as JSON; ``--steps a,b``
-runs only the warm steps whose name contains one of the given words.
+runs only the warm steps whose name contains one of the given words;
+``--passes N`` also prints, for the N costliest kernels, where each compile
+went by numba's compiler passes (``pipeline_times`` of each compiled
+version, summed per pass, nested compiles included in the pass that
+triggered them, usually type inference): IR-level inlining
+(``inline_inlinables``), SSA reconstruction, type inference, lowering and
+LLVM (``native_lowering``, ``native_parfor_lowering``).
 """
 
 from __future__ import annotations
@@ -69,10 +75,32 @@ def compile_costs(step_filter: list[str] | None = None) -> tuple[list[dict], lis
     return rows, steps
 
 
+def pass_seconds(kernel_names: list[str]) -> dict[str, dict[str, float]]:
+    """Per kernel named (as :func:`dispatcher_name`), numba's compiler pass seconds summed over its compiled
+    versions in this process, costliest first."""
+    from numba.core.registry import CPUDispatcher
+
+    found: dict[str, dict[str, float]] = {}
+    for module in [module for name, module in list(sys.modules.items()) if name.startswith("kernel.")]:
+        for value in vars(module).values():
+            if not isinstance(value, CPUDispatcher) or dispatcher_name(value) not in kernel_names:
+                continue
+            totals = found.setdefault(dispatcher_name(value), defaultdict(float))
+            if totals:
+                continue  # the same dispatcher imported into another module
+            for compiled in value.overloads.values():
+                for timings in compiled.metadata.get("pipeline_times", {}).values():
+                    for name, timing in timings.items():
+                        totals[name.split("_", 1)[-1]] += timing.init + timing.run + timing.finalize
+    return {name: dict(sorted(totals.items(), key=lambda item: -item[1])) for name, totals in found.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     parser.add_argument("--steps", help="comma-separated words: only the warm steps whose name contains one")
+    parser.add_argument("--passes", type=int, default=0, metavar="N",
+                        help="also print the compiler passes' seconds of the N costliest kernels")
     args = parser.parse_args(argv)
     from kernel import _jit
 
@@ -92,6 +120,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'kernel':<62} {'sigs':>4} {'seconds':>8} {'share':>6}")
     for kernel, (count, seconds) in sorted(per_kernel.items(), key=lambda item: -item[1][1]):
         print(f"{kernel:<62} {count:>4} {seconds:8.2f} {100 * seconds / total:5.1f}%")
+    if args.passes:
+        costliest = [kernel for kernel, _ in sorted(per_kernel.items(), key=lambda item: -item[1][1])][:args.passes]
+        passes = pass_seconds(costliest)
+        print("\ncompiler passes (seconds over each kernel's compiled versions, nested compiles included):")
+        for kernel in costliest:
+            top = list(passes.get(kernel, {}).items())[:6]
+            print(f"  {kernel:<60} " + ", ".join(f"{name} {seconds:.2f}" for name, seconds in top))
     print("\nwarm steps (wall seconds, compiling included):")
     for name, seconds in steps:
         print(f"  {name:<60} {seconds:7.2f}")

@@ -78,6 +78,14 @@ def jit_inline(function):
 
     For per-pair evaluators called from bulk loops: passing a few dozen array
     arguments per call otherwise costs more than the work itself.
+
+    Inlining at IR level is paid at every call site at compile time: numba
+    translates the helper's bytecode again and deep-copies its IR for each
+    site, and the caller's grown IR makes its SSA reconstruction and
+    lowering slower (``python -m bench.compile_costs --passes`` shows the
+    passes). Helpers called once per pair, per hex or rarely are compiled
+    with :func:`jit` instead (LLVM may still inline them); keep this for
+    small helpers on a per-pixel or per-step hot path, measured both ways.
     """
     return numba.njit(inline="always", **_COMMON)(function)
 

@@ -66,7 +66,7 @@ def scratch_size(pixels):
     return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
 
 
-@jit_inline
+@jit
 def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
     """(holds, counted) of one walked pixel for a continuous slope: its ground is the higher end's level
     less its hex's range from it (counted: the pixel lies outside the ends' hexes)."""
@@ -76,7 +76,7 @@ def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighb
     return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
 
 
-@jit_inline
+@jit
 def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
     """Record a hex's counters (SMOKE, vehicles; or ``kind``) as a step of their own; the new count."""
     log[n_log, LOG_HEX] = h
@@ -88,7 +88,7 @@ def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
     return n_log + 1
 
 
-@jit_inline
+@jit
 def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
     """SMOKE in an end's own hex (A24) added to ``total``: ``(total, whether it reaches the cap, log rows)``;
     recorded as a counters step of that hex."""
@@ -396,6 +396,7 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depress
     # compiling), given ``per_range`` as a constant: one machine-code walk per reading, whose choice of
     # pixels (VASL's or the rounded segment's) is made once per pair, not once per pixel (inside the pixel
     # loop that branch cost the matrix 25-30 %)
+    a, b = np.int64(a), np.int64(b)  # as the recorded walk gets them: the helpers the walks call compile once
     if per_range:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
@@ -452,11 +453,13 @@ def depiction_matrix_kernel(hexes, levels2, tables, out):
     for k in numba.prange((n + 1) // 2):
         counted = np.empty(scratch_size(tables[5]), np.int64)
         out[k, k] = 0
-        _matrix_row(k, k + 1, n, hexes, levels2, tables, out, k, counted)
+        # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
+        _matrix_row(np.int64(k), np.int64(k + 1), n, hexes, levels2, tables, out, np.int64(k), counted)
         other = n - 1 - k
         if other != k:
             out[other, other] = 0
-            _matrix_row(other, other + 1, n, hexes, levels2, tables, out, other, counted)
+            _matrix_row(np.int64(other), np.int64(other + 1), n, hexes, levels2, tables, out, np.int64(other),
+                        counted)
 
 
 @jit_parallel
@@ -465,7 +468,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
         counted = np.empty(scratch_size(tables[5]), np.int64)
-        _matrix_row(row_start + r, 0, n, hexes, levels2, tables, out, r, counted)
+        _matrix_row(np.int64(row_start + r), np.int64(0), n, hexes, levels2, tables, out, np.int64(r), counted)
 
 
 #: Pairs per parallel chunk of :func:`depiction_pairs_kernel`.

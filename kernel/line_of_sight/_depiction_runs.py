@@ -44,8 +44,8 @@ def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
     log = np.empty((log_rows, LOG_COLUMNS), np.int64)   # every row is written in full before it is read
     counted = np.empty(scratch_size(pixels), np.int64)
     for k in range(pairs):
-        a = first[k]
-        b = second[k]
+        a = np.int64(first[k])   # the walk's hex arguments as int64, as the recorded LOS of one pair passes
+        b = np.int64(second[k])  # them: both share one compiled recorded walk
         n_log = depiction_walk(True, log, a, levels2[a], b, levels2[b], lat_x, lat_y, cell_index, neighbours,
                                depression_group, pixels, pixel_info, n_levels, level_min, class_wall,
                                class_inherent, hex_terrain, far_open, cap, per_range, counter_info,

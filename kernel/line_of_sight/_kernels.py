@@ -362,9 +362,11 @@ def los_matrix_kernel(model, hexes, levels, tpl, board_tables, counters, out):
     for k in numba.prange((n + 1) // 2):
         buffers = pair_buffers(n)
         out[k, k] = 0
-        _matrix_row(model, k, k + 1, n, hexes, levels, tpl, board_tables, counters, out, k, buffers)
-        other = n - 1 - k
-        if other != k:
+        # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
+        row = np.int64(k)
+        _matrix_row(model, row, row + 1, n, hexes, levels, tpl, board_tables, counters, out, row, buffers)
+        other = n - 1 - row
+        if other != row:
             out[other, other] = 0
             _matrix_row(model, other, other + 1, n, hexes, levels, tpl, board_tables, counters, out, other, buffers)
 
@@ -416,10 +418,10 @@ def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters
     n = hexes.shape[0]
     for r in numba.prange(out.shape[0]):
         buffers = pair_buffers(n)
-        i = row_start + r
+        i = np.int64(row_start + r)
         out[r, i] = 0
-        _matrix_row(model, i, 0, i, hexes, levels, tpl, board_tables, counters, out, r, buffers)
-        _matrix_row(model, i, i + 1, n, hexes, levels, tpl, board_tables, counters, out, r, buffers)
+        _matrix_row(model, i, np.int64(0), i, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
+        _matrix_row(model, i, i + 1, n, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
 
 
 @jit_parallel

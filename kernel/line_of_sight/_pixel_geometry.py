@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._jit import jit_inline
+from kernel._jit import jit, jit_inline
 from kernel.maps._art_kernels import pixel_hex
 from kernel.maps.art import UNIT_X, UNIT_Y
 
@@ -40,7 +40,7 @@ def hex_range(h1, h2, lat_x, lat_y):
     return dc + (extra if extra > 0 else 0)
 
 
-@jit_inline
+@jit
 def hexside_touches_end(px, py, h, a, b, lat_x, lat_y):
     """Whether the hexside of hex ``h`` nearest pixel (px, py) touches hex ``a``'s or hex ``b``'s
     hexagon: is one of its hexsides or runs out from one of its vertices (its midpoint lies
@@ -81,7 +81,7 @@ _FAR_X = np.array([2.0, 4.0, 2.0, -2.0, -4.0, -2.0])
 _FAR_Y = np.array([-2.0, 0.0, 2.0, 2.0, 0.0, -2.0])
 
 
-@jit_inline
+@jit
 def near_open_far_vertex(px, py, a, b, far_open, lat_x, lat_y):
     """Whether pixel (px, py) lies within ``FAR_VERTEX_RADIUS`` of the far vertex of one of hex ``a``'s or
     ``b``'s hexspines whose bit is set in ``far_open`` (bit k of ``far_open[end]``: the far vertex between
@@ -152,6 +152,16 @@ def walk_hex(px, py, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y):
     h = pixel_hex(px, py, cell_index, lat_x, lat_y)
     if h < 0 or meets_trace(h, a, ddx, ddy, lat_x, lat_y):
         return h
+    return nearest_trace_neighbour(px, py, h, a, ddx, ddy, neighbours, lat_x, lat_y)
+
+
+@jit
+def nearest_trace_neighbour(px, py, h, a, ddx, ddy, neighbours, lat_x, lat_y):
+    """:func:`walk_hex` where the hex ``h`` nearest the pixel does not meet the trace: of ``h``'s neighbours
+    that do, the one whose centre dot is nearest (ties: smaller lattice x, then y); -1 for none.  A
+    function of its own (rarely called), while :func:`walk_hex`'s common case is inlined into the walk:
+    the whole of it out of line made the depiction matrix about 10 % slower, inlined whole it doubled the
+    walk's compile time."""
     best = -1
     best_d = np.inf
     for k in range(6):
@@ -179,7 +189,7 @@ def walk_pixel(i, steps, ax, ay, dx, dy, width, height):
     return x, y
 
 
-@jit_inline
+@jit
 def vasl_trace(ax, ay, dx, dy, width, height, out, offset):
     """The pixels VASL's engine visits from the centre dot at (ax, ay) to (ax + dx, ay + dy), written as
     x, y pairs into ``out`` from index ``offset``; their count.  Its trace steps column by column
