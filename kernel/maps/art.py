@@ -9,9 +9,15 @@ down, so the hex at lattice ``(x, y)`` has its centre dot at pixel
 ``(x * UNIT_X, y * UNIT_Y)``):
 
 * first every hex is *rasterised* from the hex model: each pixel takes the
-  terrain, building levels and ground level of the hex whose centre is nearest
-  (:func:`pixel_hexes`), and pixels within :data:`HEXSIDE_BAND` pixels of a
-  hexside carrying a LOS feature (wall, hedge, ...) take that feature;
+  terrain, building levels and ground level of the hex whose centre dot is
+  nearest the pixel's point (:func:`pixel_hexes`), and pixels within
+  :data:`HEXSIDE_BAND` pixels of a hexside carrying a LOS feature (wall,
+  hedge, ...) take that feature.  A pixel's point is the pixel ``(x, y)``
+  itself on a map without drawn art; on a map with some, pixel ``(x, y)``
+  covers the square ``[x, x + 1) x [y, y + 1)`` as in VASL's art, and its
+  point is its centre ``(x + 0.5, y + 0.5)`` (on the map's last column and
+  row, where the map ends, its corner), so drawn and rasterised pixels follow
+  one convention;
 * then every board that has art of its own (a VASL board keeps its
   ``LOSData``, :class:`LocalArt`) is pasted over its place, rotated by 180
   degrees when the board is, so a map mixing VASL and bundled boards is one
@@ -249,7 +255,7 @@ def board_art(board) -> MapArt:
     K.rasterise_kernel(covered, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
                        board.y.astype(np.int64), np.searchsorted(candidates, hex_keys).astype(np.int32),
                        np.where(side_keys >= 0, np.searchsorted(candidates, side_keys), -1).astype(np.int32),
-                       board.ground_level.astype(PIXEL_LEVEL), index, level)
+                       board.ground_level.astype(PIXEL_LEVEL), 0.5 if with_art else 0.0, index, level)
     for placement, keys in zip(with_art, local_keys):
         _paste(index.T, level.T, placement, np.searchsorted(candidates, keys).astype(np.int32))
     # the classes: the candidates some pixel shows (and Open Ground), renumbered in key order
