@@ -87,6 +87,24 @@ def test_a_vasl_board_keeps_its_pixels(vasl_boards):
 
 
 @needs_vasl
+def test_the_last_row_and_column_of_a_drawn_map_show_the_art_beside_them(vasl_boards):
+    # VASL's art covers [0, 1800) x [0, 645); the map's last pixels (x = 1800, y = 645) lie on the line where
+    # it ends and show the drawn pixels beside them, not the hex model rasterised (a LOS along the board's
+    # bottom edge, 2V10 -> 2T10, walks them: the woods hex 2U10's art does not reach the edge)
+    board = vasl_boards[2]
+    art = board_art(board)
+    w, h = board.placements[0].board.art.terrain.shape
+    assert art.terrain.shape == (w + 1, h + 1)
+    assert (art.pixels[-1, :] == art.pixels[-2, :]).all() and (art.pixels[:, -1] == art.pixels[:, -2]).all()
+    assert (art.elevation[:w, :h] == board.placements[0].board.art.elevation).all()
+    assert quiet(kernel.los, board, "2V10", "2T10", model="depiction").visible
+    assert _vasl_engine_sees(2, "2V10", "2T10") in (True, None)
+    # a map without drawn art rasterises its last pixels from its hexes
+    plain = board_art(kernel.load("default"))
+    assert not plain.drawn and (plain.pixels[-1, :] != plain.pixels[-2, :]).any()
+
+
+@needs_vasl
 def test_a_rotated_vasl_board_is_placed_upside_down_beside_a_bundled_one(tmp_path):
     scenario = tmp_path / "mixed.scenario"
     scenario.write_text(f"[scenario]\ntitle = mixed\nruleset = asl\n\n[boards]\n0 0 {VASL / 'bd02'} rotated\n0 1 71\n")

@@ -21,7 +21,10 @@ down, so the hex at lattice ``(x, y)`` has its centre dot at pixel
 * then every board that has art of its own (a VASL board keeps its
   ``LOSData``, :class:`LocalArt`) is pasted over its place, rotated by 180
   degrees when the board is, so a map mixing VASL and bundled boards is one
-  picture and the merged half hexes of a seam show each board's own half.
+  picture and the merged half hexes of a seam show each board's own half;
+* last, on a map with drawn art, the last row and column of pixels (on the
+  line where the map ends, outside every board's art) show the pixels beside
+  them.
 
 Each pixel is two bytes, one ``uint16`` word of :attr:`MapArt.pixels` (row
 by row, ``pixels[y, x]``: the direction a LOS across a board wider than high
@@ -258,6 +261,13 @@ def board_art(board) -> MapArt:
                        board.ground_level.astype(PIXEL_LEVEL), 0.5 if with_art else 0.0, index, level)
     for placement, keys in zip(with_art, local_keys):
         _paste(index.T, level.T, placement, np.searchsorted(candidates, keys).astype(np.int32))
+    if with_art and height > 1 and width > 1:
+        # the map's last row and column of pixels lie on the line where it ends, outside every board's art
+        # (VASL's covers [0, 1800) x [0, 645)): they show the art beside them
+        index[-1, :] = index[-2, :]
+        level[-1, :] = level[-2, :]
+        index[:, -1] = index[:, -2]
+        level[:, -1] = level[:, -2]
     # the classes: the candidates some pixel shows (and Open Ground), renumbered in key order
     shown = np.bincount(index.ravel(), minlength=candidates.size) > 0
     shown[0] = True
