@@ -976,3 +976,22 @@ def test_the_rasteriser_samples_square_pixels_at_their_centres(small_board):
     for half, shown in out.items():
         expected = pixel_hexes(board, (x + half).astype(float).ravel(), (y + half).astype(float).ravel()) + 1
         assert (shown[:height - 1, :width - 1].ravel() == np.where(expected > 0, expected, 0)).all()
+
+
+@pytest.fixture(scope="module")
+def rowhouse_board():
+    if not (VASL / "bd10").is_dir():
+        pytest.skip("VASL board 10 (../shared/vasl) not present")
+    return quiet(kernel.load_vasl_board, VASL / "bd10")
+
+
+@pytest.mark.parametrize("model", ["depiction", "vasl"])
+def test_a_rowhouse_wall_blocks(rowhouse_board, model):
+    # B23.71: 10T5 -> 10V5 crosses the rowhouse wall drawn in the stone building 10U5 (a thin black bar
+    # between two hexes of a rowhouse: VASL's "Rowhouse Wall" pixels); VASL blocks ("Cannot see through
+    # rowhouse/factory wall (B23.71/O5.31)"), and so do the depiction models since the wall is an obstacle
+    # of the art (asl.toml's art-only rowhouse-wall terrain); they saw past before
+    result = quiet(kernel.los, rowhouse_board, "10T5", "10V5", model=model)
+    assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "obstacle", "10U5")
+    assert result.steps[-1].kind.startswith("rowhouse-wall art")
+    assert _vasl_engine_sees(10, "10T5", "10V5") in (False, None)
