@@ -87,6 +87,24 @@ def test_a_vasl_board_keeps_its_pixels(vasl_boards):
 
 
 @needs_vasl
+def test_the_last_row_and_column_of_a_drawn_map_show_the_art_beside_them(vasl_boards):
+    # VASL's art covers [0, 1800) x [0, 645); the map's last pixels (x = 1800, y = 645) lie on the line where
+    # it ends and show the drawn pixels beside them, not the hex model rasterised (a LOS along the board's
+    # bottom edge, 2V10 -> 2T10, walks them: the woods hex 2U10's art does not reach the edge)
+    board = vasl_boards[2]
+    art = board_art(board)
+    w, h = board.placements[0].board.art.terrain.shape
+    assert art.terrain.shape == (w + 1, h + 1)
+    assert (art.pixels[-1, :] == art.pixels[-2, :]).all() and (art.pixels[:, -1] == art.pixels[:, -2]).all()
+    assert (art.elevation[:w, :h] == board.placements[0].board.art.elevation).all()
+    assert quiet(kernel.los, board, "2V10", "2T10", model="depiction").visible
+    assert _vasl_engine_sees(2, "2V10", "2T10") in (True, None)
+    # a map without drawn art rasterises its last pixels from its hexes
+    plain = board_art(kernel.load("default"))
+    assert not plain.drawn and (plain.pixels[-1, :] != plain.pixels[-2, :]).any()
+
+
+@needs_vasl
 def test_a_rotated_vasl_board_is_placed_upside_down_beside_a_bundled_one(tmp_path):
     scenario = tmp_path / "mixed.scenario"
     scenario.write_text(f"[scenario]\ntitle = mixed\nruleset = asl\n\n[boards]\n0 0 {VASL / 'bd02'} rotated\n0 1 71\n")
@@ -810,16 +828,19 @@ def test_vasl_model_reads_crags_as_half_level_hindrances(more_vasl_boards):
 
 def test_vasl_model_walks_the_pixels_vasls_engine_visits(more_vasl_boards):
     # VASL's engine visits, column by column, every row between where its line enters and leaves the
-    # column: 70N5 -> 70G7 meets one pixel of the building drawn in 70H6 that the rounded segment of the
-    # depiction model passes by (VASL: blocked, "Terrain is higher than both")
+    # column: 70M4 -> 70N6 meets the building drawn in 70N5 that the segment's pixels of the depiction
+    # model pass by (VASL: blocked, "Terrain is higher than both").  (70N5 -> 70G7, the example while the
+    # depiction model rounded its points to the nearest pixel, is blocked by both models since its pixels
+    # are squares: the segment's own pixels meet the building in 70H6.)
     board = more_vasl_boards[70]
-    rules = quiet(kernel.los, board, "70N5", "70G7", model="depiction")
-    vasl = quiet(kernel.los, board, "70N5", "70G7", model="vasl")
+    rules = quiet(kernel.los, board, "70M4", "70N6", model="depiction")
+    vasl = quiet(kernel.los, board, "70M4", "70N6", model="vasl")
     assert rules.visible
-    assert (vasl.visible, vasl.reason_name, vasl.blocked_at_name) == (False, "obstacle", "70H6")
-    assert _vasl_engine_sees(70, "70N5", "70G7") in (False, None)
+    assert (vasl.visible, vasl.reason_name, vasl.blocked_at_name) == (False, "obstacle", "70N5")
+    assert _vasl_engine_sees(70, "70M4", "70N6") in (False, None)
+    assert not quiet(kernel.los, board, "70N5", "70G7", model="depiction").visible
     reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
-    a, b = board.index("70N5"), board.index("70G7")
+    a, b = board.index("70M4"), board.index("70N6")
     assert reference.walk(a, b)[0] is False and reference.walk(a, b, per_range=True)[0] is True
     pixels = reference.vasl_pixels(a, b)
     assert len(pixels) > len(reference.pixels(a, b))   # a column where the line crosses a row boundary: two
@@ -889,3 +910,88 @@ def test_judged_runs_keep_bounds_the_runs_per_pair():
         _, one = judged_runs(board, first, second, keep=1)
     assert many.max() > 1 and one.max() == 1
     assert np.array_equal(one, np.minimum(many, 1))
+
+
+def _pair_with_squares(board, viewer, target, squares):
+    """The depiction matrix entry of one pair with the tables' pixel convention set to ``squares``."""
+    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight.depiction import kernel_tables, location_levels2
+
+    tables = list(quiet(kernel_tables, board, None))
+    assert isinstance(tables[13], bool) and tables[13] == board_art(board).drawn   # the squares flag
+    tables[13] = squares
+    hexes = np.array([board.index(viewer), board.index(target)], np.int64)
+    out = np.zeros((2, 2), np.int8)
+    D.depiction_matrix_kernel(hexes, location_levels2(board, hexes, np.zeros(2, np.int64)), tuple(tables), out)
+    return int(out[0, 1])
+
+
+def test_drawn_art_pixels_are_squares_judged_at_their_centres(more_vasl_boards):
+    # VASL's art: pixel (x, y) covers [x, x + 1) x [y, y + 1), so a point of the LOS lies in the pixel of its
+    # coordinates rounded down.  70N5 -> 70G7 then meets the building drawn in 70H6 (VASL: blocked); with
+    # the points rounded to the nearest pixel (a map without drawn art) its pixels pass the building by
+    # (clear, +3 hindrance there)
+    board = more_vasl_boards[70]
+    assert board_art(board).drawn
+    result = quiet(kernel.los, board, "70N5", "70G7", model="depiction")
+    assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "obstacle", "70H6")
+    assert _vasl_engine_sees(70, "70N5", "70G7") in (False, None)
+    assert _pair_with_squares(board, "70N5", "70G7", True) == kernel.BLOCKED
+    rounded = _pair_with_squares(board, "70N5", "70G7", False)
+    assert rounded != kernel.BLOCKED
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    a, b = board.index("70N5"), board.index("70G7")
+    assert reference.drawn and reference.walk(a, b)[0] is True
+    reference.drawn = False
+    assert reference.walk(a, b) == (False, rounded)
+
+
+def test_pixel_point_is_the_centre_of_a_square_pixel_or_the_pixel_itself():
+    from kernel.maps._art_kernels import pixel_point
+
+    assert pixel_point(10, 20, 100, 50, 0.5) == (10.5, 20.5)
+    assert pixel_point(10, 20, 100, 50, 0.0) == (10.0, 20.0)
+    # the map's last column and row lie on the line where it ends: their corner
+    assert pixel_point(99, 20, 100, 50, 0.5) == (99.0, 20.0)
+    assert pixel_point(10, 49, 100, 50, 0.5) == (10.0, 49.0)
+
+
+def test_the_rasteriser_samples_square_pixels_at_their_centres(small_board):
+    from kernel.maps import _art_kernels as K
+
+    board = small_board
+    width, height = map_size(board)
+    hex_class = np.arange(len(board), dtype=np.int32) + 1   # each hex its own class
+    side_class = np.full((len(board), 6), -1, np.int32)
+    out = {}
+    for half in (0.0, 0.5):
+        out_class = np.zeros((height, width), np.int32)
+        out_level = np.zeros((height, width), np.int8)
+        K.rasterise_kernel(np.zeros((height, width), np.bool_), np.ascontiguousarray(board.cell_index),
+                           board.x.astype(np.int64), board.y.astype(np.int64), hex_class, side_class,
+                           board.ground_level.astype(np.int8), half, out_class, out_level)
+        out[half] = out_class
+    assert (out[0.0] != out[0.5]).any()   # the convention changes the picture near every hexside
+    y, x = np.mgrid[0:height - 1, 0:width - 1]
+    for half, shown in out.items():
+        expected = pixel_hexes(board, (x + half).astype(float).ravel(), (y + half).astype(float).ravel()) + 1
+        assert (shown[:height - 1, :width - 1].ravel() == np.where(expected > 0, expected, 0)).all()
+
+
+@pytest.fixture(scope="module")
+def rowhouse_board():
+    if not (VASL / "bd10").is_dir():
+        pytest.skip("VASL board 10 (../shared/vasl) not present")
+    return quiet(kernel.load_vasl_board, VASL / "bd10")
+
+
+@pytest.mark.parametrize("model", ["depiction", "vasl"])
+def test_a_rowhouse_wall_blocks(rowhouse_board, model):
+    # B23.71: 10T5 -> 10V5 crosses the rowhouse wall drawn in the stone building 10U5 (a thin black bar
+    # between two hexes of a rowhouse: VASL's "Rowhouse Wall" pixels); VASL blocks ("Cannot see through
+    # rowhouse/factory wall (B23.71/O5.31)"), and so do the depiction models since the wall is an obstacle
+    # of the art (asl.toml's art-only rowhouse-wall terrain); they saw past before
+    result = quiet(kernel.los, rowhouse_board, "10T5", "10V5", model=model)
+    assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "obstacle", "10U5")
+    assert result.steps[-1].kind.startswith("rowhouse-wall art")
+    assert _vasl_engine_sees(10, "10T5", "10V5") in (False, None)

@@ -26,13 +26,13 @@ from kernel.maps.rulesets import (
 
 BUNDLED = {
     # name: (unit classes, terrain types, hexside types, switches with their defaults)
-    "asl": (6, 15, 6, {"orchards_in_season": True, "grain_in_season": True}),
+    "asl": (6, 16, 6, {"orchards_in_season": True, "grain_in_season": True}),
     "valor-victory": (3, 12, 4, {"crops_in_season": True}),
     "ccn": (3, 9, 1, {}),
 }
 
 TERRAIN_TABLES = ("terrain_los_role", "terrain_hindrance", "terrain_height", "terrain_inherent",
-                  "terrain_half_level", "terrain_bypass", "terrain_stop_on_entry", "terrain_bridge")
+                  "terrain_half_level", "terrain_bypass", "terrain_stop_on_entry", "terrain_bridge", "terrain_art_only")
 HEXSIDE_TABLES = ("hexside_los_role", "hexside_hindrance", "hexside_height", "hexside_road", "hexside_stop_on_cross")
 CLASS_TERRAIN_TABLES = ("terrain_cover", "terrain_move", "terrain_move_all")
 CLASS_HEXSIDE_TABLES = ("hexside_cover", "hexside_move")
@@ -315,7 +315,7 @@ ERRORS = [
      "terrain 'woods': no move cost for unit class 'infantry' and no 'default'"),
     ("terrain-not-table", mini(terrain="\n[terrain]\nwoods = 3\n"), "terrain 'woods': expected a table of properties"),
     ("terrain-unknown-key", with_terrain('colour = "green"'),
-     "terrain 'woods': unknown keys ['colour']: expected some of ['bridge', 'bypass', 'cover'"),
+     "terrain 'woods': unknown keys ['colour']: expected some of ['art_only', 'bridge', 'bypass', 'cover'"),
     ("hexside-unknown-key", mini(hexside=HEXSIDE + "bypass = true\n"),
      "hexside 'wall': unknown keys ['bypass']: expected some of ['cover', 'height', 'hindrance'"),
     ("flag-not-bool", with_terrain("inherent = 1"), "terrain 'woods': inherent is 1: expected true or false"),
@@ -368,6 +368,7 @@ ERRORS = [
     ("deck-on-an-obstacle", with_terrain("deck = true"),
      "terrain 'woods': deck is true with los 'obstacle' and bypass: expected los 'none' and no bypass"),
     ("deck-not-boolean", with_terrain("deck = 1"), "terrain 'woods': deck is 1: expected true or false"),
+    ("art-only-not-boolean", with_terrain("art_only = 1"), "terrain 'woods': art_only is 1: expected true or false"),
     ("too-many-terrain-types", mini(terrain=many("terrain", MAX_TERRAIN_TYPES + 1)),
      f"{MAX_TERRAIN_TYPES + 1} terrain types: at most {MAX_TERRAIN_TYPES} are supported"),
     ("too-many-hexside-types", mini(hexside=many("hexside", MAX_HEXSIDE_TYPES + 1)),
@@ -441,3 +442,21 @@ def test_asl_grain_out_of_season_is_open_ground_for_vehicles():
     grain = off.terrain_index("grain")
     for unit in off.unit_classes:
         assert off.terrain_move[off.unit_index(unit), grain] == 1.0, unit
+
+
+def test_art_only_terrain_is_never_placed_by_random_boards(tmp_path):
+    """``art_only`` (asl.toml's rowhouse walls, B23.71: drawn only in a map's art) keeps a terrain out of
+    random boards; the same ruleset with it off places the terrain in some hexes."""
+    from kernel.maps.random_maps import random_board
+
+    text = ruleset_path("asl").read_text(encoding="utf-8")
+    assert text.count("art_only = true") == 1
+    drawn = write(tmp_path, text, "drawn.toml")
+    placed = write(tmp_path, text.replace("art_only = true", "art_only = false"), "placed.toml")
+    assert load_ruleset(drawn).terrain_art_only.tolist().count(True) == 1
+    bit = 1 << load_ruleset(drawn).terrain_index("rowhouse-wall")
+    counts = {}
+    for name, path in (("drawn", drawn), ("placed", placed)):
+        boards = [random_board(str(path), 20, 12, seed=seed, terrain_density=0.9) for seed in range(3)]
+        counts[name] = sum(int(((board.terrain.astype(np.int64) & bit) != 0).sum()) for board in boards)
+    assert counts["drawn"] == 0 and counts["placed"] > 0

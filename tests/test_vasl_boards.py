@@ -24,7 +24,7 @@ import pytest
 
 import kernel
 from kernel.importers.vasl.files import read_board_files
-from kernel.importers.vasl.terrain_map import KIND_UNKNOWN, KIND_UNMAPPED, TERRAIN_CODES, terrain_lookup
+from kernel.importers.vasl.terrain_map import KIND_TERRAIN, KIND_UNKNOWN, KIND_UNMAPPED, TERRAIN_CODES, terrain_lookup
 from kernel.maps.rulesets import load_ruleset
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,9 +33,11 @@ FOLDERS = sorted(path.name for path in VASL.glob("bd*") if (path / "LOSData").is
 needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
 
 #: VASL terrain with no asl equivalent that the shared boards use (docs/vasl-agreement.md): a hex it
-#: decides is imported as Open Ground, and either way a warning names it and the hexes; rowhouse walls
-#: are thin bars that decide no hex.
-FALLBACKS = {29: "Lumberyard", 77: "Rowhouse Wall, 1 Level"}
+#: decides is imported as Open Ground, and either way a warning names it and the hexes.
+FALLBACKS = {29: "Lumberyard"}
+#: VASL terrain drawn only in the art (asl.toml's art_only) that the shared boards use: rowhouse walls
+#: (B23.71), thin bars between building hexes, obstacles of the depiction models; a warning names the hexes.
+ART_ONLY = {77: "Rowhouse Wall, 1 Level"}
 #: Boards whose name is not a board number 1..999: imported under this number.
 BOARD_IDS = {"bd00": "100"}
 
@@ -87,6 +89,35 @@ def test_every_shared_board_imports(folder):
             assert re.search(r"VASL terrain \d+ .*(imported as Open Ground in|its pixels in) [A-Z]+\d+", message), message
             warned.add(int(re.search(r"VASL terrain (\d+)", message).group(1)))
     assert warned == set(unmapped)          # every VASL terrain drawn with no asl equivalent is named
+    art_only = {code: lookup.names[code] for code in codes if lookup.kind[code] == KIND_TERRAIN
+                and ruleset.terrain_art_only[lookup.feature[code]]}
+    assert art_only.items() <= ART_ONLY.items()
+    drawn = set()
+    for warning in caught:
+        message = str(warning.message)
+        if "drawn only in the board's art" in message:
+            assert re.search(r"its pixels in [A-Z]+\d+.* are obstacles of model='depiction'", message), message
+            drawn.add(int(re.search(r"VASL terrain (\d+)", message).group(1)))
+    assert drawn == set(art_only)
+    assert not any(name == "rowhouse-wall" for h in spec.hexes.values() for name in h.terrain)
+
+
+def test_rowhouse_walls_are_obstacles_as_high_as_the_stone_building_of_their_levels():
+    """B23.71: VASL's Rowhouse Wall codes become the art-only rowhouse-wall terrain with the levels of their
+    name, an obstacle as high as the stone building of the same levels (levels=N: 2N + 1 half levels)."""
+    from kernel.maps.board import terrain_los_values
+
+    ruleset = load_ruleset("asl")
+    wall, stone = ruleset.terrain_index("rowhouse-wall"), ruleset.terrain_index("stone-building")
+    assert ruleset.terrain_art_only[wall] and not ruleset.terrain_art_only[stone]
+    for code, levels in zip(range(76, 81), range(5)):
+        name, mapping = TERRAIN_CODES[code]
+        assert name.startswith("Rowhouse Wall") and (mapping.kind, mapping.name, mapping.levels) == (
+            "terrain", "rowhouse-wall", levels)
+    levels = np.arange(5)
+    walls = terrain_los_values(ruleset, np.full(5, 1 << wall, np.uint32), levels)[0]
+    stones = terrain_los_values(ruleset, np.full(5, 1 << stone, np.uint32), levels)[0]
+    assert walls.tolist() == stones.tolist() == [2, 3, 5, 7, 9]
 
 
 @needs_vasl

@@ -1,29 +1,30 @@
 """numba kernels of the depiction LOS model: the LOS read off a map's drawn art, pixel by pixel (private).
 
 See :mod:`kernel.line_of_sight.depiction` for the API and the rules. A LOS between hexes ``a < b`` (always walked
-from the smaller index, so the matrix is symmetric by construction) visits the pixels ``rint(A + i / n * (B - A))``,
-``i = 1 .. n - 1``, of the segment between the two centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``). A
-pixel belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is
-nearest (ties: smaller lattice x, then y), which is :func:`kernel.maps.art.pixel_hexes` unless the rounding put the
-pixel in a hex the segment does not meet (:func:`._pixel_geometry.walk_hex`). Pixels of the two ends' hexes never
-count. Every other pixel is judged as a hex of its own at its own ground level, with the rule steps of
-:mod:`kernel.line_of_sight._rules` (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info``
-(laid out like ``hex_info``: a row per pixel class and elevation), ranges counted in hexes from the pixel's hex. A
-wall or hedge pixel (``class_wall`` > 0) is an obstacle half a level above its ground that makes no blind hexes and
-is ignored when the hexside of its hex nearest it touches either end's hex: one of the end's own hexsides or one
-running out from one of its vertices (B9.2 as VASL's engine applies it), or when it lies near the far vertex of such
-a walled hexside that is not walled all round (``far_open``, B9). Ground at the higher end's level in a lower hex
-next to it is that end's crest line, no height advantage (B10.2 EXC; not toward a lower end in a depression), and
-inherent terrain art counts only in a hex of that terrain (``class_inherent``, ``hex_terrain``; B.6). An end at
-level 0 of a depression hex is in its depression: the pixels of its banks above its ground block
-(``_rules.depression_bank``, over the hexes' ground levels in ``counter_info``). SMOKE and vehicles
-(``counter_info``, laid out like ``hex_info``, read only when ``has_counters``) count once per hex the walk meets,
-with the hex's ground level; SMOKE in an end's own hex counts as in the hex model (A24): the walk's first end before
-the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance pixel, at the
-largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one (B.6,
-``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6); ``cap``
-(at least 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end instead, and
-only hexes nearer both ends than they are to each other.
+from the smaller index, so the matrix is symmetric by construction) visits the pixels of ``A + i / n * (B - A)``, ``i
+= 1 .. n - 1``, on the segment between the centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``): with drawn
+art, pixel ``(x, y)`` covers ``[x, x + 1) x [y, y + 1)`` (VASL's), the points rounded down, each pixel judged at its
+centre; without, the points rounded, each pixel judged at itself (``pixel_point``, as the rasteriser). A pixel
+belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is nearest
+that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes` unless that hex misses the segment
+(:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count. Every other pixel is judged as a hex of its
+own at its own ground level, with the rule steps of :mod:`kernel.line_of_sight._rules` (``asl_hex_effect``,
+``asl_hex_hindrance``) reading one row of ``pixel_info`` (laid out like ``hex_info``: a row per pixel class and
+elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel (``class_wall`` > 0) is an obstacle
+half a level above its ground that makes no blind hexes and is ignored when the hexside of its hex nearest it touches
+either end's hex: one of the end's own hexsides or one running out from one of its vertices (B9.2 as VASL's engine
+applies it), or when it lies near the far vertex of such a walled hexside that is not walled all round (``far_open``,
+B9). Ground at the higher end's level in a lower hex next to it is that end's crest line, no height advantage (B10.2
+EXC; not toward a lower end in a depression), and inherent terrain art counts only in a hex of that terrain
+(``class_inherent``, ``hex_terrain``; B.6). An end at level 0 of a depression hex is in its depression: the pixels of
+its banks above its ground block (``_rules.depression_bank``, over the hexes' ground levels in ``counter_info``).
+SMOKE and vehicles (``counter_info``, laid out like ``hex_info``, read only when ``has_counters``) count once per hex
+the walk meets, with the hex's ground level; SMOKE in an end's own hex counts as in the hex model (A24): the walk's
+first end before the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance
+pixel, at the largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one
+(B.6, ``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6);
+``cap`` (at least 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end
+instead, and only hexes nearer both ends than they are to each other.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from kernel.line_of_sight._rules import (
     BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
     asl_hex_hindrance, depression_bank, end_smoke, ranges_from_higher,
 )
+from kernel.maps._art_kernels import pixel_point
 
 #: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
 LEVEL_BIAS = 128
@@ -67,10 +69,11 @@ def scratch_size(pixels):
 
 
 @jit
-def slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
-    """(holds, counted) of one walked pixel for a continuous slope: its ground is the higher end's level
-    less its hex's range from it (counted: the pixel lies outside the ends' hexes)."""
-    h = walk_hex(float(x), float(y), a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
+def slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
+    """(holds, counted) of one walked pixel (judged at ``pixel_point`` with ``off`` > 0, else its corner) for a
+    continuous slope: its ground is the higher end's level less its hex's range from it (counted: not an end's)."""
+    qx, qy = pixel_point(x, y, pixels.shape[1], pixels.shape[0], off)
+    h = walk_hex(qx, qy, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
     if h < 0 or h == a or h == b:
         return True, False
     return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
@@ -117,7 +120,7 @@ def count_hindrance(counted, n_counted, key, terrain):
 
 @jit
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
-                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters,
+                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters,
                    counted):
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
     blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
@@ -149,8 +152,10 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         i_first = 0
         i_last = n_vasl - 1
         middle = n_vasl // 2
+        off = 0.0   # VASL's engine finds a pixel's hex at its integer corner
     else:
         middle = steps // 2
+        off = 0.5 if squares else 0.0   # drawn art: pixel (x, y) covers [x, x + 1) x [y, y + 1) (kernel.maps.art)
     higher_is_a = la2 >= lb2
     S2 = la2 if higher_is_a else lb2
     T2 = lb2 if higher_is_a else la2
@@ -183,8 +188,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             x = counted[COUNTED_SIZE + 2 * middle]
             y = counted[COUNTED_SIZE + 2 * middle + 1]
         else:
-            x, y = walk_pixel(middle, steps, ax, ay, dx, dy, width, height)
-        holds, _ = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y)
+            x, y = walk_pixel(middle, steps, ax, ay, dx, dy, width, height, squares)
+        holds, _ = slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y)
         if holds:
             slope = True
             crossed = 0
@@ -193,8 +198,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                     x = counted[COUNTED_SIZE + 2 * i]
                     y = counted[COUNTED_SIZE + 2 * i + 1]
                 else:
-                    x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
-                holds, outside = slope_pixel_holds(x, y, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
+                    x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
+                holds, outside = slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
                                                    lat_x, lat_y)
                 if not holds:
                     slope = False
@@ -228,7 +233,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             x = counted[COUNTED_SIZE + 2 * i]
             y = counted[COUNTED_SIZE + 2 * i + 1]
         else:
-            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height)
+            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
         word = pixels[y, x]
         # open ground not above the lower end (under a continuous slope: no higher than a depression's
         # ground, where an end is in one): nothing here can matter but a hex's counters
@@ -238,14 +243,15 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             continue
         c = word >> 8
         g = (word & 0xFF) - LEVEL_BIAS
+        qx, qy = pixel_point(x, y, width, height, off)   # as the rasteriser
         # the hex of the last pixel looked up, while this pixel lies inside its inscribed circle
         if cached_hex >= 0:
-            ex = x - cached_x
-            ey = y - cached_y
+            ex = qx - cached_x
+            ey = qy - cached_y
             if ex * ex + ey * ey >= INNER_RADIUS2:
                 cached_hex = -1
         if cached_hex < 0:
-            cached_hex = walk_hex(float(x), float(y), a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
+            cached_hex = walk_hex(qx, qy, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
             if cached_hex >= 0:
                 cached_x = lat_x[cached_hex] * UNIT_X
                 cached_y = lat_y[cached_hex] * UNIT_Y
@@ -325,8 +331,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
-            if not hexside_touches_end(float(x), float(y), h, a, b, lat_x, lat_y) and not near_open_far_vertex(
-                    float(x), float(y), a, b, far_open, lat_x, lat_y):
+            if not hexside_touches_end(qx, qy, h, a, b, lat_x, lat_y) and not near_open_far_vertex(
+                    qx, qy, a, b, far_open, lat_x, lat_y):
                 top = 2 * g + wall
                 if slope or (same and top > S2) or ((not same) and top >= S2):
                     if record:
@@ -386,26 +392,24 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
 
 @jit_inline
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range,
+                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range,
                    counter_info, has_counters, counted, log):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
     :func:`scratch_size`, ``log`` any 2-D int64 array, never written: ``counted.reshape((-1, 1))`` made once
     per row or chunk, not per pair)."""
-    # the walk is a compiled function of its own (inlined at numba IR level, each copy cost 10-20 s of
-    # compiling), given ``per_range`` as a constant: one machine-code walk per reading, whose choice of
-    # pixels (VASL's or the rounded segment's) is made once per pair, not once per pixel (inside the pixel
-    # loop that branch cost the matrix 25-30 %)
+    # the walk is a compiled function of its own (each IR-inlined copy cost 10-20 s of compiling), given
+    # ``per_range`` as a constant: its choice of pixels is made once per pair, not per pixel (25-30 % faster)
     a, b = np.int64(a), np.int64(b)  # as the recorded walk gets them: the helpers the walks call compile once
     if per_range:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, True, counter_info,
+            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, True, counter_info,
             has_counters, counted)
     else:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, False, counter_info,
+            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, False, counter_info,
             has_counters, counted)
     return blocked, total, reason, at, slope
 
@@ -415,30 +419,29 @@ def depiction_recorded(a, la2, b, lb2, tables):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
     log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
-    # at most one run and one counters step per pixel (VASL's trace: at most 2 steps + 4 pixels), and the
-    # two ends' SMOKE
+    # at most one run and one counters step per pixel (VASL's trace: 2 steps + 4 pixels), and both ends' SMOKE
     log = np.zeros((4 * steps + 10, LOG_COLUMNS), np.int64)
     counted = np.empty(scratch_size(pixels), np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
         True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
     a = hexes[row]
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
             a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range,
+            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range,
             counter_info, has_counters, counted, log)
         if blocked:
             out[out_row, j] = BLOCKED
@@ -480,7 +483,7 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(scratch_size(pixels), np.int64)
@@ -488,7 +491,7 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
-                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, cap, per_range, counter_info,
+                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info,
                 has_counters, counted, log)
             out_blocked[p] = blocked
             out_hindrance[p] = total

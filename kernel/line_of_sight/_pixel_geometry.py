@@ -181,11 +181,17 @@ def nearest_trace_neighbour(px, py, h, a, ddx, ddy, neighbours, lat_x, lat_y):
 
 
 @jit_inline
-def walk_pixel(i, steps, ax, ay, dx, dy, width, height):
-    """Pixel ``i`` of a walk of ``steps`` from (ax, ay) by (dx, dy): rounded, clamped to the map."""
+def walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares):
+    """Pixel ``i`` of a walk of ``steps`` from (ax, ay) by (dx, dy), clamped to the map: with ``squares``
+    (drawn art, pixel (x, y) covering ``[x, x + 1) x [y, y + 1)``) the pixel holding the point (its
+    coordinates rounded down), else the nearest (rounded)."""
     t = i / steps
-    x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
-    y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
+    if squares:
+        x = min(max(int(np.floor(ax + t * dx)), 0), width - 1)
+        y = min(max(int(np.floor(ay + t * dy)), 0), height - 1)
+    else:
+        x = min(max(int(np.rint(ax + t * dx)), 0), width - 1)
+        y = min(max(int(np.rint(ay + t * dy)), 0), height - 1)
     return x, y
 
 

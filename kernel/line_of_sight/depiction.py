@@ -139,7 +139,7 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
               np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
-              class_inherent, hex_terrain, far_open, cap, False)
+              class_inherent, hex_terrain, far_open, art.drawn, cap, False)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
     # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
     info_vasl = info.copy()

@@ -2,11 +2,12 @@
 
 Pixels are VASL's: one lattice unit of :mod:`kernel.grid.lattice` is
 ``UNIT_X`` pixels across and ``UNIT_Y`` down (:mod:`kernel.maps.art`), so the hex at lattice
-``(x, y)`` has its centre dot at pixel ``(x * UNIT_X, y * UNIT_Y)``.  A pixel
-lies in the hex whose centre dot is nearest (:func:`pixel_hex`); the
-rasteriser (:func:`rasterise_kernel`) gives every pixel its hex's class and
+``(x, y)`` has its centre dot at point ``(x * UNIT_X, y * UNIT_Y)``; pixel ``(x, y)``
+is judged at a point of its own (:func:`pixel_point`): itself on a map without drawn
+art, the centre of its square ``[x, x + 1) x [y, y + 1)`` on a map with some.  A point lies in the hex whose centre dot is nearest (:func:`pixel_hex`); the
+rasteriser (:func:`rasterise_kernel`) gives every pixel its point's hex's class and
 ground level, or the class of a hexside feature of that hex within
-``HEXSIDE_BAND`` pixels of the hexside nearest it.  :mod:`kernel.maps.art`
+``HEXSIDE_BAND`` pixels of the hexside nearest its point.  :mod:`kernel.maps.art`
 holds the wrappers; the depiction LOS kernels use :func:`pixel_hex` too.
 """
 
@@ -66,6 +67,17 @@ def pixel_hex(px, py, cell_index, lat_x, lat_y):
     return best
 
 
+@jit_inline
+def pixel_point(x, y, width, height, half):
+    """The point pixel ``(x, y)`` of a ``width`` x ``height`` map is judged at: ``(x + half, y + half)``,
+    its centre where the map's pixels are squares (``half`` 0.5: drawn art, pixel ``(x, y)`` covering
+    ``[x, x + 1) x [y, y + 1)``), its corner where they are points (0.0); on the map's last column or row,
+    the line where the map ends (its last centre dots), always its corner."""
+    if x >= width - 1 or y >= height - 1:
+        return float(x), float(y)
+    return x + half, y + half
+
+
 @jit_parallel
 def pixel_hexes_kernel(px, py, cell_index, lat_x, lat_y, out):
     """:func:`pixel_hex` of each pixel ``(px[k], py[k])`` into ``out[k]`` (each iteration its own entry)."""
@@ -89,8 +101,9 @@ def nearest_hexside(dx, dy):
 
 
 @jit_parallel
-def rasterise_kernel(covered, cell_index, lat_x, lat_y, hex_class, side_class, ground, out_class, out_level):
-    """Every pixel ``[y, x]`` not ``covered``: the class of its hex (``hex_class[h]``), or of the hex's LOS
+def rasterise_kernel(covered, cell_index, lat_x, lat_y, hex_class, side_class, ground, half, out_class, out_level):
+    """Every pixel ``[y, x]`` not ``covered``, at its point (:func:`pixel_point` with ``half``): the class of
+    its hex (``hex_class[h]``), or of the hex's LOS
     hexside feature (``side_class[h, d]`` >= 0) within :data:`HEXSIDE_BAND` of the nearest hexside ``d``, and
     its hex's ground level; class 0 and level 0 off the map.  Each row of pixels is one iteration's own."""
     height, width = out_class.shape
@@ -98,13 +111,15 @@ def rasterise_kernel(covered, cell_index, lat_x, lat_y, hex_class, side_class, g
         for x in range(width):
             if covered[y, x]:
                 continue
-            h = pixel_hex(float(x), float(y), cell_index, lat_x, lat_y)
+            # beside drawn art pixel (x, y) covers [x, x + 1) x [y, y + 1), as VASL's: it shows its centre
+            cx, cy = pixel_point(x, y, width, height, half)
+            h = pixel_hex(cx, cy, cell_index, lat_x, lat_y)
             if h < 0:
                 out_class[y, x] = 0
                 out_level[y, x] = 0
                 continue
             c = hex_class[h]
-            d, gap = nearest_hexside(x - lat_x[h] * UNIT_X, y - lat_y[h] * UNIT_Y)
+            d, gap = nearest_hexside(cx - lat_x[h] * UNIT_X, cy - lat_y[h] * UNIT_Y)
             if side_class[h, d] >= 0 and gap <= HEXSIDE_BAND:
                 c = side_class[h, d]
             out_class[y, x] = c

@@ -9,13 +9,22 @@ down, so the hex at lattice ``(x, y)`` has its centre dot at pixel
 ``(x * UNIT_X, y * UNIT_Y)``):
 
 * first every hex is *rasterised* from the hex model: each pixel takes the
-  terrain, building levels and ground level of the hex whose centre is nearest
-  (:func:`pixel_hexes`), and pixels within :data:`HEXSIDE_BAND` pixels of a
-  hexside carrying a LOS feature (wall, hedge, ...) take that feature;
+  terrain, building levels and ground level of the hex whose centre dot is
+  nearest the pixel's point (:func:`pixel_hexes`), and pixels within
+  :data:`HEXSIDE_BAND` pixels of a hexside carrying a LOS feature (wall,
+  hedge, ...) take that feature.  A pixel's point is the pixel ``(x, y)``
+  itself on a map without drawn art; on a map with some, pixel ``(x, y)``
+  covers the square ``[x, x + 1) x [y, y + 1)`` as in VASL's art, and its
+  point is its centre ``(x + 0.5, y + 0.5)`` (on the map's last column and
+  row, where the map ends, its corner), so drawn and rasterised pixels follow
+  one convention;
 * then every board that has art of its own (a VASL board keeps its
   ``LOSData``, :class:`LocalArt`) is pasted over its place, rotated by 180
   degrees when the board is, so a map mixing VASL and bundled boards is one
-  picture and the merged half hexes of a seam show each board's own half.
+  picture and the merged half hexes of a seam show each board's own half;
+* last, on a map with drawn art, the last row and column of pixels (on the
+  line where the map ends, outside every board's art) show the pixels beside
+  them.
 
 Each pixel is two bytes, one ``uint16`` word of :attr:`MapArt.pixels` (row
 by row, ``pixels[y, x]``: the direction a LOS across a board wider than high
@@ -249,9 +258,16 @@ def board_art(board) -> MapArt:
     K.rasterise_kernel(covered, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
                        board.y.astype(np.int64), np.searchsorted(candidates, hex_keys).astype(np.int32),
                        np.where(side_keys >= 0, np.searchsorted(candidates, side_keys), -1).astype(np.int32),
-                       board.ground_level.astype(PIXEL_LEVEL), index, level)
+                       board.ground_level.astype(PIXEL_LEVEL), 0.5 if with_art else 0.0, index, level)
     for placement, keys in zip(with_art, local_keys):
         _paste(index.T, level.T, placement, np.searchsorted(candidates, keys).astype(np.int32))
+    if with_art and height > 1 and width > 1:
+        # the map's last row and column of pixels lie on the line where it ends, outside every board's art
+        # (VASL's covers [0, 1800) x [0, 645)): they show the art beside them
+        index[-1, :] = index[-2, :]
+        level[-1, :] = level[-2, :]
+        index[:, -1] = index[:, -2]
+        level[:, -1] = level[:, -2]
     # the classes: the candidates some pixel shows (and Open Ground), renumbered in key order
     shown = np.bincount(index.ravel(), minlength=candidates.size) > 0
     shown[0] = True

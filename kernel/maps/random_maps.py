@@ -119,9 +119,11 @@ def random_board(
             if levels[i] == 0:
                 levels[i] = -1
 
-    names = rs.terrain_names
-    obstacles = [t for t in range(len(names)) if rs.terrain_los_role[t] == LOS_OBSTACLE]
-    buildings = [t for t in obstacles if rs.terrain_bypass[t] and "building" in names[t] or names[t] in ("building", "town")]
+    # terrain drawn only in a map's art (a rowhouse wall's bar) is never a hex's terrain
+    names = tuple(name for t, name in enumerate(rs.terrain_names) if not rs.terrain_art_only[t])
+    every = rs.terrain_names
+    obstacles = [t for t in range(len(every)) if rs.terrain_los_role[t] == LOS_OBSTACLE]
+    buildings = [t for t in obstacles if rs.terrain_bypass[t] and "building" in every[t] or every[t] in ("building", "town")]
     for i, cell in enumerate(cells):
         terrain: list[str] = []
         if rng.random() < terrain_density:

@@ -45,7 +45,7 @@ MAX_HEXSIDE_TYPES = 16   # bits of HEXSIDE_MASK
 _TERRAIN_KEYS = {
     "los", "hindrance", "height", "inherent", "half_level", "bypass",
     "stop_on_entry", "bridge", "deck", "cover", "move", "multi_level", "obstacle_from_above",
-    "depression",
+    "depression", "art_only",
 }
 _HEXSIDE_KEYS = {"los", "hindrance", "height", "cover", "move", "road", "stop_on_cross"}
 _RULE_KEYS = {
@@ -111,6 +111,7 @@ class Ruleset:
     terrain_multi_level: np.ndarray
     terrain_obstacle_from_above: np.ndarray
     terrain_depression: np.ndarray
+    terrain_art_only: np.ndarray
     terrain_cover: np.ndarray
     terrain_move: np.ndarray
     terrain_move_all: np.ndarray
@@ -369,6 +370,7 @@ def _compile_features(raw: dict, classes: list[str], fail):
         "terrain_multi_level": np.zeros(n_terrain, np.bool_),
         "terrain_obstacle_from_above": np.zeros(n_terrain, np.bool_),
         "terrain_depression": np.zeros(n_terrain, np.bool_),
+        "terrain_art_only": np.zeros(n_terrain, np.bool_),
         "terrain_cover": np.zeros((n_class, n_terrain), np.int16),
         "terrain_move": np.zeros((n_class, n_terrain), np.float64),
         "terrain_move_all": np.zeros((n_class, n_terrain), np.bool_),
@@ -405,7 +407,7 @@ def _compile_features(raw: dict, classes: list[str], fail):
             if role == "obstacle" and height == 0:
                 fail(f"{where}: los is 'obstacle' but height is 0: expected a positive height")
             for flag in ("inherent", "half_level", "bypass", "stop_on_entry", "bridge", "deck", "multi_level",
-                         "obstacle_from_above", "depression", "road", "stop_on_cross"):
+                         "obstacle_from_above", "depression", "art_only", "road", "stop_on_cross"):
                 if flag in spec:
                     if not isinstance(spec[flag], bool):
                         fail(f"{where}: {flag} is {spec[flag]!r}: expected true or false")

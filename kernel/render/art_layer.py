@@ -34,7 +34,7 @@ from kernel.render.common import SQRT3, mute, road_segments
 
 #: Colours of the terrain drawn in the art, by terrain or hexside feature name.
 ART_COLOURS = {
-    "stone-building": "#7d8186", "wooden-building": "#a8662e", "building": "#8a7a70",
+    "stone-building": "#7d8186", "wooden-building": "#a8662e", "building": "#8a7a70", "rowhouse-wall": "#1a1a1a",
     "wall": "#4a4a4a", "bocage": "#1d4d1f", "hedge": "#3c8a34", "hedgerow": "#1d4d1f", "cliff": "#4e2a1e",
     "woods": "#2e6b2f", "forest": "#2e6b2f", "jungle": "#1b4d22", "orchard": "#8cc063",
     "brush": "#9fae55", "grain": "#e6cf6a", "crops": "#e6cf6a", "field": "#ece3a6",
@@ -43,7 +43,7 @@ ART_COLOURS = {
     "ford": "#9fd3f5", "bridge": "#8d6e63", "quarry": "#bdbdbd",
 }
 #: When a pixel shows several things, the first of these is drawn.
-_PRIORITY = ("stone-building", "wooden-building", "building", "wall", "bocage", "hedgerow", "hedge", "cliff",
+_PRIORITY = ("rowhouse-wall", "stone-building", "wooden-building", "building", "wall", "bocage", "hedgerow", "hedge", "cliff",
              "bridge", "woods", "forest", "jungle", "orchard", "rubble", "crag", "graveyard", "brush", "shellholes",
              "grain", "crops", "field", "water", "river", "stream", "ford", "marsh", "gully", "quarry")
 #: Open ground and hills by ground level (pale green-yellow to brown), below ground a blue-grey.

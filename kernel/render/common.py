@@ -54,7 +54,7 @@ _TERRAIN_COLOURS = {
     "rubble": "#9e9e9e", "crag": "#6d5747", "rugged-hill": "#8d6e63", "quarry": "#bdbdbd",
     "gully": "#c8a98a", "stream": "#64b5f6", "river": "#3f8fdc", "water": "#1e6fc8",
     "ford": "#9fd3f5", "bridge": "#8d6e63", "road": "#e0cfb4",
-    "stone-building": "#5f6368", "wooden-building": "#b5651d", "building": "#6b5e57",
+    "stone-building": "#5f6368", "wooden-building": "#b5651d", "building": "#6b5e57", "rowhouse-wall": "#1a1a1a",
     "town": "#b5544c",
 }
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",

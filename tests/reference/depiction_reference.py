@@ -8,9 +8,16 @@ map's art (``kernel.maps.art``: per pixel a class and an elevation, per class a
 terrain mask, building levels and a hexside mask).
 
 * The walk runs from the centre dot of the hex with the smaller index to the
-  other's, over the pixels ``rint(A + i / n * (B - A))``, ``0 < i < n``,
-  ``n = ceil(max(|dx|, |dy|))``; with ``per_range`` (model="vasl") over the
-  pixels VASL's engine visits instead (:meth:`ReferenceDepiction.vasl_pixels`).
+  other's, over the pixels of ``A + i / n * (B - A)``, ``0 < i < n``,
+  ``n = ceil(max(|dx|, |dy|))``: on a map with drawn art pixel ``(x, y)``
+  covers the square ``[x, x + 1) x [y, y + 1)``, as VASL's art, the points
+  are rounded down, and a pixel's hex, the wall tests below and the
+  far-vertex test take its centre ``(x + 0.5, y + 0.5)`` (on the art's last
+  column or row, the line where the map ends, its corner); on a map without
+  drawn art the points are rounded (``rint``) and a pixel is its own point; with
+  ``per_range`` (model="vasl") over the pixels VASL's engine visits instead
+  (:meth:`ReferenceDepiction.vasl_pixels`), each taken at its corner
+  ``(x, y)`` as VASL's engine does.
 * The exact trace (section 1) is found by brute force, in integer lattice
   units: every hex whose *closed* hexagon (centre plus ``(+-2, 0)``,
   ``(+-1, +-1)``) the segment from centre A to centre B meets, through its
@@ -145,6 +152,7 @@ class ReferenceDepiction:
         self.board = board
         self.art_class = np.asarray(art.terrain)
         self.art_level = np.asarray(art.elevation).astype(np.int64)
+        self.drawn = bool(art.drawn)   # some art drawn: pixels are squares, judged at their centres
         self.cx = board.x.astype(np.float64) * PX_X
         self.cy = board.y.astype(np.float64) * PX_Y
         # axial coordinates for ranges
@@ -265,8 +273,8 @@ class ReferenceDepiction:
         B = (int(self.board.x[b]), int(self.board.y[b]))
         return [h for h in range(len(self.board.x)) if segment_meets_polygon(A, B, self.corners(h))]
 
-    def trace_hex_of(self, px: int, py: int, candidates) -> int:
-        """The hex of ``candidates`` (the trace) whose centre dot is nearest pixel ``(px, py)``, ties to the
+    def trace_hex_of(self, px: float, py: float, candidates) -> int:
+        """The hex of ``candidates`` (the trace) whose centre dot is nearest point ``(px, py)``, ties to the
         smaller lattice ``(x, y)``.  Squared distances are exact integers in quarter pixels:
         ``(4 px - 75 x)^2 + (4 py - 129 y)^2``."""
         def key(h):
@@ -359,8 +367,10 @@ class ReferenceDepiction:
         out = []
         for i in range(1, n):
             t = i / n
-            x = int(np.rint(ax + t * (bx - ax)))
-            y = int(np.rint(ay + t * (by - ay)))
+            if self.drawn:
+                x, y = math.floor(ax + t * (bx - ax)), math.floor(ay + t * (by - ay))
+            else:
+                x, y = int(np.rint(ax + t * (bx - ax))), int(np.rint(ay + t * (by - ay)))
             out.append((min(max(x, 0), w - 1), min(max(y, 0), h - 1)))
         return out
 
@@ -462,15 +472,19 @@ class ReferenceDepiction:
 
         # the pixels, each given the nearest hex of the exact trace; the ends' pixels are skipped
         trace = self.trace_hexes(a, b)
-        walked = []   # (px, py, hex)
+        walked = []   # (px, py, hex, the point judged: the pixel's centre, or its corner per range)
+        half = 0.5 if self.drawn and not per_range else 0.0
+        w, h = self.art_class.shape
         for px, py in (self.vasl_pixels(a, b) if per_range else self.pixels(a, b)):
-            hx = self.trace_hex_of(px, py, trace)
+            # the art's last column and row lie on the line where the map ends: judged at their corner
+            qx, qy = (px, py) if px >= w - 1 or py >= h - 1 else (px + half, py + half)
+            hx = self.trace_hex_of(qx, qy, trace)
             if hx != a and hx != b:
-                walked.append((px, py, hx))
+                walked.append((px, py, hx, qx, qy))
 
         # continuous slope (B.5): ends on different levels, at least one walked pixel, each S - 2 r_S high
         slope = (not same) and len(walked) > 0 and all(
-            S - 2 * int(self.art_level[px, py]) == 2 * int(self.distance(high, hx)) for px, py, hx in walked)
+            S - 2 * int(self.art_level[px, py]) == 2 * int(self.distance(high, hx)) for px, py, hx, _, _ in walked)
         out["slope"] = slope
 
         # the first end's own SMOKE (A24), before the walk
@@ -480,7 +494,7 @@ class ReferenceDepiction:
 
         counted = {}   # hex (or range) -> the terrain DRM it counted
         counter_hexes = set()
-        for px, py, hx in walked:
+        for px, py, hx, qx, qy in walked:
             g = 2 * int(self.art_level[px, py])
             c = int(self.art_class[px, py])
             # inherent terrain drawn outside a hex of that terrain is no terrain there (B.6); walls stay
@@ -515,8 +529,8 @@ class ReferenceDepiction:
                     counted[key] = run_drm
                     if add(hx, more):
                         return block(hx, "hindrance")
-            if self.wall[c] > 0 and not self.wall_touches_end(px, py, hx, (a, b)) and \
-                    not self.near_open_far_vertex(px, py, (a, b)):
+            if self.wall[c] > 0 and not self.wall_touches_end(qx, qy, hx, (a, b)) and \
+                    not self.near_open_far_vertex(qx, qy, (a, b)):
                 top = g + int(self.wall[c])
                 if slope or (same and top > S) or (not same and top >= S):
                     return block(hx, "hexside")

@@ -27,7 +27,8 @@ from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImpor
 from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes
 from kernel.importers.vasl.hexsides import classify_hexsides
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, pixel_grid
-from kernel.importers.vasl.terrain_map import BUILDING_TYPES, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup, terrain_lookup
+from kernel.importers.vasl.terrain_map import (BUILDING_TYPES, KIND_TERRAIN, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup,
+                                               terrain_lookup)
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
 
@@ -141,7 +142,32 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
                  for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}
     spec.art = local_art(los, lookup, ruleset, grid, overrides)
     _warn(files.source, lookup, hexes, unmapped_hits, kept, _unmapped_pixels(los, lookup, grid, unmapped_hits))
+    _warn_art_only(files.source, lookup, _art_only_pixels(los, lookup, ruleset, grid))
     return spec
+
+
+def _art_only_pixels(los, lookup: TerrainLookup, ruleset, grid: PixelGrid) -> dict[int, list[str]]:
+    """VASL codes drawn on the board whose ``asl`` terrain is drawn only in the art (``art_only``: rowhouse
+    walls): code -> the hexes holding their pixels."""
+    drawn: dict[int, list[str]] = {}
+    for code in np.unique(los.terrain):
+        code = int(code)
+        if lookup.kind[code] == KIND_TERRAIN and ruleset.terrain_art_only[lookup.feature[code]]:
+            holding = np.unique(grid.hex_of[los.terrain == code])
+            drawn[code] = [cell_name(grid.cells[int(i)]) for i in holding if i >= 0]
+    return drawn
+
+
+def _warn_art_only(source: str, lookup: TerrainLookup, drawn: dict[int, list[str]]) -> None:
+    """A warning per art-only VASL terrain drawn on the board: the depiction models see it, the hex model not."""
+    for code, where in sorted(drawn.items()):
+        shown = ", ".join(where[:8]) + (f" and {len(where) - 8} more" if len(where) > 8 else "")
+        warnings.warn(
+            f"{source}: VASL terrain {code} {lookup.names.get(code, '?')!r} is drawn only in the board's art: "
+            f"its pixels in {shown} are obstacles of model='depiction' and model='vasl'; it decides no hex or "
+            "hexside, so the hex model does not see it",
+            VaslImportWarning, stacklevel=4,
+        )
 
 
 def _check_codes(files: VaslBoardFiles, lookup: TerrainLookup, grid: PixelGrid) -> None:

@@ -73,7 +73,8 @@ def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset
         features, shares, centre_code, centre_key = _hex_features(los, lookup, ruleset, counts, cx, cy)
         for key in [k for k in features if isinstance(k, tuple)]:
             unmapped_hits.setdefault(key[1], []).append(cell_name(cell))
-        features = [k for k in features if not isinstance(k, tuple)]
+        # terrain drawn only in the art (rowhouse walls) is never a hex's terrain
+        features = [k for k in features if not isinstance(k, tuple) and not ruleset.terrain_art_only[k]]
         # at most one building type: the larger depiction
         buildings = [k for k in features if ruleset.terrain_names[k].endswith("building")]
         if len(buildings) > 1:

@@ -117,12 +117,13 @@ TERRAIN_CODES: dict[int, tuple[str, Mapping | None]] = {
     73: ("Hedge", Mapping("hexside", "hedge")),
     74: ("Bocage", Mapping("hexside", "bocage")),
     75: ("Cliff", Mapping("hexside", "cliff")),
-    # rowhouse walls are thin bars inside building hexes: no asl equivalent, they never decide a hex
-    76: ("Rowhouse Wall", None),
-    77: ("Rowhouse Wall, 1 Level", None),
-    78: ("Rowhouse Wall, 2 Level", None),
-    79: ("Rowhouse Wall, 3 Level", None),
-    80: ("Rowhouse Wall, 4 Level", None),
+    # rowhouse walls (B23.71): thin bars between building hexes, obstacles as high as the stone building
+    # of the same levels; drawn only in the art (asl.toml's art_only), they decide no hex or hexside
+    76: ("Rowhouse Wall", Mapping("terrain", "rowhouse-wall", 0)),
+    77: ("Rowhouse Wall, 1 Level", Mapping("terrain", "rowhouse-wall", 1)),
+    78: ("Rowhouse Wall, 2 Level", Mapping("terrain", "rowhouse-wall", 2)),
+    79: ("Rowhouse Wall, 3 Level", Mapping("terrain", "rowhouse-wall", 3)),
+    80: ("Rowhouse Wall, 4 Level", Mapping("terrain", "rowhouse-wall", 4)),
     81: ("Road Block", None),
     82: ("Single Hex Stone Bridge", _BRIDGE),
     83: ("Single Hex Wooden Bridge", _BRIDGE),
