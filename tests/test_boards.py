@@ -226,6 +226,8 @@ def test_layout_hex_counts(tmp_path, layout, expected):
 LINE_ERRORS = [
     ("unknown-terrain", HEADER + "[hexes]\nB1 0 jungle  # <<<\n",
      "hex B1: unknown terrain 'jungle' for ruleset 'asl': expected one of grain, brush, woods"),
+    ("art-only-terrain", HEADER + "[hexes]\nB1 0 rowhouse-wall  # <<<\n",
+     "hex B1: terrain 'rowhouse-wall' is drawn only in a map's art (art_only in ruleset 'asl'): expected a terrain"),
     ("terrain-twice", HEADER + "[hexes]\nB1 0 woods woods  # <<<\n", "hex B1: terrain 'woods' listed twice"),
     ("duplicate-hex", HEADER + "[hexes]\nB1 0 woods\nB1 1 .  # <<<\n", "hex B1 is listed twice (first on line 9)"),
     ("hex-number-too-high", HEADER + "[hexes]\nB4 0 woods  # <<<\n",
@@ -453,6 +455,16 @@ def test_duplicate_hex_names_refused():
     hexes = {(0, 1): GlobalHex(0, 1, "1A1", "1", spec), (0, 3): GlobalHex(0, 3, "1A1", "1", spec)}
     with pytest.raises(BoardFileError, match=re.escape("here.scenario: hex names ['1A1'] occur more than once: renumber a board with 'as NUMBER'")):
         Board(ruleset, Composition(hexes), "dup", "here.scenario")
+
+
+def test_art_only_terrain_in_a_hex_spec_refused():
+    ruleset = load_ruleset("asl")
+    spec = HexSpec(0, ("rowhouse-wall",), 0, None, 0)
+    hexes = {(0, 1): GlobalHex(0, 1, "1A1", "1", spec)}
+    with pytest.raises(BoardFileError, match=re.escape(
+            "here.scenario: hex 1A1: terrain 'rowhouse-wall' is drawn only in a map's art (art_only in ruleset "
+            "'asl'): expected a terrain a hex can hold")):
+        Board(ruleset, Composition(hexes), "art", "here.scenario")
 
 
 # ---------------------------------------------------------------- compiled arrays

@@ -139,7 +139,12 @@ class Board:
         for i, h in enumerate(hexes):
             mask = 0
             for name in h.spec.terrain:
-                mask |= 1 << ruleset.terrain_index(name)
+                t = ruleset.terrain_index(name)
+                if ruleset.terrain_art_only[t]:
+                    raise BoardFileError(
+                        f"{source}: hex {h.name}: terrain {name!r} is drawn only in a map's art (art_only in ruleset "
+                        f"{ruleset.name!r}): expected a terrain a hex can hold")
+                mask |= 1 << t
             self.terrain[i] = mask
             self.ground_level[i] = h.spec.level
             self.building_levels[i] = h.spec.building_levels

@@ -148,6 +148,10 @@ def read_board_file(path: str | Path) -> BoardSpec:
                     )
                 if item in terrain:
                     raise BoardFileError(f"{path}:{number}: hex {parts[0]}: terrain {item!r} listed twice")
+                if ruleset.terrain_art_only[ruleset.terrain_index(item)]:
+                    raise BoardFileError(
+                        f"{path}:{number}: hex {parts[0]}: terrain {item!r} is drawn only in a map's art (art_only "
+                        f"in ruleset {ruleset_name!r}): expected a terrain a hex can hold")
                 terrain.append(item)
         if building_levels and not any(ruleset.terrain_multi_level[ruleset.terrain_index(t)] for t in terrain):
             multi = [t for t, m in zip(ruleset.terrain_names, ruleset.terrain_multi_level) if m]
