@@ -292,7 +292,8 @@ def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndar
     saturated) or BLOCKED (int32, K x N; the per-source kernel,
     :mod:`kernel.line_of_sight._source_kernels`)."""
     out = np.empty((len(hexes), len(board)), np.int32)
-    parts = max(1, -(-thread_count() // max(1, len(hexes))))
+    # about four work items per thread (static scheduling), no slice under CHUNK targets
+    parts = max(1, min(-(-len(board) // K.CHUNK), -(-4 * thread_count() // max(1, len(hexes)))))
     S.source_fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
                            template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
                            cell_steps(board), parts, out)
