@@ -45,7 +45,8 @@ from kernel.line_of_sight._rules import (
 )
 from kernel.line_of_sight.tracer import INTERIOR, VERTEX
 
-# Fields of a cell's int32 code (bit 31: the hex blocks; with every DRM bit set: ask the per-pair evaluator).
+# Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
+# slope, with every DRM bit set: ask the per-pair evaluator).
 DRM_MASK = (1 << 13) - 1
 SIDES_SHIFT = 13  # 6 bits: the hex's hexsides with a LOS feature
 SLOPE_BIT = 1 << 19  # ground exactly one level lower per hex of range from the source (off the map: set)
@@ -54,8 +55,10 @@ TOP_SHIFT = 21  # 10 bits: the hex's highest ground or obstacle top, + TOP_OFFSE
 TOP_OFFSET = 512
 HARD_BIT = -(1 << 31)
 UNDECIDED = HARD_BIT | DRM_MASK
-#: Levels a source must stand above the lowest target for the per-source codes (else every pair per pair).
-MIN_LEVELS_ABOVE = 2
+SOFT_BLOCK = HARD_BIT | 1  # blocks unless the line is a continuous slope
+#: The per-source codes serve a source when at least half its targets lie this many levels below it
+#: (else every pair goes per pair).
+MIN_LEVELS_BELOW = 2
 VERTEX_COMPLEX = 1 << 20  # in vcodes: an inherent obstacle or a hexside feature at the vertex
 
 
@@ -96,7 +99,7 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
             drm += hex_info[h, H_SMOKE]
         if G >= S2 or top >= S2:
             if hex_info[h, H_OBSTACLE] == 0 and code & SLOPE_BIT and G < S2:
-                code |= UNDECIDED  # an orchard seen from above is no obstacle on a continuous slope
+                code |= SOFT_BLOCK  # an orchard seen from above is no obstacle on a continuous slope
             else:
                 code |= HARD_BIT
         elif drm >= DRM_MASK or top + TOP_OFFSET < 0 or top + TOP_OFFSET >= 1024:
@@ -121,125 +124,6 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
 
 
 @jit
-def down_walk(a, b, la2, lb2, first, last, tpl, board_tables, hex_info, codes, vcodes, blind, cell_step):
-    """The LOS from source ``a`` (``la2`` half levels) down to target ``b`` (``lb2``) over the template
-    entries ``first .. last``: ``(state, total)``, state 0 seen (``total`` its DRM before the cap), 1
-    blocked, 2 for the per-pair evaluator."""
-    grid, base, start, packed, ranges, max_dc, max_dy = tpl
-    col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
-    base_a = base[a]
-    # backward from the target's end: interior hexes and plain vertices only
-    total = 0
-    slope_ok = SLOPE_BIT  # every hex crossed so far lies on a continuous slope from a
-    on_map = 0
-    e = last - 1
-    while e > first:
-        entry = packed[e]
-        k = (entry >> 3) & 3
-        cell = base_a + (entry >> 5)
-        if k == INTERIOR:
-            code = codes[cell]
-            if code < 0:
-                if code != code | DRM_MASK:
-                    return 1, total
-                break
-            slope_ok &= code
-            on_map |= code
-            if code & (ENTRY_SIDE_BIT[entry & 7] << SIDES_SHIFT):
-                # a featured hexside crossed from the hex before (cross d: the step from it)
-                d = (entry & 7) - 1
-                previous = grid[cell - cell_step[d]]
-                if previous >= 0 and previous != a and hs_obst[previous, d] > 0:
-                    wall_base = max(hex_info[previous, H_GROUND2], hex_info[grid[cell], H_GROUND2])
-                    if wall_base + hs_obst[previous, d] >= la2:
-                        return 1, total
-            if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
-                r_t = ranges[e, 1]
-                if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
-                        blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
-                    if slope_ok == 0:
-                        return 1, total
-                    break
-            total += code & DRM_MASK
-        elif k == VERTEX:
-            v = vcodes[cell]
-            if v & VERTEX_COMPLEX:
-                break
-            total += v & DRM_MASK
-        else:
-            break
-        e -= 1
-    if e == first:
-        if slope_ok != 0 and on_map & ON_MAP_BIT != 0:
-            return 2, total
-        return 0, total
-    # forward from the source's end, every entry
-    total = 0
-    slope_ok = SLOPE_BIT
-    on_map = 0
-    previous_cell = base_a
-    e = first + 1
-    while e < last:
-        entry = packed[e]
-        k = (entry >> 3) & 3
-        cell = base_a + (entry >> 5)
-        effect = NONE
-        if k == INTERIOR:
-            code = codes[cell]
-            if code < 0:
-                return (1 if code != code | DRM_MASK else 2), total
-            slope_ok &= code
-            on_map |= code
-            if code & (ENTRY_SIDE_BIT[entry & 7] << SIDES_SHIFT):
-                previous = grid[previous_cell]
-                d = (entry & 7) - 1
-                if previous >= 0 and previous != a and hs_obst[previous, d] > 0:
-                    wall_base = max(hex_info[previous, H_GROUND2], hex_info[grid[cell], H_GROUND2])
-                    if wall_base + hs_obst[previous, d] >= la2:
-                        return 1, total
-            previous_cell = cell
-            if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
-                r_t = ranges[e, 1]
-                if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
-                        blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
-                    effect = BLOCK
-            total += code & DRM_MASK
-            e += 1
-        elif k == VERTEX:
-            v = vcodes[cell]
-            if v & VERTEX_COMPLEX:
-                h = grid[cell]
-                effect, reason = asl_hex_effect(h, la2, lb2, False, False, ranges[e, 0], ranges[e, 1], hex_info, True)
-                if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR:
-                    entered = grid[base_a + (packed[e + 1] >> 5)]
-                    if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst, hex_info,
-                                              la2, False, False):
-                        effect = BLOCK
-            total += v & DRM_MASK
-            e += 1
-        else:
-            # a hexside run x|y: entries e and e + 1
-            x = grid[cell]
-            cell_y = base_a + (packed[e + 1] >> 5)
-            y = grid[cell_y]
-            slope_ok &= codes[cell] & codes[cell_y]
-            on_map |= codes[cell] | codes[cell_y]
-            effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
-            if effect != BLOCK and asl_run_wall_blocks(x, y, (entry & 7) - 1, e, last, packed, grid, base_a,
-                                                       previous_cell, ranges, a, b, col, yv, hs_obst, hex_info,
-                                                       la2, False, False) >= 0:
-                effect = BLOCK
-            total += drm
-            e += 2
-        if effect != NONE:
-            # blocked, unless the line may be a continuous slope (where blind hexes and orchards do not block)
-            return (2 if slope_ok != 0 else 1), total
-    if slope_ok != 0 and on_map & ON_MAP_BIT != 0:
-        return 2, total
-    return 0, total
-
-
-@jit
 def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, lowest,
                out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
@@ -251,15 +135,22 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
     waiting = 0
-    # (from one level above the lowest target the codes did not pay: most lines there were near-slopes,
-    # decided per pair after both walks; measured 1.9-4.8x slower than per pair on the default map)
-    usable = model == MODEL_ASL and la2 >= lowest + 2 * MIN_LEVELS_ABOVE and end_smoke(a, la2, hex_info) == 0 \
-        and not (level_a == 0 and depression_group[a] >= 0)
+    usable = model == MODEL_ASL and la2 > lowest and end_smoke(a, la2, hex_info) == 0 and not (
+        level_a == 0 and depression_group[a] >= 0)
+    if usable:
+        # the codes pay where most targets lie well below the source (sources one level above their
+        # targets ran 1.4-1.5x slower than per pair: their lines end at the first hex or two)
+        well_below = 0
+        for j in range(lo, hi):
+            if hex_info[targets[j], H_GROUND2] + 2 * target_levels[j] <= la2 - 2 * MIN_LEVELS_BELOW:
+                well_below += 1
+        usable = 2 * well_below >= count
     prepared = False
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)
     blind = np.empty((0, 4), np.int32)
     width = 2 * max_dy + 1
+    base_a = base[a]
     for j in range(lo, hi if usable else lo):
         b = targets[j]
         level_b = target_levels[j]
@@ -275,8 +166,150 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             down_codes(a, la2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind)
             prepared = True
         t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
-        state, total = down_walk(a, b, la2, lb2, start[t], start[t + 1] - 1, tpl, board_tables, hex_info, codes,
-                                 vcodes, blind, cell_step)
+        first = start[t]
+        last = start[t + 1] - 1
+        # The walk, written out here (as a function, binding its arrays per target cost more than the walk).
+        # state: 0 seen (total: its DRM before the cap), 1 blocked, 2 for the per-pair evaluator.  A block
+        # found while every hex crossed so far lies on a continuous slope from a (slope_ok) is "soft": a
+        # block unless the whole line is a continuous slope, where the per-pair evaluator decides.
+        state = -1
+        total = 0
+        slope_ok = SLOPE_BIT
+        on_map = 0
+        soft = False
+        # from both ends in turn (blocks near the source, blind hexes near the target): interior hexes
+        # and plain vertices only
+        near = first + 1
+        far = last - 1
+        turn = 0
+        stopped = False
+        while near <= far:
+            if turn == 0:
+                e = near
+                near += 1
+            else:
+                e = far
+                far -= 1
+            turn ^= 1
+            entry = packed[e]
+            k = (entry >> 3) & 3
+            cell = base_a + (entry >> 5)
+            if k == INTERIOR:
+                code = codes[cell]
+                slope_ok &= code
+                on_map |= code
+                if code < 0:
+                    kind = code & DRM_MASK
+                    if kind == 0:
+                        state = 1
+                        break
+                    if kind == DRM_MASK:
+                        stopped = True
+                        break
+                    soft = True  # SOFT_BLOCK
+                else:
+                    if code & (ENTRY_SIDE_BIT[entry & 7] << SIDES_SHIFT):
+                        # a featured hexside crossed from the hex before (cross d: the step from it)
+                        d = (entry & 7) - 1
+                        previous = grid[cell - cell_step[d]]
+                        if previous >= 0 and previous != a and hs_obst[previous, d] > 0 and hs_obst[previous, d] + max(
+                                hex_info[previous, H_GROUND2], hex_info[grid[cell], H_GROUND2]) >= la2:
+                            state = 1
+                            break
+                    if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
+                        r_t = ranges[e, 1]
+                        if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
+                                blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
+                            soft = True
+                    total += code & DRM_MASK
+                if soft and slope_ok == 0:
+                    state = 1
+                    break
+            elif k == VERTEX:
+                v = vcodes[cell]
+                if v & VERTEX_COMPLEX:
+                    stopped = True
+                    break
+                total += v & DRM_MASK
+            else:
+                stopped = True
+                break
+        if state < 0 and not stopped:
+            state = 2 if slope_ok != 0 and on_map & ON_MAP_BIT != 0 else (1 if soft else 0)
+        if state < 0:
+            # from the source's end, every entry (a vertex with a wall or an inherent obstacle, a run)
+            total = 0
+            slope_ok = SLOPE_BIT
+            on_map = 0
+            soft = False
+            previous_cell = base_a
+            e = first + 1
+            while e < last:
+                entry = packed[e]
+                k = (entry >> 3) & 3
+                cell = base_a + (entry >> 5)
+                effect = NONE
+                if k == INTERIOR:
+                    code = codes[cell]
+                    slope_ok &= code
+                    on_map |= code
+                    if code < 0:
+                        kind = code & DRM_MASK
+                        if kind == 0 or kind == DRM_MASK:
+                            state = 1 if kind == 0 else 2
+                            break
+                        effect = BLOCK
+                    else:
+                        if code & (ENTRY_SIDE_BIT[entry & 7] << SIDES_SHIFT):
+                            previous = grid[previous_cell]
+                            d = (entry & 7) - 1
+                            wall = hs_obst[previous, d] if previous >= 0 and previous != a else 0
+                            if wall > 0 and wall + max(hex_info[previous, H_GROUND2],
+                                                       hex_info[grid[cell], H_GROUND2]) >= la2:
+                                state = 1
+                                break
+                        if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
+                            r_t = ranges[e, 1]
+                            if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
+                                    blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
+                                effect = BLOCK
+                        total += code & DRM_MASK
+                    previous_cell = cell
+                    e += 1
+                elif k == VERTEX:
+                    v = vcodes[cell]
+                    if v & VERTEX_COMPLEX:
+                        h = grid[cell]
+                        effect, reason = asl_hex_effect(h, la2, lb2, False, False, ranges[e, 0], ranges[e, 1],
+                                                        hex_info, True)
+                        if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR:
+                            entered = grid[base_a + (packed[e + 1] >> 5)]
+                            if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst,
+                                                      hex_info, la2, False, False):
+                                effect = BLOCK
+                    total += v & DRM_MASK
+                    e += 1
+                else:
+                    # a hexside run x|y: entries e and e + 1
+                    x = grid[cell]
+                    cell_y = base_a + (packed[e + 1] >> 5)
+                    y = grid[cell_y]
+                    slope_ok &= codes[cell] & codes[cell_y]
+                    on_map |= codes[cell] | codes[cell_y]
+                    effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
+                    if effect != BLOCK and asl_run_wall_blocks(x, y, (entry & 7) - 1, e, last, packed, grid, base_a,
+                                                               previous_cell, ranges, a, b, col, yv, hs_obst,
+                                                               hex_info, la2, False, False) >= 0:
+                        effect = BLOCK
+                    total += drm
+                    e += 2
+                if effect != NONE:
+                    soft = True
+                if soft and slope_ok == 0:
+                    state = 1
+                    break
+            if state < 0:
+                state = 2 if slope_ok != 0 and on_map & ON_MAP_BIT != 0 else (1 if soft else 0)
         if state == 2:
             pending[waiting] = j
             waiting += 1
