@@ -41,9 +41,9 @@ from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._rules import (
     BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE, H_HINDRANCE_INHERENT, H_HINDRANCE_TOP, H_OBSTACLE,
     H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
-    asl_run_wall_blocks, asl_vertex_wall_blocks, end_smoke,
+    asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
-from kernel.line_of_sight.tracer import INTERIOR, VERTEX
+from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
 # slope, with every DRM bit set: ask the per-pair evaluator).
@@ -60,6 +60,7 @@ SOFT_BLOCK = HARD_BIT | 1  # blocks unless the line is a continuous slope
 #: (else every pair goes per pair).
 MIN_LEVELS_BELOW = 2
 VERTEX_COMPLEX = 1 << 20  # in vcodes: an inherent obstacle or a hexside feature at the vertex
+RUN_COMPLEX = 1 << 21  # in vcodes: an obstacle, hindrance, SMOKE or hexside feature (off the map: plain)
 
 
 @jit
@@ -121,6 +122,8 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
         if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
             vdrm += hex_info[h, H_SMOKE]
         vcodes[cell] = (VERTEX_COMPLEX if (vo > 0 or sides != 0 or vdrm >= DRM_MASK) else 0) | min(vdrm, DRM_MASK)
+        if oh > 0 or sides != 0 or hex_info[h, H_HINDRANCE] > 0 or hex_info[h, H_SMOKE] > 0:
+            vcodes[cell] |= RUN_COMPLEX  # not a plain hex beside a hexside run
 
 
 @jit
@@ -155,7 +158,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
         b = targets[j]
         level_b = target_levels[j]
         lb2 = hex_info[b, H_GROUND2] + 2 * level_b
-        if lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0 or (level_b == 0 and depression_group[b] >= 0):
+        if lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0:
             pending[waiting] = j
             waiting += 1
             continue
@@ -168,6 +171,9 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
         t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
         first = start[t]
         last = start[t + 1] - 1
+        # a target at ground level in a depression sees out only across its banks (A6.3)
+        group_b = depression_group[b] if level_b == 0 else -1
+        ground_b = hex_info[b, H_GROUND2]
         # The walk, written out here (as a function, binding its arrays per target cost more than the walk).
         # state: 0 seen (total: its DRM before the cap), 1 blocked, 2 for the per-pair evaluator.  A block
         # found while every hex crossed so far lies on a continuous slope from a (slope_ok) is "soft": a
@@ -222,18 +228,84 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                                 blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
                             soft = True
                     total += code & DRM_MASK
+                    if group_b >= 0 and code & ON_MAP_BIT and depression_bank(grid[cell], group_b, ground_b, neighbours,
+                                                                             depression_group, hex_info):
+                        state = 1
+                        break
                 if soft and slope_ok == 0:
                     state = 1
                     break
             elif k == VERTEX:
                 v = vcodes[cell]
                 if v & VERTEX_COMPLEX:
-                    stopped = True
-                    break
+                    # an inherent obstacle, or a wall line through the vertex: the hexes around it decide
+                    if e - 1 != first and (packed[e - 1] >> 3) & 3 != INTERIOR:
+                        stopped = True
+                        break
+                    h = grid[cell]
+                    effect, reason = asl_hex_effect(h, la2, lb2, False, False, ranges[e, 0], ranges[e, 1],
+                                                    hex_info, True)
+                    if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR and asl_vertex_wall_blocks(
+                            grid[base_a + (packed[e - 1] >> 5)], grid[base_a + (packed[e + 1] >> 5)], h, a, b, col,
+                            yv, hs_obst, hex_info, la2, False, False):
+                        effect = BLOCK
+                    if effect != NONE:
+                        soft = True
+                        if slope_ok == 0:
+                            state = 1
+                            break
                 total += v & DRM_MASK
             else:
-                stopped = True
-                break
+                # a hexside run x|y (entries x, y as the forward walk pairs them) of plain hexes: it blocks
+                # where both sides block (A6.1), with no DRM
+                if turn == 1 and entry & 7 != 0 and e < far:  # x, reached from the source's end
+                    cell_y = base_a + (packed[e + 1] >> 5)
+                    e_y = e + 1
+                    near += 1
+                elif turn == 0 and e - 1 >= near and entry & 7 == 0 and (packed[e - 1] >> 3) & 3 == HEXSIDE and \
+                        packed[e - 1] & 7 != 0:
+                    cell_y = cell  # y, reached from the target's end
+                    e_y = e
+                    e -= 1
+                    cell = base_a + (packed[e] >> 5)
+                    far -= 1
+                else:
+                    stopped = True
+                    break
+                code = codes[cell]
+                code_y = codes[cell_y]
+                slope_ok &= code & code_y
+                on_map |= code | code_y
+                if (vcodes[cell] | vcodes[cell_y]) & RUN_COMPLEX or (code | DRM_MASK) == code or (
+                        code_y | DRM_MASK) == code_y:
+                    # the rules of the run itself, with the interior hex before it (walls through its vertices)
+                    if e - 1 != first and (packed[e - 1] >> 3) & 3 != INTERIOR:
+                        stopped = True
+                        break
+                    x = grid[cell]
+                    y = grid[cell_y]
+                    effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
+                    if effect != BLOCK and asl_run_wall_blocks(x, y, (packed[e] & 7) - 1, e, last, packed, grid,
+                                                               base_a, base_a + (packed[e - 1] >> 5), ranges, a, b,
+                                                               col, yv, hs_obst, hex_info, la2, False, False) >= 0:
+                        effect = BLOCK
+                    total += drm
+                    if effect != NONE:
+                        soft = True
+                elif code & code_y & ON_MAP_BIT and (code < 0 or (blind[cell, 0] > lb2 and ranges[e, 1] <= max(
+                        0, (blind[cell, 1] - lb2) // 2))) and (code_y < 0 or (blind[cell_y, 0] > lb2 and ranges[
+                            e_y, 1] <= max(0, (blind[cell_y, 1] - lb2) // 2))):
+                    soft = True
+                x = grid[cell]
+                y = grid[cell_y]
+                if group_b >= 0 and (
+                        (x >= 0 and depression_bank(x, group_b, ground_b, neighbours, depression_group, hex_info))
+                        or (y >= 0 and depression_bank(y, group_b, ground_b, neighbours, depression_group, hex_info))):
+                    state = 1
+                    break
+                if soft and slope_ok == 0:
+                    state = 1
+                    break
         if state < 0 and not stopped:
             state = 2 if slope_ok != 0 and on_map & ON_MAP_BIT != 0 else (1 if soft else 0)
         if state < 0:
@@ -274,6 +346,10 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                                     blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
                                 effect = BLOCK
                         total += code & DRM_MASK
+                        if group_b >= 0 and code & ON_MAP_BIT and depression_bank(
+                                grid[cell], group_b, ground_b, neighbours, depression_group, hex_info):
+                            state = 1
+                            break
                     previous_cell = cell
                     e += 1
                 elif k == VERTEX:
@@ -302,6 +378,12 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                                                                hex_info, la2, False, False) >= 0:
                         effect = BLOCK
                     total += drm
+                    if group_b >= 0 and ((x >= 0 and depression_bank(x, group_b, ground_b, neighbours, depression_group,
+                                                                     hex_info))
+                                         or (y >= 0 and depression_bank(y, group_b, ground_b, neighbours,
+                                                                        depression_group, hex_info))):
+                        state = 1
+                        break
                     e += 2
                 if effect != NONE:
                     soft = True
