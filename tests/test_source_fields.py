@@ -47,6 +47,17 @@ def assert_same_rows(board, hexes, levels=None, target_levels=0, counters=None):
     return expected
 
 
+def coded_sources(board, hexes, levels=None) -> int:
+    """How many of the sources the per-source codes serve (the rest go per pair): at least half the
+    map two levels or more below them (no SMOKE, no depression at the source assumed)."""
+    from kernel.line_of_sight._source_kernels import MIN_LEVELS_BELOW
+
+    height = board.ground_level.astype(int)
+    levels = np.zeros(len(hexes), int) if levels is None else np.asarray(levels)
+    source_height = height[np.asarray(hexes)] + levels
+    return int(sum(2 * (height <= h - MIN_LEVELS_BELOW).sum() >= len(board) for h in source_height))
+
+
 def random_counters(board, rng):
     n = len(board)
     return Counters(smoke=np.where(rng.random(n) < 0.08, rng.integers(1, 4, n), 0),
@@ -55,6 +66,7 @@ def random_counters(board, rng):
 
 def test_every_source_of_the_default_map():
     board = kernel.load("default")
+    assert coded_sources(board, np.arange(len(board))) >= 30
     rows = assert_same_rows(board, np.arange(len(board)))
     # the hill source of the bench sees part of the map and is blocked from the rest
     hill = rows[board.index("71I4")]
@@ -85,6 +97,7 @@ def test_high_sources_on_hilly_asl_maps(seed):
     ground = board.ground_level
     high = np.flatnonzero(ground >= max(1, ground.max() - 1))
     sources = rng.choice(high, min(len(high), 40), replace=False)
+    assert coded_sources(board, sources) >= len(sources) // 2  # the lines the codes decide are compared
     for counters in (None, random_counters(board, rng)):
         rows = assert_same_rows(board, sources, counters=counters)
         assert (rows >= 0).any() and (rows == kernel.BLOCKED).any()
