@@ -118,6 +118,9 @@ def test_public_functions_use_it():
     assert np.array_equal(fire.hindrance[fire.visible], least[fire.visible])
     first = np.argmax(visible & (expected == least), axis=0)
     assert np.array_equal(fire.source, np.where(fire.visible, first, -1))
+    single = kernel.field_of_fire(board, "71I4")  # one source: its row as it is
+    assert np.array_equal(single.hindrance, expected[0]) and np.array_equal(single.visible, visible[0])
+    assert np.array_equal(single.source, np.where(visible[0], 0, -1))
 
 
 def test_field_of_fire_takes_sources_in_blocks(monkeypatch):

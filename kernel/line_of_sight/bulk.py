@@ -292,8 +292,10 @@ def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndar
     saturated) or BLOCKED (int32, K x N; the per-source kernel,
     :mod:`kernel.line_of_sight._source_kernels`)."""
     out = np.empty((len(hexes), len(board)), np.int32)
-    # about four work items per thread (static scheduling), no slice under CHUNK targets
-    parts = max(1, min(-(-len(board) // K.CHUNK), -(-4 * thread_count() // max(1, len(hexes)))))
+    # one work item per source on one thread; else about four per thread (static scheduling), no slice
+    # under CHUNK targets (each slice of a source computes the source's codes again)
+    threads = thread_count()
+    parts = 1 if threads == 1 else max(1, min(-(-len(board) // K.CHUNK), -(-4 * threads // max(1, len(hexes)))))
     S.source_fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
                            template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
                            cell_steps(board), parts, out)
@@ -307,6 +309,11 @@ SOURCE_BLOCK = 64
 def best_of_rows(board, hexes, source_levels, target_levels, counters, visible, hindrance, best):
     """Per hex, the visible source with the least hindrance (ties: the first listed) into ``visible``,
     ``hindrance`` (BLOCKED where none sees it) and ``best`` (-1 there), sources taken in blocks."""
+    if len(hexes) == 1:
+        hindrance[:] = source_rows(board, hexes, source_levels, target_levels, counters)[0]
+        np.greater_equal(hindrance, 0, out=visible)
+        best[:] = np.where(visible, 0, -1)
+        return
     unseen = np.iinfo(np.int32).max
     least = np.full(len(board), unseen, np.int32)
     best[:] = -1
