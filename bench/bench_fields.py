@@ -7,6 +7,10 @@ has hexes gives cells judged per second per core, against one exact
 :func:`~kernel.field_of_fire` on one thread; where tcod is not installed
 that row is skipped.
 
+Each of the three per-source rows has a peer: the same sources through the
+per-pair fields kernel alone (no public call's checks or result objects),
+timed in the same run.
+
 The concealed bot loop (seeded, default scenario): 8 infantry units a side;
 each turn both sides move, each side computing the enemies'
 :func:`~kernel.threat_map` once and moving each of its units to a hex its
@@ -76,7 +80,7 @@ def test_per_source_questions(benchmark, default_board, sources, name):
 @pytest.mark.parametrize("name", list(PER_PAIR))
 def test_per_pair_peer(benchmark, default_board, sources, name):
     make, rounds = PER_PAIR[name]
-    peer = f"{name}: per-pair kernel"
+    peer = f"{name}: per-pair kernel alone"
     measure(benchmark, peer, make(default_board, sources), rounds=rounds)
     if name in TIMINGS:
         RATIOS.append((name, peer, "per-source / per-pair kernel, same run", None))

@@ -41,8 +41,8 @@ def compare(board, hexes, levels, target_levels, counters) -> int:
 
 
 def coded(board, hexes, levels) -> int:
-    """How many of the sources the per-source codes serve (ASL, at least half the map two levels or more
-    below them; SMOKE and depressions at the source not counted out)."""
+    """How many of the sources the per-source codes serve (ASL, at least half the map MIN_LEVELS_BELOW
+    levels or more below them; SMOKE and depressions at the source not counted out)."""
     from kernel.line_of_sight._source_kernels import MIN_LEVELS_BELOW
 
     if board.ruleset.los_model != "asl":
