@@ -399,21 +399,18 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             out[j] = BLOCKED
         else:
             out[j] = total
-    if not usable:
+    if not usable:  # every pair per pair (a source at ground level, another rule set)
+        for i in range(count):
+            pending[i] = lo + i
         waiting = count
     if waiting == 0:
         return
+    # the pairs as copies (one call with one set of argument types: one compiled evaluator)
     source = np.empty(1, targets.dtype)
     source[0] = a
     source_level = np.empty(1, target_levels.dtype)
     source_level[0] = level_a
     records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(waiting)
-    if waiting == count:  # every pair per pair (a source at ground level, another rule set): no copies
-        evaluate_pairs(model, False, False, source, source_level, 0, targets[lo:hi], target_levels[lo:hi], 1, tpl,
-                       board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
-        for j in range(count):
-            out[lo + j] = BLOCKED if blocked[j] else total_b[j]
-        return
     hexes = np.empty(waiting, targets.dtype)
     levels = np.empty(waiting, target_levels.dtype)
     for i in range(waiting):
