@@ -399,25 +399,28 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             out[j] = BLOCKED
         else:
             out[j] = total
-    if not usable:  # every pair per pair (a source at ground level, another rule set)
-        for i in range(count):
-            pending[i] = lo + i
-        waiting = count
-    if waiting == 0:
+    if waiting == 0 and usable:
         return
-    # the pairs as copies (one call with one set of argument types: one compiled evaluator)
+    # both calls below pass slices of the same kinds (one set of argument types: one compiled evaluator)
     source = np.empty(1, targets.dtype)
     source[0] = a
     source_level = np.empty(1, target_levels.dtype)
     source_level[0] = level_a
+    if not usable:  # every pair per pair (a source at ground level, another rule set): no copies
+        records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(count)
+        evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
+                       1, tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
+        for j in range(count):
+            out[lo + j] = BLOCKED if blocked[j] else total_b[j]
+        return
     records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(waiting)
     hexes = np.empty(waiting, targets.dtype)
     levels = np.empty(waiting, target_levels.dtype)
     for i in range(waiting):
         hexes[i] = targets[pending[i]]
         levels[i] = target_levels[pending[i]]
-    evaluate_pairs(model, False, False, source, source_level, 0, hexes, levels, 1, tpl, board_tables, counters,
-                   records, blocked, total_b, at, reason, blind_b, slope)
+    evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, hexes[0:waiting], levels[0:waiting], 1,
+                   tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
     for i in range(waiting):
         out[pending[i]] = BLOCKED if blocked[i] else total_b[i]
 

@@ -292,10 +292,10 @@ def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndar
     saturated) or BLOCKED (int32, K x N; the per-source kernel,
     :mod:`kernel.line_of_sight._source_kernels`)."""
     out = np.empty((len(hexes), len(board)), np.int32)
-    # one work item per source on one thread; else about four per thread (static scheduling), no slice
+    # one work item per source on one thread; else about eight per thread (static scheduling), no slice
     # under CHUNK targets (each slice of a source computes the source's codes again)
     threads = thread_count()
-    parts = 1 if threads == 1 else max(1, min(-(-len(board) // K.CHUNK), -(-4 * threads // max(1, len(hexes)))))
+    parts = 1 if threads == 1 else max(1, min(-(-len(board) // K.CHUNK), -(-8 * threads // max(1, len(hexes)))))
     S.source_fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
                            template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
                            cell_steps(board), parts, out)
