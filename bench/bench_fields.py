@@ -7,6 +7,10 @@ has hexes gives cells judged per second per core, against one exact
 :func:`~kernel.field_of_fire` on one thread; where tcod is not installed
 that row is skipped.
 
+Each of the three per-source rows has a peer: the same sources through the
+per-pair fields kernel alone (no public call's checks or result objects),
+timed in the same run.
+
 The concealed bot loop (seeded, default scenario): 8 infantry units a side;
 each turn both sides move, each side computing the enemies'
 :func:`~kernel.threat_map` once and moving each of its units to a hex its
@@ -39,10 +43,31 @@ def sources(default_board):
     return [int(h) for h in np.random.default_rng(SEED).choice(len(default_board), 10, replace=False)]
 
 
+def per_pair_rows(board, hexes):
+    """The per-pair fields kernel's rows (the reference the per-source kernel is compared with)."""
+    from kernel.line_of_sight import _field_kernels
+    from kernel.line_of_sight.counters import counter_tables
+    from kernel.line_of_sight.inputs import (every_hex, kernel_board_tables, model_code, target_level_array,
+                                             template_tuple)
+
+    hexes = np.asarray(hexes, np.int32)
+    out = np.empty((len(hexes), len(board)), np.int8)
+    _field_kernels.fields_kernel(model_code(board), hexes, np.zeros(len(hexes), np.int64), every_hex(board),
+                                 target_level_array(board, 0), template_tuple(board), kernel_board_tables(board),
+                                 counter_tables(board, None), out)
+    return out
+
+
 ROWS = {
     ONE_FIELD: (lambda b, s: one_thread(lambda: kernel.field_of_fire(b, SOURCE)), 30),
     "fields_of_fire, K = 10 (target <= 0.25 ms)": (lambda b, s: lambda: kernel.fields_of_fire(b, s), 20),
     "threat_map of 10 enemies (target <= 0.3 ms)": (lambda b, s: lambda: kernel.threat_map(b, s), 20),
+}
+#: The same questions through the per-pair kernel (its rows only, no wrapper), each row's peer.
+PER_PAIR = {
+    ONE_FIELD: (lambda b, s: one_thread(lambda: per_pair_rows(b, [b.index(SOURCE)])), 30),
+    "fields_of_fire, K = 10 (target <= 0.25 ms)": (lambda b, s: lambda: per_pair_rows(b, s), 20),
+    "threat_map of 10 enemies (target <= 0.3 ms)": (lambda b, s: lambda: per_pair_rows(b, s), 20),
 }
 
 
@@ -50,6 +75,15 @@ ROWS = {
 def test_per_source_questions(benchmark, default_board, sources, name):
     make, rounds = ROWS[name]
     measure(benchmark, name, make(default_board, sources), rounds=rounds)
+
+
+@pytest.mark.parametrize("name", list(PER_PAIR))
+def test_per_pair_peer(benchmark, default_board, sources, name):
+    make, rounds = PER_PAIR[name]
+    peer = f"{name}: per-pair kernel alone"
+    measure(benchmark, peer, make(default_board, sources), rounds=rounds)
+    if name in TIMINGS:
+        RATIOS.append((name, peer, "per-source / per-pair kernel, same run", None))
 
 
 def test_tcod_shadow_casting_anchor(benchmark, default_board):

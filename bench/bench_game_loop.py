@@ -85,6 +85,7 @@ KERNELS = [
     ("kernel.line_of_sight._kernels", "los_pairs_kernel"),
     ("kernel.line_of_sight._kernels", "evaluate_pairs"),  # los_pairs of one chunk runs it directly
     ("kernel.line_of_sight._field_kernels", "fields_kernel"),
+    ("kernel.line_of_sight._source_kernels", "source_fields_kernel"),  # fields_of_fire and threat maps
     ("kernel.line_of_sight._counter_kernels", "write_counter_cells"),  # a GameState's LOS tables brought up to date
     ("kernel.movement._kernels", "write_state_smoke"),  # and its movement SMOKE costs
     ("kernel.line_of_sight._cover_kernel", "cover_and_range"),  # the bulk results' cover and range

@@ -34,13 +34,15 @@ import numpy as np
 
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight import _source_kernels as S
+from kernel._jit import thread_count
 from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.line_of_sight.depiction import (
     ART_MODELS, best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
 from kernel.line_of_sight.inputs import (
-    cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays, target_level_array,
-    template_tuple,
+    cell_steps, cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays,
+    target_level_array, template_tuple,
 )
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 from kernel.maps.state_lock import holding_state
@@ -280,11 +282,53 @@ def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
         best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
                         counters, per_range=model == "vasl")
     else:
-        K.field_of_fire_kernel(model_code(board), source_hexes, source_levels, targets, target_levels,
-                               template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
-                               visible, hindrance, best)
+        best_of_rows(board, source_hexes, source_levels, target_levels, counters, visible, hindrance, best)
     return FieldOfFire(hindrance, best, source_hexes, source_levels, target_levels,
                        best_source_cover(board, unit), visible)
+
+
+def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndarray:
+    """Row k: the LOS from ``hexes[k]`` at ``source_levels[k]`` to every hex, its hindrance DRM (not
+    saturated) or BLOCKED (int32, K x N; the per-source kernel,
+    :mod:`kernel.line_of_sight._source_kernels`)."""
+    out = np.empty((len(hexes), len(board)), np.int32)
+    # one work item per source on one thread; else about eight per thread (static scheduling), no slice
+    # under CHUNK targets (each slice of a source computes the source's codes again)
+    threads = thread_count()
+    parts = 1 if threads == 1 else max(1, min(-(-len(board) // K.CHUNK), -(-8 * threads // max(1, len(hexes)))))
+    S.source_fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
+                           template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
+                           cell_steps(board), parts, out)
+    return out
+
+
+#: Sources per block of :func:`best_of_rows` (its scratch: 4 bytes per source and hex of a block).
+SOURCE_BLOCK = 64
+
+
+def best_of_rows(board, hexes, source_levels, target_levels, counters, visible, hindrance, best):
+    """Per hex, the visible source with the least hindrance (ties: the first listed) into ``visible``,
+    ``hindrance`` (BLOCKED where none sees it) and ``best`` (-1 there), sources taken in blocks."""
+    if len(hexes) == 1:
+        hindrance[:] = source_rows(board, hexes, source_levels, target_levels, counters)[0]
+        np.greater_equal(hindrance, 0, out=visible)
+        best[:] = np.where(visible, 0, -1)
+        return
+    unseen = np.iinfo(np.int32).max
+    least = np.full(len(board), unseen, np.int32)
+    best[:] = -1
+    columns = np.arange(len(board))
+    for lo in range(0, len(hexes), SOURCE_BLOCK):
+        rows = source_rows(board, hexes[lo:lo + SOURCE_BLOCK], source_levels[lo:lo + SOURCE_BLOCK], target_levels,
+                           counters)
+        rows[rows == BLOCKED] = unseen
+        row = rows.argmin(axis=0)
+        value = rows[row, columns]
+        better = value < least
+        least[better] = value[better]
+        best[better] = row[better] + lo
+    visible[:] = best >= 0
+    hindrance[:] = np.where(visible, least, BLOCKED)
 
 
 def best_source_cover(board, unit):

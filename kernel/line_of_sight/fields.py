@@ -26,10 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernel.line_of_sight import _field_kernels as K
-from kernel.line_of_sight.bulk import best_source_cover
-from kernel.line_of_sight.counters import counter_tables
-from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
+from kernel.line_of_sight.bulk import best_source_cover, source_rows
+from kernel.line_of_sight.inputs import target_level_array
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, _plain
 from kernel.maps.counters import GameState
 from kernel.maps.state_lock import holding_state
@@ -75,10 +73,9 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
     if hexes.size == 0:
         raise ValueError("fields_of_fire: no sources given: expected at least one hex or Location")
     target_levels = target_level_array(board, target_levels)
-    out = np.empty((len(hexes), len(board)), np.int8)
-    K.fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
-                    template_tuple(board), kernel_board_tables(board), counter_tables(board, counters), out)
-    return FieldOfFire(out.astype(np.int32), None, hexes, source_levels, target_levels, best_source_cover(board, unit))
+    rows = source_rows(board, hexes, source_levels, target_levels, counters)
+    np.minimum(rows, 127, out=rows)  # the matrix's saturation
+    return FieldOfFire(rows, None, hexes, source_levels, target_levels, best_source_cover(board, unit))
 
 
 @dataclass

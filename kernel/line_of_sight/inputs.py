@@ -98,6 +98,17 @@ def template_tuple(board):
     return cached
 
 
+def cell_steps(board) -> np.ndarray:
+    """Per direction d, the offset in the trace templates' padded grid (``grid_flat``) from a hex's cell
+    to its neighbour's across hexside d (int64, cached on the board)."""
+    cached = LOS_CACHE.entries(board).get("_los_cell_steps")
+    if cached is None:
+        width = templates(board).grid.shape[1]
+        cached = (rules.STEP_COL * width + rules.STEP_Y).astype(np.int64)
+        LOS_CACHE.entries(board)["_los_cell_steps"] = cached
+    return cached
+
+
 def model_code(board) -> int:
     return MODELS[board.ruleset.los_model]
 

@@ -1,0 +1,446 @@
+"""Per-source fields of fire (private; see :mod:`kernel.line_of_sight.fields`).
+
+:func:`source_fields_kernel` answers what :func:`~kernel.line_of_sight._field_kernels.fields_kernel`
+answers (per source and target: blocked, or the hindrance DRM), with the same
+numbers, faster where the source is above its targets.
+
+For one source at ``S2`` half levels, the effect of a hex on a LOS down to
+any lower target, when that LOS is not a continuous slope, depends on the
+hex alone except for its blind-hex test (ASL; ``docs/los-semantics.md``
+section 2): it blocks outright (hill ground at or above ``S2``, an
+obstacle reaching ``S2``), or adds a fixed hindrance DRM and may be a blind
+hex for targets close enough below it.  :func:`down_codes` writes these
+per grid cell once per source (int32 ``codes``, with the blind-hex bounds
+in ``blind``, the vertex touches in ``vcodes``); each target's line then
+reads one int32 per crossed hex.  The line is walked from the target's end
+(blind hexes lie near the target, so a blocked line ends sooner), and
+again from the source's end when it meets a vertex with a wall or inherent
+obstacle, or a hexside run, where the rules need the hexes before it.
+
+For the field of fire only "blocked" and the total DRM matter, and both
+are independent of the order of the steps (every DRM is >= 0, the
+hindrance cap is compared with the total at the end).  Every other pair
+goes to the per-pair evaluator
+(:func:`~kernel.line_of_sight._kernels.evaluate_pairs`) in one call per
+source: other rule sets, targets at or above the source, SMOKE in an end's
+hex, an end in a depression, a possible continuous slope (every hex
+crossed one level lower per hex of range; B.5) meeting a blind hex or a
+hex the slope would change, a hex with a DRM too large for its code.
+
+Scratch per parallel work item: 24 bytes per cell of the trace templates'
+padded grid and 24 bytes per target.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from kernel._jit import jit, jit_parallel
+from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
+from kernel.line_of_sight._rules import (
+    BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE, H_HINDRANCE_INHERENT, H_HINDRANCE_TOP, H_OBSTACLE,
+    H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
+    asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
+)
+from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
+
+# Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
+# slope, with every DRM bit set: ask the per-pair evaluator).
+DRM_MASK = (1 << 13) - 1
+SIDES_SHIFT = 13  # 6 bits: the hex's hexsides with a LOS feature
+SLOPE_BIT = 1 << 19  # ground exactly one level lower per hex of range from the source (off the map: set)
+ON_MAP_BIT = 1 << 20
+TOP_SHIFT = 21  # 10 bits: the hex's highest ground or obstacle top, + TOP_OFFSET
+TOP_OFFSET = 512
+HARD_BIT = -(1 << 31)
+UNDECIDED = HARD_BIT | DRM_MASK
+SOFT_BLOCK = HARD_BIT | 1  # blocks unless the line is a continuous slope
+#: The per-source codes serve a source when at least half its targets lie this many levels below it
+#: (else every pair goes per pair).
+MIN_LEVELS_BELOW = 1
+VERTEX_COMPLEX = 1 << 20  # in vcodes: an inherent obstacle or a hexside feature at the vertex
+RUN_COMPLEX = 1 << 21  # in vcodes: an obstacle, hindrance, SMOKE or hexside feature (off the map: plain)
+
+
+@jit
+def hex_range(dc, dy):
+    """Range between two hexes ``dc`` columns and ``dy`` exact-y steps apart (as the tracer's ranges)."""
+    i = abs(dc)
+    j = abs(dy)
+    half = (i + j) // 2
+    return i if i > half else half
+
+
+@jit
+def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
+    """Write, for every hex, its cell of ``codes``, ``vcodes`` and ``blind``: its effect on a LOS from
+    hex ``a`` at ``S2`` half levels down to a lower end, when the LOS is not a continuous slope.
+
+    ``blind[cell]``: ground, its blind-hex bound term ``2G + 2 (range // 5) - S2``, obstacle top (or
+    -30000) and its term ``2O + 2 (range // 5) - S2 + 2`` (``asl_hex_effect`` less the target's
+    level)."""
+    for h in range(base.shape[0]):
+        cell = base[h]
+        G = hex_info[h, H_GROUND2]
+        sides = fast_grid[cell] & 63
+        oh = hex_info[h, H_OBSTACLE]
+        above = hex_info[h, H_OBSTACLE_ABOVE] if S2 > G else 0
+        if above > oh:
+            oh = above
+        r_s = hex_range(col[h] - col[a], yv[h] - yv[a])
+        code = (sides << SIDES_SHIFT) | ON_MAP_BIT
+        if S2 - G == 2 * r_s:
+            code |= SLOPE_BIT
+        top = G + oh if oh > 0 else G
+        drm = 0
+        if hex_info[h, H_HINDRANCE] > 0 and hex_info[h, H_HINDRANCE_TOP] >= S2:
+            drm += hex_info[h, H_HINDRANCE]
+        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
+            drm += hex_info[h, H_SMOKE]
+        if G >= S2 or top >= S2:
+            if hex_info[h, H_OBSTACLE] == 0 and code & SLOPE_BIT and G < S2:
+                code |= SOFT_BLOCK  # an orchard seen from above is no obstacle on a continuous slope
+            else:
+                code |= HARD_BIT
+        elif drm >= DRM_MASK or top + TOP_OFFSET < 0 or top + TOP_OFFSET >= 1024:
+            code |= UNDECIDED
+        else:
+            code |= drm | ((top + TOP_OFFSET) << TOP_SHIFT)
+        codes[cell] = code
+        blind[cell, 0] = G
+        blind[cell, 1] = 2 * G + 2 * (r_s // 5) - S2
+        blind[cell, 2] = G + oh if oh > 0 else -30000
+        blind[cell, 3] = 2 * (G + oh) + 2 * (r_s // 5) - S2 + 2
+        # a vertex touch: inherent obstacles and hindrances only, and wall lines through it
+        vo = hex_info[h, H_OBSTACLE] if hex_info[h, H_OBSTACLE_INHERENT] else 0
+        if above > vo:
+            vo = above
+        vdrm = 0
+        if hex_info[h, H_HINDRANCE] > 0 and hex_info[h, H_HINDRANCE_INHERENT] and hex_info[h, H_HINDRANCE_TOP] >= S2:
+            vdrm += hex_info[h, H_HINDRANCE]
+        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
+            vdrm += hex_info[h, H_SMOKE]
+        vcodes[cell] = (VERTEX_COMPLEX if (vo > 0 or sides != 0 or vdrm >= DRM_MASK) else 0) | min(vdrm, DRM_MASK)
+        if oh > 0 or sides != 0 or hex_info[h, H_HINDRANCE] > 0 or hex_info[h, H_SMOKE] > 0:
+            vcodes[cell] |= RUN_COMPLEX  # not a plain hex beside a hexside run
+
+
+@jit
+def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, lowest,
+               out):
+    """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
+    (not saturated), or BLOCKED.  ``lowest``: the lowest target's height in half levels."""
+    grid, base, start, packed, ranges, max_dc, max_dy = tpl
+    col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
+    hex_info, fast_grid, same_code, level_row, level_min = counters
+    la2 = hex_info[a, H_GROUND2] + 2 * level_a
+    count = hi - lo
+    pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
+    waiting = 0
+    usable = model == MODEL_ASL and la2 > lowest and end_smoke(a, la2, hex_info) == 0 and not (
+        level_a == 0 and depression_group[a] >= 0)
+    if usable:
+        # the codes pay where most targets lie below the source (level-1 sources of the default map: 0.93x
+        # the per-pair time; at ground level most pairs are same-level ones, which go per pair)
+        well_below = 0
+        for j in range(lo, hi):
+            if hex_info[targets[j], H_GROUND2] + 2 * target_levels[j] <= la2 - 2 * MIN_LEVELS_BELOW:
+                well_below += 1
+        usable = 2 * well_below >= count
+    prepared = False
+    codes = np.empty(0, np.int32)
+    vcodes = np.empty(0, np.int32)
+    blind = np.empty((0, 4), np.int32)
+    width = 2 * max_dy + 1
+    base_a = base[a]
+    for j in range(lo, hi if usable else lo):
+        b = targets[j]
+        level_b = target_levels[j]
+        lb2 = hex_info[b, H_GROUND2] + 2 * level_b
+        if lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0:
+            pending[waiting] = j
+            waiting += 1
+            continue
+        if not prepared:
+            codes = np.full(grid.shape[0], SLOPE_BIT, np.int32)
+            vcodes = np.zeros(grid.shape[0], np.int32)
+            blind = np.empty((grid.shape[0], 4), np.int32)
+            down_codes(a, la2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind)
+            prepared = True
+        t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
+        first = start[t]
+        last = start[t + 1] - 1
+        # a target at ground level in a depression sees out only across its banks (A6.3)
+        group_b = depression_group[b] if level_b == 0 else -1
+        ground_b = hex_info[b, H_GROUND2]
+        # The walk, written out here (as a function, binding its arrays per target cost more than the walk).
+        # state: 0 seen (total: its DRM before the cap), 1 blocked, 2 for the per-pair evaluator.  A block
+        # found while every hex crossed so far lies on a continuous slope from a (slope_ok) is "soft": a
+        # block unless the whole line is a continuous slope, where the per-pair evaluator decides.
+        state = -1
+        total = 0
+        slope_ok = SLOPE_BIT
+        on_map = 0
+        soft = False
+        # from both ends in turn (blocks near the source, blind hexes near the target): interior hexes
+        # and plain vertices only
+        near = first + 1
+        far = last - 1
+        turn = 0
+        stopped = False
+        while near <= far:
+            if turn == 0:
+                e = near
+                near += 1
+            else:
+                e = far
+                far -= 1
+            turn ^= 1
+            entry = packed[e]
+            k = (entry >> 3) & 3
+            cell = base_a + (entry >> 5)
+            if k == INTERIOR:
+                code = codes[cell]
+                slope_ok &= code
+                on_map |= code
+                if code < 0:
+                    kind = code & DRM_MASK
+                    if kind == 0:
+                        state = 1
+                        break
+                    if kind == DRM_MASK:
+                        stopped = True
+                        break
+                    soft = True  # SOFT_BLOCK
+                else:
+                    if code & (ENTRY_SIDE_BIT[entry & 7] << SIDES_SHIFT):
+                        # a featured hexside crossed from the hex before (cross d: the step from it)
+                        d = (entry & 7) - 1
+                        previous = grid[cell - cell_step[d]]
+                        if previous >= 0 and previous != a and hs_obst[previous, d] > 0 and hs_obst[previous, d] + max(
+                                hex_info[previous, H_GROUND2], hex_info[grid[cell], H_GROUND2]) >= la2:
+                            state = 1
+                            break
+                    if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
+                        r_t = ranges[e, 1]
+                        if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
+                                blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
+                            soft = True
+                    total += code & DRM_MASK
+                    if group_b >= 0 and code & ON_MAP_BIT and depression_bank(grid[cell], group_b, ground_b, neighbours,
+                                                                             depression_group, hex_info):
+                        state = 1
+                        break
+                if soft and slope_ok == 0:
+                    state = 1
+                    break
+            elif k == VERTEX:
+                v = vcodes[cell]
+                if v & VERTEX_COMPLEX:
+                    # an inherent obstacle, or a wall line through the vertex: the hexes around it decide
+                    if e - 1 != first and (packed[e - 1] >> 3) & 3 != INTERIOR:
+                        stopped = True
+                        break
+                    h = grid[cell]
+                    effect, reason = asl_hex_effect(h, la2, lb2, False, False, ranges[e, 0], ranges[e, 1],
+                                                    hex_info, True)
+                    if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR and asl_vertex_wall_blocks(
+                            grid[base_a + (packed[e - 1] >> 5)], grid[base_a + (packed[e + 1] >> 5)], h, a, b, col,
+                            yv, hs_obst, hex_info, la2, False, False):
+                        effect = BLOCK
+                    if effect != NONE:
+                        soft = True
+                        if slope_ok == 0:
+                            state = 1
+                            break
+                total += v & DRM_MASK
+            else:
+                # a hexside run x|y (entries x, y as the forward walk pairs them) of plain hexes: it blocks
+                # where both sides block (A6.1), with no DRM
+                if turn == 1 and entry & 7 != 0 and e < far:  # x, reached from the source's end
+                    cell_y = base_a + (packed[e + 1] >> 5)
+                    e_y = e + 1
+                    near += 1
+                elif turn == 0 and e - 1 >= near and entry & 7 == 0 and (packed[e - 1] >> 3) & 3 == HEXSIDE and \
+                        packed[e - 1] & 7 != 0:
+                    cell_y = cell  # y, reached from the target's end
+                    e_y = e
+                    e -= 1
+                    cell = base_a + (packed[e] >> 5)
+                    far -= 1
+                else:
+                    stopped = True
+                    break
+                code = codes[cell]
+                code_y = codes[cell_y]
+                slope_ok &= code & code_y
+                on_map |= code | code_y
+                if (vcodes[cell] | vcodes[cell_y]) & RUN_COMPLEX or (code | DRM_MASK) == code or (
+                        code_y | DRM_MASK) == code_y:
+                    # the rules of the run itself, with the interior hex before it (walls through its vertices)
+                    if e - 1 != first and (packed[e - 1] >> 3) & 3 != INTERIOR:
+                        stopped = True
+                        break
+                    x = grid[cell]
+                    y = grid[cell_y]
+                    effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
+                    if effect != BLOCK and asl_run_wall_blocks(x, y, (packed[e] & 7) - 1, e, last, packed, grid,
+                                                               base_a, base_a + (packed[e - 1] >> 5), ranges, a, b,
+                                                               col, yv, hs_obst, hex_info, la2, False, False) >= 0:
+                        effect = BLOCK
+                    total += drm
+                    if effect != NONE:
+                        soft = True
+                elif code & code_y & ON_MAP_BIT and (code < 0 or (blind[cell, 0] > lb2 and ranges[e, 1] <= max(
+                        0, (blind[cell, 1] - lb2) // 2))) and (code_y < 0 or (blind[cell_y, 0] > lb2 and ranges[
+                            e_y, 1] <= max(0, (blind[cell_y, 1] - lb2) // 2))):
+                    soft = True
+                x = grid[cell]
+                y = grid[cell_y]
+                if group_b >= 0 and (
+                        (x >= 0 and depression_bank(x, group_b, ground_b, neighbours, depression_group, hex_info))
+                        or (y >= 0 and depression_bank(y, group_b, ground_b, neighbours, depression_group, hex_info))):
+                    state = 1
+                    break
+                if soft and slope_ok == 0:
+                    state = 1
+                    break
+        if state < 0 and not stopped:
+            state = 2 if slope_ok != 0 and on_map & ON_MAP_BIT != 0 else (1 if soft else 0)
+        if state < 0:
+            # from the source's end, every entry (a vertex with a wall or an inherent obstacle, a run)
+            total = 0
+            slope_ok = SLOPE_BIT
+            on_map = 0
+            soft = False
+            previous_cell = base_a
+            e = first + 1
+            while e < last:
+                entry = packed[e]
+                k = (entry >> 3) & 3
+                cell = base_a + (entry >> 5)
+                effect = NONE
+                if k == INTERIOR:
+                    code = codes[cell]
+                    slope_ok &= code
+                    on_map |= code
+                    if code < 0:
+                        kind = code & DRM_MASK
+                        if kind == 0 or kind == DRM_MASK:
+                            state = 1 if kind == 0 else 2
+                            break
+                        effect = BLOCK
+                    else:
+                        if code & (ENTRY_SIDE_BIT[entry & 7] << SIDES_SHIFT):
+                            previous = grid[previous_cell]
+                            d = (entry & 7) - 1
+                            wall = hs_obst[previous, d] if previous >= 0 and previous != a else 0
+                            if wall > 0 and wall + max(hex_info[previous, H_GROUND2],
+                                                       hex_info[grid[cell], H_GROUND2]) >= la2:
+                                state = 1
+                                break
+                        if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
+                            r_t = ranges[e, 1]
+                            if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
+                                    blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
+                                effect = BLOCK
+                        total += code & DRM_MASK
+                        if group_b >= 0 and code & ON_MAP_BIT and depression_bank(
+                                grid[cell], group_b, ground_b, neighbours, depression_group, hex_info):
+                            state = 1
+                            break
+                    previous_cell = cell
+                    e += 1
+                elif k == VERTEX:
+                    v = vcodes[cell]
+                    if v & VERTEX_COMPLEX:
+                        h = grid[cell]
+                        effect, reason = asl_hex_effect(h, la2, lb2, False, False, ranges[e, 0], ranges[e, 1],
+                                                        hex_info, True)
+                        if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR:
+                            entered = grid[base_a + (packed[e + 1] >> 5)]
+                            if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst,
+                                                      hex_info, la2, False, False):
+                                effect = BLOCK
+                    total += v & DRM_MASK
+                    e += 1
+                else:
+                    # a hexside run x|y: entries e and e + 1
+                    x = grid[cell]
+                    cell_y = base_a + (packed[e + 1] >> 5)
+                    y = grid[cell_y]
+                    slope_ok &= codes[cell] & codes[cell_y]
+                    on_map |= codes[cell] | codes[cell_y]
+                    effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
+                    if effect != BLOCK and asl_run_wall_blocks(x, y, (entry & 7) - 1, e, last, packed, grid, base_a,
+                                                               previous_cell, ranges, a, b, col, yv, hs_obst,
+                                                               hex_info, la2, False, False) >= 0:
+                        effect = BLOCK
+                    total += drm
+                    if group_b >= 0 and ((x >= 0 and depression_bank(x, group_b, ground_b, neighbours, depression_group,
+                                                                     hex_info))
+                                         or (y >= 0 and depression_bank(y, group_b, ground_b, neighbours,
+                                                                        depression_group, hex_info))):
+                        state = 1
+                        break
+                    e += 2
+                if effect != NONE:
+                    soft = True
+                if soft and slope_ok == 0:
+                    state = 1
+                    break
+            if state < 0:
+                state = 2 if slope_ok != 0 and on_map & ON_MAP_BIT != 0 else (1 if soft else 0)
+        if state == 2:
+            pending[waiting] = j
+            waiting += 1
+        elif state == 1 or (cap > 0 and total >= cap):
+            out[j] = BLOCKED
+        else:
+            out[j] = total
+    if waiting == 0 and usable:
+        return
+    # both calls below pass slices of the same kinds (one set of argument types: one compiled evaluator)
+    source = np.empty(1, targets.dtype)
+    source[0] = a
+    source_level = np.empty(1, target_levels.dtype)
+    source_level[0] = level_a
+    if not usable:  # every pair per pair (a source at ground level, another rule set): no copies
+        records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(count)
+        evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
+                       1, tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
+        for j in range(count):
+            out[lo + j] = BLOCKED if blocked[j] else total_b[j]
+        return
+    records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(waiting)
+    hexes = np.empty(waiting, targets.dtype)
+    levels = np.empty(waiting, target_levels.dtype)
+    for i in range(waiting):
+        hexes[i] = targets[pending[i]]
+        levels[i] = target_levels[pending[i]]
+    evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, hexes[0:waiting], levels[0:waiting], 1,
+                   tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
+    for i in range(waiting):
+        out[pending[i]] = BLOCKED if blocked[i] else total_b[i]
+
+
+@jit_parallel
+def source_fields_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
+                         cell_step, parts, out):
+    """``out[k, j]``: the LOS from source ``k`` to target ``j``, its hindrance DRM (not saturated) or
+    BLOCKED.  Work items are (source, one of ``parts`` slices of the targets); each writes only its
+    own slice of row k."""
+    n = targets.shape[0]
+    hex_info = counters[0]
+    lowest = 1 << 30
+    for j in range(n):
+        lowest = min(lowest, hex_info[targets[j], H_GROUND2] + 2 * target_levels[j])
+    size = (n + parts - 1) // parts
+    for item in numba.prange(sources.shape[0] * parts):
+        k = item // parts
+        lo = (item % parts) * size
+        hi = min(n, lo + size)
+        if lo < hi:
+            source_row(model, sources[k], source_levels[k], lo, hi, targets, target_levels, tpl, board_tables,
+                       counters, cell_step, lowest, out[k])

@@ -1,0 +1,157 @@
+"""The per-source fields kernel answers exactly what the per-pair kernel answers.
+
+``fields_of_fire``, ``threat_map`` and ``field_of_fire`` run
+:mod:`kernel.line_of_sight._source_kernels`; the per-pair
+``_field_kernels.fields_kernel`` stays the reference.  Compared on the
+bundled maps, on seeded random maps of all three rule sets (with and without
+counters, Locations above ground, several target levels; the seed is in the
+test id) and on VASL boards when ``../shared/vasl`` is present.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel import Counters, random_board
+from kernel.line_of_sight import _field_kernels as per_pair
+from kernel.line_of_sight.bulk import source_rows
+from kernel.line_of_sight.counters import counter_tables
+from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
+
+VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
+needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
+
+
+def reference_rows(board, hexes, levels, target_levels, counters):
+    """The per-pair kernel's rows (hindrance saturated at 127, or BLOCKED)."""
+    out = np.empty((len(hexes), len(board)), np.int8)
+    per_pair.fields_kernel(model_code(board), hexes, levels, every_hex(board), target_levels, template_tuple(board),
+                           kernel_board_tables(board), counter_tables(board, counters), out)
+    return out.astype(np.int32)
+
+
+def assert_same_rows(board, hexes, levels=None, target_levels=0, counters=None):
+    hexes = np.asarray(hexes, np.int32)
+    levels = np.zeros(len(hexes), np.int64) if levels is None else np.asarray(levels, np.int64)
+    targets = target_level_array(board, target_levels)
+    expected = reference_rows(board, hexes, levels, targets, counters)
+    got = np.minimum(source_rows(board, hexes, levels, targets, counters), 127)
+    bad = np.argwhere(got != expected)
+    assert bad.size == 0, [(board.name(int(hexes[k])), board.name(int(j)), int(got[k, j]), int(expected[k, j]))
+                           for k, j in bad[:5]]
+    return expected
+
+
+def coded_sources(board, hexes, levels=None) -> int:
+    """How many of the sources the per-source codes serve (the rest go per pair): at least half the
+    map MIN_LEVELS_BELOW levels or more below them (no SMOKE, no depression at the source assumed)."""
+    from kernel.line_of_sight._source_kernels import MIN_LEVELS_BELOW
+
+    height = board.ground_level.astype(int)
+    levels = np.zeros(len(hexes), int) if levels is None else np.asarray(levels)
+    source_height = height[np.asarray(hexes)] + levels
+    return int(sum(2 * (height <= h - MIN_LEVELS_BELOW).sum() >= len(board) for h in source_height))
+
+
+def random_counters(board, rng):
+    n = len(board)
+    return Counters(smoke=np.where(rng.random(n) < 0.08, rng.integers(1, 4, n), 0),
+                    smoke_height=rng.integers(1, 3, n), vehicles=rng.random(n) < 0.05, units=rng.random(n) < 0.05)
+
+
+def test_every_source_of_the_default_map():
+    board = kernel.load("default")
+    assert coded_sources(board, np.arange(len(board))) >= 140
+    rows = assert_same_rows(board, np.arange(len(board)))
+    # the hill source of the bench sees part of the map and is blocked from the rest
+    hill = rows[board.index("71I4")]
+    assert (hill == kernel.BLOCKED).any() and (hill >= 0).sum() > 100
+
+
+@pytest.mark.parametrize("seed", range(4), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("with_counters", [False, True], ids=["no-counters", "counters"])
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_random_maps(ruleset, with_counters, seed):
+    board = random_board(ruleset, 16, 12, seed=seed, max_level=3 if ruleset == "asl" else None, cliffs=0.05)
+    rng = np.random.default_rng(seed)
+    counters = random_counters(board, rng) if with_counters else None
+    n = len(board)
+    sources = rng.choice(n, min(n, 60), replace=False)
+    # sources at ground level, then the same hexes at their top Location level (buildings)
+    assert_same_rows(board, sources, counters=counters)
+    top = np.asarray(target_level_array(board, 9), np.int64)[sources]
+    assert_same_rows(board, sources, levels=top, counters=counters)
+    assert_same_rows(board, sources[:20], target_levels=1, counters=counters)
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+def test_high_sources_on_hilly_asl_maps(seed):
+    """Sources on hilltops over many lower targets: the lines the per-source codes decide."""
+    board = random_board("asl", 18, 14, seed=100 + seed, max_level=4, hills=6, hexside_density=0.15)
+    rng = np.random.default_rng(seed)
+    ground = board.ground_level
+    high = np.flatnonzero(ground >= max(1, ground.max() - 1))
+    sources = rng.choice(high, min(len(high), 40), replace=False)
+    assert coded_sources(board, sources) >= len(sources) // 2  # the lines the codes decide are compared
+    for counters in (None, random_counters(board, rng)):
+        rows = assert_same_rows(board, sources, counters=counters)
+        assert (rows >= 0).any() and (rows == kernel.BLOCKED).any()
+
+
+def test_public_functions_use_it():
+    board = kernel.load("default")
+    sources = [board.index(h) for h in ("71I4", "72M6", "71C3")]
+    expected = reference_rows(board, np.asarray(sources, np.int32), np.zeros(3, np.int64),
+                              target_level_array(board, 0), None)
+    assert np.array_equal(kernel.fields_of_fire(board, sources).hindrance, expected)
+    threat = kernel.threat_map(board, sources)
+    visible = expected != kernel.BLOCKED
+    assert np.array_equal(threat.count, visible.sum(axis=0))
+    fire = kernel.field_of_fire(board, sources)
+    least = np.where(visible, expected, 1 << 20).min(axis=0)
+    assert np.array_equal(fire.visible, visible.any(axis=0))
+    assert np.array_equal(fire.hindrance[fire.visible], least[fire.visible])
+    first = np.argmax(visible & (expected == least), axis=0)
+    assert np.array_equal(fire.source, np.where(fire.visible, first, -1))
+    single = kernel.field_of_fire(board, "71I4")  # one source: its row as it is
+    assert np.array_equal(single.hindrance, expected[0]) and np.array_equal(single.visible, visible[0])
+    assert np.array_equal(single.source, np.where(visible[0], 0, -1))
+
+
+def test_field_of_fire_takes_sources_in_blocks(monkeypatch):
+    """More sources than one block: the same best source and hindrance as one block."""
+    from kernel.line_of_sight import bulk
+
+    board = random_board("asl", 12, 9, seed=5, max_level=3)
+    sources = list(range(0, len(board), 2))
+    whole = kernel.field_of_fire(board, sources)
+    monkeypatch.setattr(bulk, "SOURCE_BLOCK", 7)
+    blocks = kernel.field_of_fire(board, sources)
+    assert np.array_equal(whole.hindrance, blocks.hindrance) and np.array_equal(whole.source, blocks.source)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_parallel_equals_serial(threads):
+    board = kernel.load("default")
+    previous = kernel.set_thread_count(min(threads, kernel.max_threads()))
+    try:
+        one = kernel.fields_of_fire(board, "71I4").hindrance
+    finally:
+        kernel.set_thread_count(previous)
+    assert np.array_equal(one, kernel.fields_of_fire(board, "71I4").hindrance)
+
+
+@needs_vasl
+@pytest.mark.parametrize("folder", ["bd04", "bd02", "bd10"])
+def test_vasl_boards(folder):
+    if not (VASL / folder).is_dir():
+        pytest.skip(f"{folder} not in ../shared/vasl")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)
+        board = kernel.load(str(VASL / folder))
+    assert_same_rows(board, np.arange(len(board)))
