@@ -380,7 +380,7 @@ def mirror_lower(out):
             out[i, j] = out[j, i]
 
 
-#: Pairs per parallel chunk of :func:`los_pairs_kernel` and :func:`field_of_fire_kernel`.
+#: Pairs per parallel chunk of :func:`los_pairs_kernel`.
 CHUNK = 256
 
 
@@ -422,33 +422,3 @@ def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters
         out[r, i] = 0
         _matrix_row(model, i, np.int64(0), i, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
         _matrix_row(model, i, i + 1, n, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
-
-
-@jit_parallel
-def field_of_fire_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
-                         out_visible, out_hindrance, out_source):
-    """Best LOS from any source to each target; each chunk of targets writes only its slice.
-
-    The best source is the visible one with the least hindrance (ties: the
-    first source listed).
-    """
-    n = targets.shape[0]
-    for c in numba.prange((n + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        hi = min(n, lo + CHUNK)
-        records, blocked, total, at, reason, blind, slope = pair_buffers(hi - lo)
-        for j in range(lo, hi):
-            out_source[j] = -1
-            out_hindrance[j] = 0
-        for s in range(sources.shape[0]):
-            evaluate_pairs(model, False, False, sources[s:s + 1], source_levels[s:s + 1], 0, targets[lo:hi],
-                           target_levels[lo:hi], 1, tpl, board_tables, counters, records, blocked, total, at,
-                           reason, blind, slope)
-            for j in range(lo, hi):
-                if not blocked[j - lo] and (out_source[j] < 0 or total[j - lo] < out_hindrance[j]):
-                    out_source[j] = s
-                    out_hindrance[j] = total[j - lo]
-        for j in range(lo, hi):
-            out_visible[j] = out_source[j] >= 0
-            if out_source[j] < 0:
-                out_hindrance[j] = BLOCKED

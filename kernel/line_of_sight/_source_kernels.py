@@ -134,6 +134,10 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
     hex_info, fast_grid, same_code, level_row, level_min = counters
+    # the run's flags as run-time booleans, not literals: its rule steps compile once for this walk and the
+    # per-pair walk (the source is the higher end; lines down, never at one level or on a continuous slope)
+    higher_is_a = np.bool_(True)
+    same = slope = np.bool_(False)
     la2 = hex_info[a, H_GROUND2] + 2 * level_a
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
@@ -284,10 +288,10 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                         break
                     x = grid[cell]
                     y = grid[cell_y]
-                    effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
+                    effect, reason, drm = asl_run_effect(x, y, e, ranges, higher_is_a, la2, lb2, same, slope, hex_info)
                     if effect != BLOCK and asl_run_wall_blocks(x, y, (packed[e] & 7) - 1, e, last, packed, grid,
                                                                base_a, base_a + (packed[e - 1] >> 5), ranges, a, b,
-                                                               col, yv, hs_obst, hex_info, la2, False, False) >= 0:
+                                                               col, yv, hs_obst, hex_info, la2, same, slope) >= 0:
                         effect = BLOCK
                     total += drm
                     if effect != NONE:
@@ -372,10 +376,10 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                     y = grid[cell_y]
                     slope_ok &= codes[cell] & codes[cell_y]
                     on_map |= codes[cell] | codes[cell_y]
-                    effect, reason, drm = asl_run_effect(x, y, e, ranges, True, la2, lb2, False, False, hex_info)
+                    effect, reason, drm = asl_run_effect(x, y, e, ranges, higher_is_a, la2, lb2, same, slope, hex_info)
                     if effect != BLOCK and asl_run_wall_blocks(x, y, (entry & 7) - 1, e, last, packed, grid, base_a,
                                                                previous_cell, ranges, a, b, col, yv, hs_obst,
-                                                               hex_info, la2, False, False) >= 0:
+                                                               hex_info, la2, same, slope) >= 0:
                         effect = BLOCK
                     total += drm
                     if group_b >= 0 and ((x >= 0 and depression_bank(x, group_b, ground_b, neighbours, depression_group,
@@ -433,7 +437,7 @@ def source_fields_kernel(model, sources, source_levels, targets, target_levels, 
     own slice of row k."""
     n = targets.shape[0]
     hex_info = counters[0]
-    lowest = 1 << 30
+    lowest = np.int64(1 << 30)   # an int64, not a literal: one compiled source_row
     for j in range(n):
         lowest = min(lowest, hex_info[targets[j], H_GROUND2] + 2 * target_levels[j])
     size = (n + parts - 1) // parts
