@@ -57,6 +57,17 @@ def test_every_terrain_type_of_vasls_table_is_listed_by_code():
     assert sum(name == "Scrub" for name in table.values()) == 2
 
 
+def warned_codes(caught, marker, pattern):
+    """The VASL terrain codes named by the caught warnings holding ``marker``; each must match ``pattern``."""
+    codes = set()
+    for warning in caught:
+        message = str(warning.message)
+        if marker in message:
+            assert re.search(pattern, message), message
+            codes.add(int(re.search(r"VASL terrain (\d+)", message).group(1)))
+    return codes
+
+
 @needs_vasl
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_shared_board_imports(folder):
@@ -82,22 +93,14 @@ def test_every_shared_board_imports(folder):
     assert not [code for code in codes if lookup.kind[code] == KIND_UNKNOWN]
     unmapped = {code: lookup.names[code] for code in codes if lookup.kind[code] == KIND_UNMAPPED}
     assert unmapped.items() <= FALLBACKS.items()
-    warned = set()
-    for warning in caught:
-        message = str(warning.message)
-        if "no asl equivalent" in message:
-            assert re.search(r"VASL terrain \d+ .*(imported as Open Ground in|its pixels in) [A-Z]+\d+", message), message
-            warned.add(int(re.search(r"VASL terrain (\d+)", message).group(1)))
+    warned = warned_codes(caught, "no asl equivalent",
+                          r"VASL terrain \d+ .*(imported as Open Ground in|its pixels in) [A-Z]+\d+")
     assert warned == set(unmapped)          # every VASL terrain drawn with no asl equivalent is named
     art_only = {code: lookup.names[code] for code in codes if lookup.kind[code] == KIND_TERRAIN
                 and ruleset.terrain_art_only[lookup.feature[code]]}
     assert art_only.items() <= ART_ONLY.items()
-    drawn = set()
-    for warning in caught:
-        message = str(warning.message)
-        if "drawn only in the board's art" in message:
-            assert re.search(r"its pixels in [A-Z]+\d+.* are obstacles of model='depiction'", message), message
-            drawn.add(int(re.search(r"VASL terrain (\d+)", message).group(1)))
+    drawn = warned_codes(caught, "drawn only in the board's art",
+                         r"its pixels in [A-Z]+\d+.* are obstacles of model='depiction'")
     assert drawn == set(art_only)
     assert not any(name == "rowhouse-wall" for h in spec.hexes.values() for name in h.terrain)
 
