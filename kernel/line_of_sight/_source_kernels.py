@@ -127,14 +127,6 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
 
 
 @jit
-def blind_below(blind, cell, lb2, r_t):
-    """Whether the hex of grid cell ``cell`` makes a target at ``lb2`` half levels, ``r_t`` hexes from it, a
-    blind hex (its two bound terms in ``blind[cell]``, as :func:`down_codes` writes them)."""
-    return (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
-        blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2))
-
-
-@jit
 def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, lowest,
                out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
@@ -235,7 +227,9 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                             state = 1
                             break
                     if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
-                        if blind_below(blind, cell, lb2, ranges[e, 1]):
+                        r_t = ranges[e, 1]
+                        if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
+                                blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
                             soft = True
                     total += code & DRM_MASK
                     if group_b >= 0 and code & ON_MAP_BIT and depression_bank(grid[cell], group_b, ground_b, neighbours,
@@ -351,7 +345,9 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                                 state = 1
                                 break
                         if (code >> TOP_SHIFT) - TOP_OFFSET > lb2:
-                            if blind_below(blind, cell, lb2, ranges[e, 1]):
+                            r_t = ranges[e, 1]
+                            if (blind[cell, 0] > lb2 and r_t <= max(0, (blind[cell, 1] - lb2) // 2)) or (
+                                    blind[cell, 2] > lb2 and r_t <= max(1, (blind[cell, 3] - lb2) // 2)):
                                 effect = BLOCK
                         total += code & DRM_MASK
                         if group_b >= 0 and code & ON_MAP_BIT and depression_bank(
