@@ -193,3 +193,16 @@ def test_counters_are_drawn_with_legend_entries(board71, kind):
     assert "+3" in label_texts(figure)
     plain = fire_picture(board71, field_of_fire(board71, "71I4"), dpi=DPI)
     assert "SMOKE counter" not in texts(plain)
+
+
+def test_los_picture_wraps_long_explanation_lines_and_loses_no_word(board71):
+    from kernel.line_of_sight.report import los_report
+    from kernel.render.los_trace import NOTE_WIDTH
+
+    result = los(board71, "71I4", "71Q7")
+    report = los_report(board71, result)
+    assert max(len(line) for line in report.splitlines()) > NOTE_WIDTH   # the check has a long line to wrap
+    figure = los_picture(board71, result, dpi=DPI)
+    note = next(t.get_text() for t in figure.texts if t.get_text().startswith("LOS 71I4 -> 71Q7"))
+    assert max(len(line) for line in note.splitlines()) <= NOTE_WIDTH
+    assert note.split() == report.split()

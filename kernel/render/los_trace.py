@@ -16,6 +16,7 @@ subtitle names the LOS model and the counters applied.
 from __future__ import annotations
 
 import re
+import textwrap
 
 import numpy as np
 
@@ -29,6 +30,8 @@ _CROSSED_EDGE = "#7b1fa2"
 _CROSSED_FILL = (0.88, 0.75, 0.91, 0.35)
 BLOCKING_COLOUR = "#e53935"
 BLIND_COLOUR = "#d500f9"
+#: Characters per line of the explanation under a LOS picture (longer steps continue on the next line).
+NOTE_WIDTH = 118
 # a depiction step's run of pixels: "woods art at level 0, pixels 997,168-1008,163"
 _RUN = re.compile(r"(?P<what>.+) art at level (?P<level>-?\d+), pixels (?P<x0>\d+),(?P<y0>\d+)-(?P<x1>\d+),(?P<y1>\d+)")
 
@@ -77,6 +80,19 @@ def blind_hexes(board, result, crossed) -> dict[int, list[int]]:
     return out
 
 
+def wrapped_lines(text: str, width: int = NOTE_WIDTH) -> list[str]:
+    """The lines of ``text``, each longer than ``width`` continued on indented lines.
+
+    >>> wrapped_lines("  71I4 " + "word " * 30, width=40)[1]
+    '         word word word word word word'
+    """
+    lines = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip()) + 7)
+        lines += textwrap.wrap(line, width, subsequent_indent=indent, drop_whitespace=True) or [""]
+    return lines
+
+
 def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_steps: bool = False,
                 view=None, counters=None, art: bool | None = None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """One LOS: the centre-to-centre line, the hexes it crosses, hindrances and where it is blocked.
@@ -117,7 +133,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     a, _ = board.location(result.viewer)
     b, _ = board.location(result.target)
     crossed = trace(board, a, b)
-    report = los_report(board, result, all_steps=all_steps).splitlines()
+    report = wrapped_lines(los_report(board, result, all_steps=all_steps))
     band = BAND + (min(len(report), 16) * 0.105 if explain else 0.0)
     hexes = [h for h, _ in crossed] + [a, b]
     box, size = (full_box(frame), None)
