@@ -83,6 +83,25 @@ def test_a_full_disk_anywhere_else_names_the_output_not_its_part(tmp_path, capsy
     assert os.listdir(tmp_path) == [] and staged(str(tmp_path / "x")) == str(tmp_path / "x")
 
 
+def test_sigterm_swallowed_inside_a_c_callback_still_terminates_and_keeps_nothing(tmp_path, capsys, monkeypatch):
+    # numba loads cached kernels through ctypes callbacks; an exception raised inside one is only printed by
+    # Python, so the Terminated of a SIGTERM arriving there never reaches the command
+    import ctypes
+
+    write = matrix_command.write_matrix
+
+    def write_then_terminated_inside_a_callback(board, path, **options):
+        counts = write(board, path, **options)
+        callback = ctypes.CFUNCTYPE(None)(lambda: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(0.05)))
+        callback()
+        return counts
+
+    monkeypatch.setattr(matrix_command, "write_matrix", write_then_terminated_inside_a_callback)
+    code, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+    assert code == 143 and err == ["hexkernel matrix: terminated"]   # the swallowed exception is not printed
+    assert os.listdir(tmp_path) == []
+
+
 def test_sigterm_during_matrix_leaves_nothing(tmp_path):
     lines = ["[boards]"] + [f"{r} {c} {'71' if (r + c) % 2 == 0 else '72'}{' rotated' if r % 2 else ''} as "
                             f"{10 + 5 * r + c}" for r in range(5) for c in range(5)]

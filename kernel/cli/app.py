@@ -104,12 +104,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
 
     previous = _terminate_as_interrupt()
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_terminated(unraisable)
     outputs = None
     try:
         # outputs are staged beside their final names and renamed only when the command completes
         with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
             warnings.showwarning = note
             args.run(args)
+            if _terminated.is_set():   # a SIGTERM whose exception a C callback swallowed: no output is kept
+                raise Terminated()
             outputs.commit()
     except (UserError, MissingExtraError) as error:
         print(f"hexkernel {args.command}: error: {error}", file=sys.stderr)
@@ -134,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     finally:
+        sys.unraisablehook = unraisable
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     return 0
@@ -147,13 +152,29 @@ class Terminated(KeyboardInterrupt):
 _STORAGE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG}
 
 
+#: Set when SIGTERM arrived during the current command, even where the :class:`Terminated` it raised was
+#: swallowed (raised inside a C callback, such as numba's cache notification, Python only prints it).
+_terminated = threading.Event()
+
+
+def _quiet_terminated(hook):
+    """``sys.unraisablehook`` that drops a :class:`Terminated` raised where Python cannot propagate it (the
+    command stops at its end, through ``_terminated``) and hands everything else to ``hook``."""
+    def quiet(unraisable):
+        if not isinstance(unraisable.exc_value, Terminated):
+            hook(unraisable)
+    return quiet
+
+
 def _terminate_as_interrupt():
     """Make SIGTERM raise :class:`Terminated` in the main thread; returns the handler it replaces (None when
     not in the main thread, where signals cannot be handled)."""
+    _terminated.clear()
     if threading.current_thread() is not threading.main_thread():
         return None
 
     def terminate(signum, frame):
+        _terminated.set()
         raise Terminated()
 
     return signal.signal(signal.SIGTERM, terminate)
