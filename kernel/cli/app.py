@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         # a warning for a person: one line, no source location
         print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
 
-    previous = _terminate_as_interrupt()
+    terminated = threading.Event()   # set by SIGTERM, even where its Terminated was swallowed
+    previous = _terminate_as_interrupt(terminated)
     unraisable = sys.unraisablehook
     sys.unraisablehook = _quiet_terminated(unraisable)
     outputs = None
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
             warnings.showwarning = note
             args.run(args)
-            if _terminated.is_set():   # a SIGTERM whose exception a C callback swallowed: no output is kept
+            if terminated.is_set():   # a SIGTERM whose exception a C callback swallowed: no output is kept
                 raise Terminated()
             outputs.commit()
     except (UserError, MissingExtraError) as error:
@@ -152,29 +153,25 @@ class Terminated(KeyboardInterrupt):
 _STORAGE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG}
 
 
-#: Set when SIGTERM arrived during the current command, even where the :class:`Terminated` it raised was
-#: swallowed (raised inside a C callback, such as numba's cache notification, Python only prints it).
-_terminated = threading.Event()
-
-
 def _quiet_terminated(hook):
     """``sys.unraisablehook`` that drops a :class:`Terminated` raised where Python cannot propagate it (the
-    command stops at its end, through ``_terminated``) and hands everything else to ``hook``."""
+    command stops at its end, through the event the SIGTERM handler set) and hands everything else to
+    ``hook``."""
     def quiet(unraisable):
         if not isinstance(unraisable.exc_value, Terminated):
             hook(unraisable)
     return quiet
 
 
-def _terminate_as_interrupt():
-    """Make SIGTERM raise :class:`Terminated` in the main thread; returns the handler it replaces (None when
-    not in the main thread, where signals cannot be handled)."""
-    _terminated.clear()
+def _terminate_as_interrupt(terminated: threading.Event):
+    """Make SIGTERM set ``terminated`` and raise :class:`Terminated` in the main thread (inside a C callback,
+    such as numba's cache notification, Python only prints that exception); returns the handler it
+    replaces (None when not in the main thread, where signals cannot be handled)."""
     if threading.current_thread() is not threading.main_thread():
         return None
 
     def terminate(signum, frame):
-        _terminated.set()
+        terminated.set()
         raise Terminated()
 
     return signal.signal(signal.SIGTERM, terminate)
