@@ -995,3 +995,49 @@ def test_a_rowhouse_wall_blocks(rowhouse_board, model):
     assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "obstacle", "10U5")
     assert result.steps[-1].kind.startswith("rowhouse-wall art")
     assert _vasl_engine_sees(10, "10T5", "10V5") in (False, None)
+
+
+@pytest.mark.parametrize("model", ["depiction", "vasl"])
+@pytest.mark.parametrize("viewer, target", [("10U5", "10U6"), ("10U6", "10U5")])
+def test_a_rowhouse_wall_in_an_end_s_own_hex_blocks(rowhouse_board, model, viewer, target):
+    # B23.71: 10U5 and 10U6 are two hexes of one rowhouse, adjacent across the wall between them (its bar
+    # drawn along their hexside, in 10U5). The walk never counts the pixels of the ends' own hexes (a
+    # building's outline does not block a LOS out of it), but a wall between two hexes does
+    # (obstacle_in_own_hex in asl.toml): blocked in 10U5 both ways, as VASL ("Cannot see through
+    # rowhouse/factory wall"); both art models saw through it before
+    result = quiet(kernel.los, rowhouse_board, viewer, target, model=model)
+    assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "obstacle", "10U5")
+    assert result.steps[-1].kind.startswith("rowhouse-wall art")
+    assert _vasl_engine_sees(10, viewer, target) in (False, None)
+
+
+@pytest.mark.parametrize("model", ["depiction", "vasl"])
+def test_a_rowhouse_end_sees_out_where_its_walls_are_not_crossed(rowhouse_board, model):
+    # 10U5 -> 10W5 leaves the rowhouse hex 10U5 away from its wall (its other hexsides have no bar): clear,
+    # as VASL; the matrix answers as the single LOS does, both ways
+    assert quiet(kernel.los, rowhouse_board, "10U5", "10W5", model=model).visible
+    assert _vasl_engine_sees(10, "10U5", "10W5") in (True, None)
+    matrix = quiet(kernel.los_matrix, rowhouse_board, ["10U5", "10U6", "10W5"], model=model)
+    assert (matrix[0, 1], matrix[1, 0]) == (kernel.BLOCKED, kernel.BLOCKED)
+    assert matrix[0, 2] != kernel.BLOCKED and matrix[2, 0] != kernel.BLOCKED
+
+
+@pytest.mark.parametrize("model", ["depiction", "vasl"])
+def test_obstacle_in_own_hex_changes_the_answer(model):
+    """The ruleset flag ``obstacle_in_own_hex`` decides it: with it off for the rowhouse wall, the art of the
+    ends' own hexes never counts and 10U5 -> 10U6 is clear again (the hex model never reads the art)."""
+    import dataclasses
+
+    if not (VASL / "bd10").is_dir():
+        pytest.skip("VASL board 10 (../shared/vasl) not present")
+    board = quiet(kernel.load_vasl_board, VASL / "bd10")   # a board of its own: its ruleset is replaced
+    rs = board.ruleset
+    assert rs.terrain_obstacle_in_own_hex.tolist().count(True) == 1
+    assert rs.terrain_obstacle_in_own_hex[rs.terrain_index("rowhouse-wall")]
+    hex_before = quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"])
+    board.ruleset = dataclasses.replace(rs, terrain_obstacle_in_own_hex=np.zeros_like(rs.terrain_obstacle_in_own_hex))
+    result = quiet(kernel.los, board, "10U5", "10U6", model=model)
+    assert result.visible
+    # a wall between the ends (in 10U5, not an end's hex) still blocks
+    assert not quiet(kernel.los, board, "10T5", "10V5", model=model).visible
+    assert (quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"]) == hex_before).all()
