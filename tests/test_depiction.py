@@ -1041,3 +1041,64 @@ def test_obstacle_in_own_hex_changes_the_answer(model):
     # a wall between the ends (in 10U5, not an end's hex) still blocks
     assert not quiet(kernel.los, board, "10T5", "10V5", model=model).visible
     assert (quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"]) == hex_before).all()
+
+
+@pytest.fixture(scope="module")
+def grain_board():
+    if not (VASL / "bd35").is_dir():
+        pytest.skip("VASL board 35 (../shared/vasl) not present")
+    return quiet(kernel.load_vasl_board, VASL / "bd35")
+
+
+def _vasl_engine_hindrance(board_number: int, viewer: str, target: str) -> int | None:
+    """VASL's engine hindrance DRM for the pair (None when its results are absent)."""
+    from bench.vasl_engine import engine_folder, load_engine_results
+
+    if not (engine_folder() / f"bd{board_number:02d}.npz").is_file():
+        return None
+    engine = load_engine_results(board_number)
+    names = [str(name) for name in engine["hexes"]]
+    return int(engine["hindrance"][names.index(viewer), names.index(target)])
+
+
+@pytest.mark.parametrize("viewer, target, drm, touched", [("35A3", "35F1", 4, {"35C3", "35D1"}),
+                                                          ("35A2", "35H0", 5, {"35C1"})])
+def test_grain_touched_at_a_vertex_alone_does_not_hinder(grain_board, viewer, target, drm, touched):
+    # B.6: inherent terrain hinders even a LOS to or through a vertex of its hex; grain is not inherent, so
+    # a grain hex the segment meets at a single vertex does not hinder (the pixels the walk gave it lie off
+    # the segment by their rounding). 35A3 -> 35F1 touches the grain hexes 35C3 and 35D1 at a vertex and
+    # crosses four others: +4 (before: +6, blocked), as the hex model and VASL; 35A2 -> 35H0 touches 35C1:
+    # +5 (before +6, blocked), as VASL. The vasl model counts per range, as VASL does, and sees both too.
+    result = quiet(kernel.los, grain_board, viewer, target, model="depiction")
+    assert (result.visible, result.hindrance) == (True, drm)
+    counted = {step.hex for step in result.steps if step.hindrance}
+    assert len(counted) == drm and not counted & touched
+    assert quiet(kernel.los, grain_board, viewer, target, model="hex").hindrance == drm
+    assert _vasl_engine_hindrance(35, viewer, target) in (drm, None)
+    assert _vasl_engine_sees(35, viewer, target) in (True, None)
+
+
+def test_inherent_terrain_touched_at_a_vertex_still_hinders(grain_board):
+    # B.6: "mere entrance of the hex (even if only to trace a LOS to or through a vertex of such a hex)"
+    # suffices for an orchard: 35E5 -> 35I8 touches the orchard 35H6 at a vertex, and it counts (+4, as the
+    # hex model; VASL, counting per range, gives +3)
+    result = quiet(kernel.los, grain_board, "35E5", "35I8", model="depiction")
+    assert (result.visible, result.hindrance) == (True, 4)
+    assert any(step.hex == "35H6" and step.hindrance == 1 for step in result.steps)
+    assert quiet(kernel.los, grain_board, "35E5", "35I8", model="hex").hindrance == 4
+
+
+def test_vertex_touch_is_exact(grain_board):
+    """``vertex_touch`` in exact lattice integers: 35A3 -> 35F1 meets 35C3 and 35D1 at a vertex alone and
+    crosses 35C2 and 35B2; a LOS at 0 degrees (35A3 -> 35E3) runs along hexsides and touches no hex at a
+    vertex alone."""
+    from kernel.line_of_sight._pixel_geometry import vertex_touch
+
+    touch = getattr(vertex_touch, "py_func", vertex_touch)
+    board = grain_board
+    x, y = board.x.astype(np.int64), board.y.astype(np.int64)
+    a, b, e3 = (board.names.index(name) for name in ("35A3", "35F1", "35E3"))
+    ddx, ddy = x[b] - x[a], y[b] - y[a]
+    touched = {name for name in board.names if touch(board.names.index(name), a, ddx, ddy, x, y)}
+    assert {"35C3", "35D1"} <= touched and not touched & {"35C2", "35B2", "35D2", "35E2"}
+    assert not any(touch(h, a, x[e3] - x[a], y[e3] - y[a], x, y) for h in range(len(board)))

@@ -10,9 +10,9 @@ that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes
 (:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count, but for those of a class whose terrain
 is an obstacle even there (``class_own``: a rowhouse's wall between two hexes, B23.71), which block when that end
 lies below their top; ``hex_own`` marks the ends whose pixels near their centre dot are walked. Every other pixel
-is judged as a hex of its own at its own ground level, with the rule steps of :mod:`kernel.line_of_sight._rules` (``asl_hex_effect``,
-``asl_hex_hindrance``) reading one row of ``pixel_info`` (laid out like ``hex_info``: a row per pixel class and
-elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel (``class_wall`` > 0) is an obstacle
+is judged as a hex of its own at its own ground level, with the rule steps of :mod:`kernel.line_of_sight._rules`
+(``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info`` (laid out like ``hex_info``: a row
+per pixel class and elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel (``class_wall`` > 0) is an obstacle
 half a level above its ground that makes no blind hexes and is ignored when the hexside of its hex nearest it touches
 either end's hex: one of the end's own hexsides or one running out from one of its vertices (B9.2 as VASL's engine
 applies it), or when it lies near the far vertex of such a walled hexside that is not walled all round (``far_open``,
@@ -25,7 +25,8 @@ the walk meets, with the hex's ground level; SMOKE in an end's own hex counts as
 first end before the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance
 pixel, at the largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one
 (B.6, ``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6);
-``cap`` (at least 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end
+a hex the segment touches at a vertex alone hinders only with inherent terrain (B.6, ``vertex_touch``); ``cap``
+(at least 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end
 instead, and only hexes nearer both ends than they are to each other.
 """
 
@@ -42,11 +43,11 @@ from kernel.line_of_sight._depiction_steps import (  # noqa: F401 (the log's lay
 )
 from kernel.line_of_sight._pixel_geometry import (
     INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_across, hexside_run_key, hexside_touches_end,
-    near_open_far_vertex, vasl_trace, walk_hex, walk_pixel,
+    near_open_far_vertex, vasl_trace, vertex_touch, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
-    BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
-    asl_hex_hindrance, depression_bank, ranges_from_higher,
+    BLOCK, BLOCKED, H_GROUND2, H_HINDRANCE_INHERENT, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE,
+    R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
 from kernel.maps._art_kernels import pixel_point
 
@@ -300,6 +301,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
         if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
             terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
+        if terrain > 0 and not per_range and pixel_info[row, H_HINDRANCE_INHERENT] == 0 and vertex_touch(
+                h, a, ddx, ddy, lat_x, lat_y):
+            # B.6: only inherent terrain hinders a LOS that touches its hex at a vertex alone; the pixels the
+            # walk gives such a hex lie off the segment by their rounding: it crosses none of its art
+            terrain = 0
         if terrain > 0:
             # once per hex (per range with per_range), the two beside a hexside the LOS runs along as one (B.6)
             key = r_s if per_range else hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y)
