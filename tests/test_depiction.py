@@ -265,7 +265,19 @@ def test_on_a_board_without_art_it_follows_the_hex_model():
     # were ignored (B9, section 6); since then 6,015 and 302: the 14 more pairs the depiction model sees
     # cross such a hexspine within 6 px of its far vertex, which B9.2 as VASL applies it ignores and the
     # hex model's B9.2 does not)
-    assert more <= 6_015 and fewer <= 302, (more, fewer)
+    # a hex the segment touches at a vertex alone: both models count only its inherent hindrance there (B.6),
+    # but the walk meets such a hex only where a pixel of the walk falls in it; the pairs where the hex model
+    # counts an inherent hindrance at a vertex that no step of the walk counts are a class of their own
+    # (measured 2026-11-27: 40 pairs, 26 of them among the 302 above and 14 more since grain, brush and marsh
+    # touched at a vertex stopped hindering in the depiction model, which had counted them in place of the
+    # missed orchards); the rest of ``fewer`` is bounded tighter than before (276, was 302 with these 26)
+    missed_vertex = 0
+    for k in np.flatnonzero((ours[rows, cols] != kernel.BLOCKED) & (hex_model[rows, cols] == kernel.BLOCKED)):
+        a, b = int(rows[k]), int(cols[k])
+        at_vertex = {s.hex for s in kernel.los(board, a, b).steps if s.kind == "vertex" and s.hindrance > 0}
+        walked = {s.hex for s in quiet(kernel.los, board, a, b, model="depiction").steps if s.hindrance > 0}
+        missed_vertex += bool(at_vertex - walked)
+    assert more <= 5_967 and fewer - missed_vertex <= 276 and missed_vertex <= 40, (more, fewer, missed_vertex)
     # the continuous slope (B.5): 912 pairs have one in the hex model; the depiction model agrees on all
     # but 59 LOS of range 2 exactly along a hexside (the pixels lie beside one of the two hexes)
     levels = kernel.los_pairs(board, rows, cols).continuous_slope
