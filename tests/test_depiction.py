@@ -930,8 +930,8 @@ def _pair_with_squares(board, viewer, target, squares):
     from kernel.line_of_sight.depiction import kernel_tables, location_levels2
 
     tables = list(quiet(kernel_tables, board, None))
-    assert isinstance(tables[13], bool) and tables[13] == board_art(board).drawn   # the squares flag
-    tables[13] = squares
+    assert isinstance(tables[15], bool) and tables[15] == board_art(board).drawn   # the squares flag
+    tables[15] = squares
     hexes = np.array([board.index(viewer), board.index(target)], np.int64)
     out = np.zeros((2, 2), np.int8)
     D.depiction_matrix_kernel(hexes, location_levels2(board, hexes, np.zeros(2, np.int64)), tuple(tables), out)
@@ -1114,3 +1114,26 @@ def test_vertex_touch_is_exact(grain_board):
     touched = {name for name in board.names if touch(board.names.index(name), a, ddx, ddy, x, y)}
     assert {"35C3", "35D1"} <= touched and not touched & {"35C2", "35B2", "35D2", "35E2"}
     assert not any(touch(h, a, x[e3] - x[a], y[e3] - y[a], x, y) for h in range(len(board)))
+
+
+def test_rowhouse_ends_match_the_reference_walk(rowhouse_board):
+    """B23.71 against the naive reference: LOS from and to hexes whose art holds a rowhouse wall (the ends
+    whose own pixels the walk looks at), in both art models; the explanation too in the depiction model."""
+    from kernel.line_of_sight.depiction import own_hex_obstacles
+
+    board = rowhouse_board
+    _, hex_own = own_hex_obstacles(board, board_art(board))
+    ends = np.flatnonzero(hex_own)
+    assert len(ends) > 10
+    rng = np.random.default_rng(23)
+    pairs = np.column_stack([rng.choice(ends, 80), rng.integers(0, len(board), 80)])
+    pairs = np.vstack([pairs, [[board.index("10U5"), board.index("10U6")]]])
+    _explained_against_reference(board, pairs, np.zeros_like(pairs))
+    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    at_an_end = sum(reference.detail(int(a), int(b))["blocked_at"] in (a, b) for a, b in pairs.tolist())
+    assert at_an_end >= 4, at_an_end   # walls in an end's own hex are met (4 of these pairs), not only elsewhere
+    result = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="vasl")
+    expected = [reference.walk(int(a), int(b), per_range=True) for a, b in pairs.tolist()]
+    assert (~result.visible).tolist() == [blocked for blocked, _ in expected]
+    assert [int(h) for h, seen in zip(result.hindrance, result.visible) if seen] == \
+        [drm for blocked, drm in expected if not blocked]

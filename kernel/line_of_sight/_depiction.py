@@ -12,9 +12,9 @@ is an obstacle even there (``class_own``: a rowhouse's wall between two hexes, B
 lies below their top; ``hex_own`` marks the ends whose pixels near their centre dot are walked. Every other pixel
 is judged as a hex of its own at its own ground level, with the rule steps of :mod:`kernel.line_of_sight._rules`
 (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info`` (laid out like ``hex_info``: a row
-per pixel class and elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel (``class_wall`` >
-0) is an obstacle half a level above its ground that makes no blind hexes and is ignored when the hexside of its hex nearest it touches
-either end's hex: one of the end's own hexsides or one running out from one of its vertices (B9.2 as VASL's engine
+per pixel class and elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel
+(``class_wall`` > 0) is an obstacle half a level above its ground that makes no blind hexes and is ignored when the
+hexside of its hex nearest it touches either end's hex: one of the end's own hexsides or one running out from one of its vertices (B9.2 as VASL's engine
 applies it), or when it lies near the far vertex of such a walled hexside that is not walled all round (``far_open``,
 B9). Ground at the higher end's level in a lower hex next to it is that end's crest line, no height advantage (B10.2
 EXC; not toward a lower end in a depression), and inherent terrain art counts only in a hex of that terrain
