@@ -1,33 +1,34 @@
 """numba kernels of the depiction LOS model: the LOS read off a map's drawn art, pixel by pixel (private).
 
 See :mod:`kernel.line_of_sight.depiction` for the API and the rules. A LOS between hexes ``a < b`` (always walked
-from the smaller index, so the matrix is symmetric by construction) visits the pixels of ``A + i / n * (B - A)``, ``i
-= 1 .. n - 1``, on the segment between the centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``): with drawn
-art, pixel ``(x, y)`` covers ``[x, x + 1) x [y, y + 1)`` (VASL's), the points rounded down, each pixel judged at its
-centre; without, the points rounded, each pixel judged at itself (``pixel_point``, as the rasteriser). A pixel
-belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is nearest
-that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes` unless that hex misses the segment
-(:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count, but for those of a class whose terrain
-is an obstacle even there (``class_own``: a rowhouse's wall between two hexes, B23.71), which block when that end
-lies below their top; ``hex_own`` marks the ends whose pixels near their centre dot are walked. Every other pixel
-is judged as a hex of its own at its own ground level, with the rule steps of :mod:`kernel.line_of_sight._rules`
-(``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info`` (laid out like ``hex_info``: a row
-per pixel class and elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel
-(``class_wall`` > 0) is an obstacle half a level above its ground that makes no blind hexes and is ignored when the
-hexside of its hex nearest it touches either end's hex: one of the end's own hexsides or one running out from one of its vertices (B9.2 as VASL's engine
-applies it), or when it lies near the far vertex of such a walled hexside that is not walled all round (``far_open``,
-B9). Ground at the higher end's level in a lower hex next to it is that end's crest line, no height advantage (B10.2
-EXC; not toward a lower end in a depression), and inherent terrain art counts only in a hex of that terrain
-(``class_inherent``, ``hex_terrain``; B.6). An end at level 0 of a depression hex is in its depression: the pixels of
-its banks above its ground block (``_rules.depression_bank``, over the hexes' ground levels in ``counter_info``).
-SMOKE and vehicles (``counter_info``, laid out like ``hex_info``, read only when ``has_counters``) count once per hex
-the walk meets, with the hex's ground level; SMOKE in an end's own hex counts as in the hex model (A24): the walk's
-first end before the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance
-pixel, at the largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one
-(B.6, ``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6);
-a hex the segment touches at a vertex alone hinders only with inherent terrain (B.6, ``vertex_touch``); ``cap``
-(at least 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end
-instead, and only hexes nearer both ends than they are to each other.
+from the smaller index, so the matrix is symmetric by construction) visits the pixels of ``A + i / n * (B - A)``,
+``i = 1 .. n - 1``, on the segment between the centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``): with
+drawn art, pixel ``(x, y)`` covers ``[x, x + 1) x [y, y + 1)`` (VASL's), the points rounded down, each pixel judged
+at its centre; without, the points rounded, each pixel judged at itself (``pixel_point``, as the rasteriser). A
+pixel belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is
+nearest that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes` unless that hex misses the
+segment (:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count, except those of a class whose
+terrain is an obstacle even there (``class_own``: a rowhouse's wall between two hexes, B23.71): they block when
+that end lies below their top; ``hex_own`` marks the ends whose pixels near their centre dot are walked. Every other
+pixel is judged as a hex of its own at its own ground level, with the rule steps of
+:mod:`kernel.line_of_sight._rules` (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info``
+(laid out like ``hex_info``: a row per pixel class and elevation), ranges counted in hexes from the pixel's hex. A
+wall or hedge pixel (``class_wall`` > 0) is an obstacle half a level above its ground that makes no blind hexes and
+is ignored when the hexside of its hex nearest it touches either end's hex: one of the end's own hexsides or one
+running out from one of its vertices (B9.2 as VASL's engine applies it), or when it lies near the far vertex of such
+a walled hexside that is not walled all round (``far_open``, B9). Ground at the higher end's level in a lower hex
+next to it is that end's crest line, no height advantage (B10.2 EXC; not toward a lower end in a depression), and
+inherent terrain art counts only in a hex of that terrain (``class_inherent``, ``hex_terrain``; B.6). An end at
+level 0 of a depression hex is in its depression: the pixels of its banks above its ground block
+(``_rules.depression_bank``, over the hexes' ground levels in ``counter_info``). SMOKE and vehicles
+(``counter_info``, laid out like ``hex_info``, read only when ``has_counters``) count once per hex the walk meets,
+with the hex's ground level; SMOKE in an end's own hex counts as in the hex model (A24): the walk's first end before
+the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance pixel, at the
+largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one (B.6,
+``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6); a hex
+the segment touches at a vertex alone hinders only with inherent terrain (B.6, ``vertex_touch``); ``cap`` (at least
+1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end instead, and only hexes
+nearer both ends than they are to each other.
 """
 
 from __future__ import annotations
