@@ -32,7 +32,8 @@ BUNDLED = {
 }
 
 TERRAIN_TABLES = ("terrain_los_role", "terrain_hindrance", "terrain_height", "terrain_inherent",
-                  "terrain_half_level", "terrain_bypass", "terrain_stop_on_entry", "terrain_bridge", "terrain_art_only")
+                  "terrain_half_level", "terrain_bypass", "terrain_stop_on_entry", "terrain_bridge", "terrain_art_only",
+                  "terrain_obstacle_in_own_hex")
 HEXSIDE_TABLES = ("hexside_los_role", "hexside_hindrance", "hexside_height", "hexside_road", "hexside_stop_on_cross")
 CLASS_TERRAIN_TABLES = ("terrain_cover", "terrain_move", "terrain_move_all")
 CLASS_HEXSIDE_TABLES = ("hexside_cover", "hexside_move")
@@ -369,6 +370,11 @@ ERRORS = [
      "terrain 'woods': deck is true with los 'obstacle' and bypass: expected los 'none' and no bypass"),
     ("deck-not-boolean", with_terrain("deck = 1"), "terrain 'woods': deck is 1: expected true or false"),
     ("art-only-not-boolean", with_terrain("art_only = 1"), "terrain 'woods': art_only is 1: expected true or false"),
+    ("obstacle-in-own-hex-on-a-hindrance",
+     mini(terrain=TERRAIN.replace("half_level = true\n", "half_level = true\nobstacle_in_own_hex = true\n", 1)),
+     "terrain 'grain': obstacle_in_own_hex is true with los 'hindrance': expected los 'obstacle'"),
+    ("obstacle-in-own-hex-not-boolean", with_terrain("obstacle_in_own_hex = 1"),
+     "terrain 'woods': obstacle_in_own_hex is 1: expected true or false"),
     ("too-many-terrain-types", mini(terrain=many("terrain", MAX_TERRAIN_TYPES + 1)),
      f"{MAX_TERRAIN_TYPES + 1} terrain types: at most {MAX_TERRAIN_TYPES} are supported"),
     ("too-many-hexside-types", mini(hexside=many("hexside", MAX_HEXSIDE_TYPES + 1)),

@@ -1,30 +1,34 @@
 """numba kernels of the depiction LOS model: the LOS read off a map's drawn art, pixel by pixel (private).
 
 See :mod:`kernel.line_of_sight.depiction` for the API and the rules. A LOS between hexes ``a < b`` (always walked
-from the smaller index, so the matrix is symmetric by construction) visits the pixels of ``A + i / n * (B - A)``, ``i
-= 1 .. n - 1``, on the segment between the centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``): with drawn
-art, pixel ``(x, y)`` covers ``[x, x + 1) x [y, y + 1)`` (VASL's), the points rounded down, each pixel judged at its
-centre; without, the points rounded, each pixel judged at itself (``pixel_point``, as the rasteriser). A pixel
-belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is nearest
-that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes` unless that hex misses the segment
-(:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count. Every other pixel is judged as a hex of its
-own at its own ground level, with the rule steps of :mod:`kernel.line_of_sight._rules` (``asl_hex_effect``,
-``asl_hex_hindrance``) reading one row of ``pixel_info`` (laid out like ``hex_info``: a row per pixel class and
-elevation), ranges counted in hexes from the pixel's hex. A wall or hedge pixel (``class_wall`` > 0) is an obstacle
-half a level above its ground that makes no blind hexes and is ignored when the hexside of its hex nearest it touches
-either end's hex: one of the end's own hexsides or one running out from one of its vertices (B9.2 as VASL's engine
-applies it), or when it lies near the far vertex of such a walled hexside that is not walled all round (``far_open``,
-B9). Ground at the higher end's level in a lower hex next to it is that end's crest line, no height advantage (B10.2
-EXC; not toward a lower end in a depression), and inherent terrain art counts only in a hex of that terrain
-(``class_inherent``, ``hex_terrain``; B.6). An end at level 0 of a depression hex is in its depression: the pixels of
-its banks above its ground block (``_rules.depression_bank``, over the hexes' ground levels in ``counter_info``).
-SMOKE and vehicles (``counter_info``, laid out like ``hex_info``, read only when ``has_counters``) count once per hex
-the walk meets, with the hex's ground level; SMOKE in an end's own hex counts as in the hex model (A24): the walk's
-first end before the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance
-pixel, at the largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one
-(B.6, ``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6);
-``cap`` (at least 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end
-instead, and only hexes nearer both ends than they are to each other.
+from the smaller index, so the matrix is symmetric by construction) visits the pixels of ``A + i / n * (B - A)``,
+``i = 1 .. n - 1``, on the segment between the centre dots ``A`` and ``B`` (``n = ceil(max(|dx|, |dy|))``): with
+drawn art, pixel ``(x, y)`` covers ``[x, x + 1) x [y, y + 1)`` (VASL's), the points rounded down, each pixel judged
+at its centre; without, the points rounded, each pixel judged at itself (``pixel_point``, as the rasteriser). A
+pixel belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is
+nearest that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes` unless that hex misses the
+segment (:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count, except those of a class whose
+terrain is an obstacle even there (``class_own``: a rowhouse's wall between two hexes, B23.71): they block when
+that end lies below their top; ``hex_own`` marks the ends whose pixels near their centre dot are walked. Every other
+pixel is judged as a hex of its own at its own ground level, with the rule steps of
+:mod:`kernel.line_of_sight._rules` (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info``
+(laid out like ``hex_info``: a row per pixel class and elevation), ranges counted in hexes from the pixel's hex. A
+wall or hedge pixel (``class_wall`` > 0) is an obstacle half a level above its ground that makes no blind hexes and
+is ignored when the hexside of its hex nearest it touches either end's hex: one of the end's own hexsides or one
+running out from one of its vertices (B9.2 as VASL's engine applies it), or when it lies near the far vertex of such
+a walled hexside that is not walled all round (``far_open``, B9). Ground at the higher end's level in a lower hex
+next to it is that end's crest line, no height advantage (B10.2 EXC; not toward a lower end in a depression), and
+inherent terrain art counts only in a hex of that terrain (``class_inherent``, ``hex_terrain``; B.6). An end at
+level 0 of a depression hex is in its depression: the pixels of its banks above its ground block
+(``_rules.depression_bank``, over the hexes' ground levels in ``counter_info``). SMOKE and vehicles
+(``counter_info``, laid out like ``hex_info``, read only when ``has_counters``) count once per hex the walk meets,
+with the hex's ground level; SMOKE in an end's own hex counts as in the hex model (A24): the walk's first end before
+the walk, the other after it. Terrain hindrance counts once per hex holding an applicable hindrance pixel, at the
+largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly along counting as one (B.6,
+``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6); a hex
+the segment touches at a vertex alone hinders only with inherent terrain (B.6, ``vertex_touch``); ``cap`` (at least
+1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end instead, and only hexes
+nearer both ends than they are to each other.
 """
 
 from __future__ import annotations
@@ -33,94 +37,26 @@ import numba
 import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
+from kernel.line_of_sight._depiction_steps import (  # noqa: F401 (the log's layout is read through this module)
+    COUNTED_SIZE, COUNTERS, HEXSIDE_RUN, KEPT_DRM, LEVEL_BIAS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX,
+    LOG_LAST_PIXEL, LOG_LEVEL, LOG_REASON, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, MAX_HINDRANCE_HEXES, add_end_smoke,
+    count_hindrance, log_counters, log_run, scratch_size, slope_pixel_holds,
+)
 from kernel.line_of_sight._pixel_geometry import (
     INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_across, hexside_run_key, hexside_touches_end,
-    near_open_far_vertex, vasl_trace, walk_hex, walk_pixel,
+    near_open_far_vertex, vasl_trace, vertex_touch, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
-    BLOCK, BLOCKED, H_GROUND2, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, asl_hex_effect,
-    asl_hex_hindrance, depression_bank, end_smoke, ranges_from_higher,
+    BLOCK, BLOCKED, H_GROUND2, H_HINDRANCE_INHERENT, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE,
+    R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
 from kernel.maps._art_kernels import pixel_point
-
-#: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
-LEVEL_BIAS = 128
-#: Most hindrance hexes one walk remembers (the wrapper checks that the cap, at least 1, is below it: each
-#: hex or range remembered adds at least 1).
-MAX_HINDRANCE_HEXES = 64
-#: A walk's scratch memory (``counted``): the hexes (or ranges) whose terrain hindrance counted, the hexes
-#: whose counters counted, and the DRM kept for each of the first (from ``KEPT_DRM``).
-COUNTED_SIZE = 3 * MAX_HINDRANCE_HEXES
-KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
-#: Columns of a recorded walk's log (:func:`depiction_recorded`), one row per step: a run of judged
-#: pixels of one hex, class and elevation, or a hex's counters (``LOG_CLASS`` = ``COUNTERS``).
-(LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
- LOG_LAST_PIXEL) = range(11)
-LOG_COLUMNS = 11
-#: ``LOG_CLASS`` of a step that is not art: a hex's SMOKE and vehicles (or an end's own SMOKE); the inherent
-#: hindrance beside a hexside the LOS runs along (B.6).
-COUNTERS, HEXSIDE_RUN = -1, -2
-
-@jit_inline
-def scratch_size(pixels):
-    """Length of a walk's scratch array (``counted``): ``COUNTED_SIZE``, then room for a VASL trace of the
-    map (x and y of at most width + height + 8 pixels)."""
-    return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
-
-
-@jit
-def slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
-    """(holds, counted) of one walked pixel (judged at ``pixel_point`` with ``off`` > 0, else its corner) for a
-    continuous slope: its ground is the higher end's level less its hex's range from it (counted: not an end's)."""
-    qx, qy = pixel_point(x, y, pixels.shape[1], pixels.shape[0], off)
-    h = walk_hex(qx, qy, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
-    if h < 0 or h == a or h == b:
-        return True, False
-    return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
-
-
-@jit
-def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
-    """Record a hex's counters (SMOKE, vehicles; or ``kind``) as a step of their own; the new count."""
-    log[n_log, LOG_HEX] = h
-    log[n_log, LOG_CLASS] = kind
-    log[n_log, LOG_DRM] = drm
-    log[n_log, LOG_EFFECT] = effect
-    log[n_log, LOG_REASON] = reason
-    log[n_log, LOG_LAST_PIXEL] = -2
-    return n_log + 1
-
-
-@jit
-def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
-    """SMOKE in an end's own hex (A24) added to ``total``: ``(total, whether it reaches the cap, log rows)``;
-    recorded as a counters step of that hex."""
-    smoke = end_smoke(end, level2, counter_info)
-    if smoke == 0:
-        return total, False, n_log
-    total += smoke
-    blocks = total >= cap
-    if record:
-        n_log = log_counters(log, n_log, end, smoke, BLOCK if blocks else NONE, R_HINDRANCE if blocks else R_NONE)
-    return total, blocks, n_log
-
-
-@jit_inline
-def count_hindrance(counted, n_counted, key, terrain):
-    """Count a DRM once under ``key`` (hex, hexside run or range), the largest met: (keys counted, DRM added)."""
-    for k in range(n_counted):
-        if counted[k] == key:
-            added = max(terrain - counted[KEPT_DRM + k], 0)
-            counted[KEPT_DRM + k] += added
-            return n_counted, added
-    counted[n_counted] = key
-    counted[KEPT_DRM + n_counted] = terrain
-    return n_counted + 1, terrain
 
 
 @jit
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
-                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters,
+                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open,
+                   class_own, hex_own, squares, cap, per_range, counter_info, has_counters,
                    counted):
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
     blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
@@ -144,6 +80,10 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     inner = int(np.floor(INNER_RADIUS * steps / np.sqrt(dx * dx + dy * dy)))
     i_first = inner if inner > 1 else 1
     i_last = steps - inner if steps - inner < steps - 1 else steps - 1
+    if hex_own[a]:
+        i_first = 1   # walls between two hexes drawn in an end's hex (class_own) lie within INNER_RADIUS
+    if hex_own[b]:
+        i_last = steps - 1
     full_range = hex_range(a, b, lat_x, lat_y)
     if per_range:
         # VASL's reading walks VASL's own pixels (its trace, ``vasl_trace``), every one of them: those of
@@ -261,6 +201,14 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 continue
         h = cached_hex
         if h == a or h == b:
+            # an end's own hex: its art never counts (a building's outline does not block a LOS out of it),
+            # but a wall between two hexes (class_own: a rowhouse's, B23.71) blocks the LOS crossing it when
+            # the end in that hex is below its top
+            if class_own[c] != 0 and 2 * g + pixel_info[c * n_levels + g - level_min, H_OBSTACLE] > (
+                    la2 if h == a else lb2):
+                if record:
+                    n_log = log_run(log, n_log, h, c, g, x, y, i, BLOCK, R_OBSTACLE)[1]
+                return True, total, R_OBSTACLE, h, slope, n_log
             continue
         if has_counters and h != last_counter_hex:
             # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
@@ -312,19 +260,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 log[run, LOG_Y1] = y
                 log[run, LOG_LAST_PIXEL] = i
             else:
-                run = n_log
-                n_log += 1
-                log[run, LOG_HEX] = h
-                log[run, LOG_CLASS] = c
-                log[run, LOG_LEVEL] = g
-                log[run, LOG_X0] = x
-                log[run, LOG_Y0] = y
-                log[run, LOG_X1] = x
-                log[run, LOG_Y1] = y
-                log[run, LOG_DRM] = 0
-                log[run, LOG_EFFECT] = NONE
-                log[run, LOG_REASON] = R_NONE
-                log[run, LOG_LAST_PIXEL] = i
+                run, n_log = log_run(log, n_log, h, c, g, x, y, i, NONE, R_NONE)
         row = c * n_levels + g - level_min
         if class_inherent[c] != 0 and (hex_terrain[h] & class_inherent[c]) == 0:
             row = g - level_min   # inherent terrain drawn past its hex: that hex's ground, not its terrain (B.6)
@@ -366,6 +302,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
         if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
             terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
+        if terrain > 0 and not per_range and pixel_info[row, H_HINDRANCE_INHERENT] == 0 and vertex_touch(
+                h, a, ddx, ddy, lat_x, lat_y):
+            # B.6: only inherent terrain hinders a LOS that touches its hex at a vertex alone; the pixels the
+            # walk gives such a hex lie off the segment by their rounding: it crosses none of its art
+            terrain = 0
         if terrain > 0:
             # once per hex (per range with per_range), the two beside a hexside the LOS runs along as one (B.6)
             key = r_s if per_range else hexside_run_key(h, a, ddx, ddy, neighbours, lat_x, lat_y)
@@ -392,7 +333,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
 
 @jit_inline
 def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range,
+                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own,
+                   hex_own, squares, cap, per_range,
                    counter_info, has_counters, counted, log):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
@@ -404,12 +346,14 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depress
     if per_range:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, True, counter_info,
+            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
+            squares, cap, True, counter_info,
             has_counters, counted)
     else:
         blocked, total, reason, at, slope, n_log = depiction_walk(
             False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, False, counter_info,
+            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
+            squares, cap, False, counter_info,
             has_counters, counted)
     return blocked, total, reason, at, slope
 
@@ -419,7 +363,8 @@ def depiction_recorded(a, la2, b, lb2, tables):
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
     log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
+     has_counters) = tables
     dx = (lat_x[b] - lat_x[a]) * UNIT_X
     dy = (lat_y[b] - lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
@@ -428,20 +373,23 @@ def depiction_recorded(a, la2, b, lb2, tables):
     counted = np.empty(scratch_size(pixels), np.int64)
     blocked, total, reason, at, slope, n_log = depiction_walk(
         True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters, counted)
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
+        squares, cap, per_range, counter_info, has_counters, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
 def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
+     has_counters) = tables
     a = hexes[row]
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     for j in range(first, last):
         blocked, total, reason, at, slope = depiction_pair(
             a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range,
+            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own,
+            hex_own, squares, cap, per_range,
             counter_info, has_counters, counted, log)
         if blocked:
             out[out_row, j] = BLOCKED
@@ -483,7 +431,8 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
+     has_counters) = tables
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(scratch_size(pixels), np.int64)
@@ -491,7 +440,8 @@ def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_block
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
             blocked, total, reason, at, slope = depiction_pair(
                 hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
-                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info,
+                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain,
+                far_open, class_own, hex_own, squares, cap, per_range, counter_info,
                 has_counters, counted, log)
             out_blocked[p] = blocked
             out_hindrance[p] = total

@@ -38,7 +38,8 @@ def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
     ``counts[k]``.  ``log_rows``: rows of the longest pair's log.  Serial: the pairs of a page take a
     fraction of a second, and a parallel loop around the whole recorded walk compiled far longer."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
+     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
+     has_counters) = tables
     pairs = first.shape[0]
     keep = out.shape[1]
     log = np.empty((log_rows, LOG_COLUMNS), np.int64)   # every row is written in full before it is read
@@ -48,7 +49,8 @@ def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
         b = np.int64(second[k])  # them: both share one compiled recorded walk
         n_log = depiction_walk(True, log, a, levels2[a], b, levels2[b], lat_x, lat_y, cell_index, neighbours,
                                depression_group, pixels, pixel_info, n_levels, level_min, class_wall,
-                               class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info,
+                               class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range,
+                               counter_info,
                                has_counters, counted)[5]
         kept = 0
         for r in range(n_log):

@@ -112,6 +112,18 @@ def meets_trace(h, a, ddx, ddy, lat_x, lat_y):
 
 
 @jit_inline
+def vertex_touch(h, a, ddx, ddy, lat_x, lat_y):
+    """Whether the line through hex ``a``'s centre in lattice direction ``(ddx, ddy)`` meets hex ``h``'s
+    closed hexagon at a single vertex only: as far from ``h``'s centre as the hexagon reaches across it
+    (``meets_trace``'s bound, exact integers) in a direction that runs along no hexside (not 0 or +-60
+    degrees, where that distance is a hexside's)."""
+    if ddy == 0 or abs(ddx) == abs(ddy):
+        return False
+    cross = ddx * (lat_y[h] - lat_y[a]) - ddy * (lat_x[h] - lat_x[a])
+    return abs(cross) == max(2 * abs(ddy), abs(ddx) + abs(ddy))
+
+
+@jit_inline
 def hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y):
     """The hex across the hexside of hex ``h`` that the line through hex ``a``'s centre in lattice direction
     ``(ddx, ddy)`` runs exactly along (a hexspine LOS); -1 where it runs along none of ``h``'s hexsides.

@@ -15,6 +15,10 @@ section 6):
 * walls and hedges are pixels too: half a level above their ground, no blind
   hexes, ignored near the ends' hexes (B9.2) and past the far vertex of an
   end's walled hexspine that is not walled all round (B9);
+* the art of the ends' own hexes never counts (a building's outline does not
+  block a LOS out of it), except terrain with ``obstacle_in_own_hex``: a
+  rowhouse wall between two hexes blocks the LOS that crosses it even in an
+  end's hex, when that end is below its top (B23.71);
 * ground at the higher end's level in a lower hex next to it is that end's
   crest line, not a height advantage (B10.2 EXC; A6.3 decides toward a unit in
   a depression); inherent terrain art counts only in hexes of that terrain
@@ -122,6 +126,7 @@ def depiction_tables(board, per_range: bool = False):
     class_inherent = (art.class_terrain.astype(np.int64) & inherent_mask).astype(np.int64)
     hex_terrain = board.terrain.astype(np.int64)
     far_open = far_vertices_open(board)
+    class_own, hex_own = own_hex_obstacles(board, art)
     elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
     level_min = int(min(elevation.min(), 0))
     n_levels = int(max(elevation.max(), 0)) - level_min + 1
@@ -139,7 +144,8 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
               np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
-              class_inherent, hex_terrain, far_open, art.drawn, cap, False)
+              class_inherent, hex_terrain, far_open, class_own, hex_own, art.drawn, cap,
+              False)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
     # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
     info_vasl = info.copy()
@@ -160,6 +166,39 @@ def _for_reading(tables, info_vasl, per_range):
     if per_range:
         return tables[:6] + (info_vasl,) + tables[7:-1] + (True,)
     return tables[:-1] + (False,)
+
+
+def own_hex_obstacles(board, art) -> tuple[np.ndarray, np.ndarray]:
+    """The art that blocks even in a LOS's end's own hex (terrain with ``obstacle_in_own_hex``: ASL's rowhouse
+    walls, B23.71): per pixel class of ``art`` 1 where its terrain has it, else 0; per hex, whether a pixel of
+    such a class lies within its circumradius and a pixel of its centre dot (only for such ends does the walk
+    look at the pixels near its centre dot).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> from kernel.maps.art import board_art
+    >>> board = kernel.load("default")     # no rowhouse walls
+    >>> class_own, hex_own = own_hex_obstacles(board, board_art(board))
+    >>> int(class_own.sum()), int(hex_own.sum())
+    (0, 0)
+    """
+    from kernel.maps.art import UNIT_X, UNIT_Y, pixel_hexes
+
+    rs = board.ruleset
+    mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_obstacle_in_own_hex[t])
+    class_own = ((art.class_terrain.astype(np.int64) & mask) != 0).astype(np.int64)
+    hex_own = np.zeros(len(board), np.bool_)
+    if class_own.any():
+        ys, xs = np.nonzero(class_own[art.pixels >> 8])
+        px, py = xs + 0.5, ys + 0.5     # drawn art's pixels are judged at their centres
+        near = pixel_hexes(board, px, py)
+        px, py, near = px[near >= 0], py[near >= 0], near[near >= 0]
+        candidates = np.concatenate([near[:, None], board.neighbours[near].astype(np.int64)], axis=1)
+        safe = np.maximum(candidates, 0)
+        dist2 = (board.x[safe] * UNIT_X - px[:, None]) ** 2 + (board.y[safe] * UNIT_Y - py[:, None]) ** 2
+        hex_own[candidates[(candidates >= 0) & (dist2 <= (2 * UNIT_X + 1.0) ** 2)]] = True
+    return class_own, hex_own
 
 
 def far_vertices_open(board) -> np.ndarray:

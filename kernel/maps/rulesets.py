@@ -45,7 +45,7 @@ MAX_HEXSIDE_TYPES = 16   # bits of HEXSIDE_MASK
 _TERRAIN_KEYS = {
     "los", "hindrance", "height", "inherent", "half_level", "bypass",
     "stop_on_entry", "bridge", "deck", "cover", "move", "multi_level", "obstacle_from_above",
-    "depression", "art_only",
+    "depression", "art_only", "obstacle_in_own_hex",
 }
 _HEXSIDE_KEYS = {"los", "hindrance", "height", "cover", "move", "road", "stop_on_cross"}
 _RULE_KEYS = {
@@ -112,6 +112,7 @@ class Ruleset:
     terrain_obstacle_from_above: np.ndarray
     terrain_depression: np.ndarray
     terrain_art_only: np.ndarray
+    terrain_obstacle_in_own_hex: np.ndarray
     terrain_cover: np.ndarray
     terrain_move: np.ndarray
     terrain_move_all: np.ndarray
@@ -371,6 +372,7 @@ def _compile_features(raw: dict, classes: list[str], fail):
         "terrain_obstacle_from_above": np.zeros(n_terrain, np.bool_),
         "terrain_depression": np.zeros(n_terrain, np.bool_),
         "terrain_art_only": np.zeros(n_terrain, np.bool_),
+        "terrain_obstacle_in_own_hex": np.zeros(n_terrain, np.bool_),
         "terrain_cover": np.zeros((n_class, n_terrain), np.int16),
         "terrain_move": np.zeros((n_class, n_terrain), np.float64),
         "terrain_move_all": np.zeros((n_class, n_terrain), np.bool_),
@@ -407,7 +409,8 @@ def _compile_features(raw: dict, classes: list[str], fail):
             if role == "obstacle" and height == 0:
                 fail(f"{where}: los is 'obstacle' but height is 0: expected a positive height")
             for flag in ("inherent", "half_level", "bypass", "stop_on_entry", "bridge", "deck", "multi_level",
-                         "obstacle_from_above", "depression", "art_only", "road", "stop_on_cross"):
+                         "obstacle_from_above", "depression", "art_only", "obstacle_in_own_hex", "road",
+                         "stop_on_cross"):
                 if flag in spec:
                     if not isinstance(spec[flag], bool):
                         fail(f"{where}: {flag} is {spec[flag]!r}: expected true or false")
@@ -415,6 +418,8 @@ def _compile_features(raw: dict, classes: list[str], fail):
             if spec.get("deck") and (role != "none" or spec.get("bypass")):
                 fail(f"{where}: deck is true with los {role!r}{' and bypass' if spec.get('bypass') else ''}: "
                      "expected los 'none' and no bypass (the deck is a Location, not an obstacle)")
+            if spec.get("obstacle_in_own_hex") and role != "obstacle":
+                fail(f"{where}: obstacle_in_own_hex is true with los {role!r}: expected los 'obstacle'")
             tables[f"{kind}_cover"][:, index] = _per_class(spec.get("cover", 0), classes, f"{where} cover", fail)
             move = spec.get("move", {"default": 0 if kind == "hexside" else 1})
             if not isinstance(move, dict):

@@ -27,7 +27,10 @@ terrain mask, building levels and a hexside mask).
 * A pixel's hex is the hex of that trace whose centre dot (pixel
   ``(x * 18.75, y * 32.25)``) is nearest the pixel, compared exactly in
   quarter pixels, ties to the smaller lattice ``(x, y)``.  Pixels whose hex
-  is one of the ends' are skipped; ranges count from the pixel's hex.
+  is one of the ends' are skipped (but a pixel of terrain with
+  ``obstacle_in_own_hex``, a rowhouse's wall between two hexes, B23.71, blocks
+  there when the end in that hex lies below its top); ranges count from the
+  pixel's hex.
   (:meth:`ReferenceDepiction.hex_of` keeps the nearest centre dot over *all*
   hexes, the rasteriser's rule, for the art tests.)
 * Each other pixel is a hex of its own at its ground level ``G`` (half levels),
@@ -41,6 +44,9 @@ terrain mask, building levels and a hexside mask).
   least one such pixel and every one ``S - 2 r_S`` high; then only obstacles
   block and every hindrance counts), hindrances once per hex (the two hexes
   beside a hexside that the segment runs exactly along count as one hex, B.6;
+  a hex whose hexagon the segment meets at one corner alone, its two
+  neighbouring corners strictly on one side of the line, counts only
+  inherent hindrance, B.6;
   or per range
   from the higher end, VASL's reading, which also leaves out a hex at the
   ends' range or more from either end and makes crags and graveyards
@@ -169,6 +175,8 @@ class ReferenceDepiction:
         self.hindrance_height = np.zeros(n_class, np.int64)
         self.wall = np.zeros(n_class, np.int64)
         self.inherent_bits = np.zeros(n_class, np.int64)   # the class's inherent terrains (B.6)
+        self.hindrance_inherent = np.zeros(n_class, bool)   # one of its hindrance terrains is inherent (B.6)
+        self.own_hex = np.zeros(n_class, bool)   # an obstacle even in an end's own hex (B23.71)
         self.wall_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == OBSTACLE)
         for c in range(n_class):
             for t in range(len(rs.terrain_names)):
@@ -185,8 +193,10 @@ class ReferenceDepiction:
                     if rs.terrain_multi_level[t] and levels > 0:
                         height = 2 * levels + 1
                     self.obstacle[c] = max(self.obstacle[c], height)
+                    self.own_hex[c] |= bool(rs.terrain_obstacle_in_own_hex[t])
                 elif rs.terrain_los_role[t] == HINDRANCE:
                     self.hindrance[c] = max(self.hindrance[c], int(rs.terrain_hindrance[t]))
+                    self.hindrance_inherent[c] |= bool(rs.terrain_inherent[t])
                     h = 1 if rs.terrain_half_level[t] else (int(rs.terrain_height[t]) or 2)
                     self.hindrance_height[c] = max(self.hindrance_height[c], h)
             for k in range(len(rs.hexside_names)):
@@ -359,6 +369,27 @@ class ReferenceDepiction:
                         return True
         return False
 
+    def vertex_touched(self, h: int, a: int, b: int) -> bool:
+        """Whether the segment between the centres of ``a`` and ``b`` meets hex ``h``'s hexagon at one corner
+        alone: a corner strictly inside the segment whose two neighbouring corners lie strictly on one side
+        of its line (exact lattice integers: corners at the centre plus (+-2, 0), (+-1, +-1))."""
+        x, y = self.board.x.astype(np.int64), self.board.y.astype(np.int64)
+        ax, ay, bx, by = int(x[a]), int(y[a]), int(x[b]), int(y[b])
+        hx, hy = int(x[h]), int(y[h])
+        ring = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)]
+
+        def side(px, py):
+            return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+
+        for k, (dx, dy) in enumerate(ring):
+            vx, vy = hx + dx, hy + dy
+            along = (vx - ax) * (bx - ax) + (vy - ay) * (by - ay)
+            if side(vx, vy) != 0 or not 0 < along < (bx - ax) ** 2 + (by - ay) ** 2:
+                continue
+            before, after = ring[k - 1], ring[(k + 1) % 6]
+            return side(hx + before[0], hy + before[1]) * side(hx + after[0], hy + after[1]) > 0
+        return False
+
     def pixels(self, a: int, b: int):
         """The walked pixels from the centre dot of ``a`` to that of ``b`` (ends excluded), clipped to the art."""
         ax, ay, bx, by = self.cx[a], self.cy[a], self.cx[b], self.cy[b]
@@ -479,12 +510,13 @@ class ReferenceDepiction:
             # the art's last column and row lie on the line where the map ends: judged at their corner
             qx, qy = (px, py) if px >= w - 1 or py >= h - 1 else (px + half, py + half)
             hx = self.trace_hex_of(qx, qy, trace)
-            if hx != a and hx != b:
+            if (hx != a and hx != b) or self.own_hex[int(self.art_class[px, py])]:
                 walked.append((px, py, hx, qx, qy))
+        walked_out = [p for p in walked if p[2] not in (a, b)]
 
         # continuous slope (B.5): ends on different levels, at least one walked pixel, each S - 2 r_S high
-        slope = (not same) and len(walked) > 0 and all(
-            S - 2 * int(self.art_level[px, py]) == 2 * int(self.distance(high, hx)) for px, py, hx, _, _ in walked)
+        slope = (not same) and len(walked_out) > 0 and all(
+            S - 2 * int(self.art_level[px, py]) == 2 * int(self.distance(high, hx)) for px, py, hx, _, _ in walked_out)
         out["slope"] = slope
 
         # the first end's own SMOKE (A24), before the walk
@@ -497,6 +529,11 @@ class ReferenceDepiction:
         for px, py, hx, qx, qy in walked:
             g = 2 * int(self.art_level[px, py])
             c = int(self.art_class[px, py])
+            if hx in (a, b):
+                # B23.71: a wall between two hexes drawn in an end's hex blocks when that end is below its top
+                if g + int(self.obstacle[c]) > (la if hx == a else lb):
+                    return block(hx, "obstacle")
+                continue
             # inherent terrain drawn outside a hex of that terrain is no terrain there (B.6); walls stay
             spill = bool(self.inherent_bits[c]) and not int(self.board.terrain[hx]) & int(self.inherent_bits[c])
             rs_ = int(self.distance(high, hx))
@@ -570,6 +607,8 @@ class ReferenceDepiction:
                 if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
                     applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
                 key = rs_ if per_range else key
+                if not per_range and not self.hindrance_inherent[c] and self.vertex_touched(hx, a, b):
+                    applies = False   # B.6: only inherent terrain hinders through a vertex of its hex
                 if applies and hind > counted.get(key, 0):
                     # once per hex (or range), at the largest DRM met there: a larger one adds the difference
                     more = hind - counted.get(key, 0)

@@ -1,0 +1,109 @@
+"""The steps of a depiction-model walk: its log's layout, its scratch memory, and the small helpers that judge
+a pixel for a continuous slope, count a hindrance once and record a step (private, numba; used by
+:mod:`kernel.line_of_sight._depiction`, which re-exports the names below).
+
+A recorded walk writes one log row per step (``LOG_*`` columns): a run of judged art pixels of one hex, class
+and elevation (:func:`log_run` starts one), or a step that is no art (a hex's counters, ``COUNTERS``; the
+inherent terrain beside a hexside the LOS runs along, ``HEXSIDE_RUN``: :func:`log_counters`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernel._jit import jit, jit_inline
+from kernel.line_of_sight._pixel_geometry import hex_range, walk_hex
+from kernel.line_of_sight._rules import BLOCK, NONE, R_HINDRANCE, R_NONE, end_smoke
+from kernel.maps._art_kernels import pixel_point
+
+#: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
+LEVEL_BIAS = 128
+#: Most hindrance hexes one walk remembers (the wrapper checks that the cap, at least 1, is below it: each
+#: hex or range remembered adds at least 1).
+MAX_HINDRANCE_HEXES = 64
+#: A walk's scratch memory (``counted``): the hexes (or ranges) whose terrain hindrance counted, the hexes
+#: whose counters counted, and the DRM kept for each of the first (from ``KEPT_DRM``).
+COUNTED_SIZE = 3 * MAX_HINDRANCE_HEXES
+KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
+#: Columns of a recorded walk's log (:func:`depiction_recorded`), one row per step: a run of judged
+#: pixels of one hex, class and elevation, or a hex's counters (``LOG_CLASS`` = ``COUNTERS``).
+(LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
+ LOG_LAST_PIXEL) = range(11)
+LOG_COLUMNS = 11
+#: ``LOG_CLASS`` of a step that is not art: a hex's SMOKE and vehicles (or an end's own SMOKE); the inherent
+#: hindrance beside a hexside the LOS runs along (B.6).
+COUNTERS, HEXSIDE_RUN = -1, -2
+
+@jit_inline
+def scratch_size(pixels):
+    """Length of a walk's scratch array (``counted``): ``COUNTED_SIZE``, then room for a VASL trace of the
+    map (x and y of at most width + height + 8 pixels)."""
+    return COUNTED_SIZE + 2 * (pixels.shape[0] + pixels.shape[1] + 8)
+
+
+@jit
+def slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
+    """(holds, counted) of one walked pixel (judged at ``pixel_point`` with ``off`` > 0, else its corner) for a
+    continuous slope: its ground is the higher end's level less its hex's range from it (counted: not an end's)."""
+    qx, qy = pixel_point(x, y, pixels.shape[1], pixels.shape[0], off)
+    h = walk_hex(qx, qy, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
+    if h < 0 or h == a or h == b:
+        return True, False
+    return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
+
+
+@jit
+def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
+    """Record a hex's counters (SMOKE, vehicles; or ``kind``) as a step of their own; the new count."""
+    log[n_log, LOG_HEX] = h
+    log[n_log, LOG_CLASS] = kind
+    log[n_log, LOG_DRM] = drm
+    log[n_log, LOG_EFFECT] = effect
+    log[n_log, LOG_REASON] = reason
+    log[n_log, LOG_LAST_PIXEL] = -2
+    return n_log + 1
+
+
+@jit
+def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
+    """SMOKE in an end's own hex (A24) added to ``total``: ``(total, whether it reaches the cap, log rows)``;
+    recorded as a counters step of that hex."""
+    smoke = end_smoke(end, level2, counter_info)
+    if smoke == 0:
+        return total, False, n_log
+    total += smoke
+    blocks = total >= cap
+    if record:
+        n_log = log_counters(log, n_log, end, smoke, BLOCK if blocks else NONE, R_HINDRANCE if blocks else R_NONE)
+    return total, blocks, n_log
+
+
+@jit_inline
+def count_hindrance(counted, n_counted, key, terrain):
+    """Count a DRM once under ``key`` (hex, hexside run or range), the largest met: (keys counted, DRM added)."""
+    for k in range(n_counted):
+        if counted[k] == key:
+            added = max(terrain - counted[KEPT_DRM + k], 0)
+            counted[KEPT_DRM + k] += added
+            return n_counted, added
+    counted[n_counted] = key
+    counted[KEPT_DRM + n_counted] = terrain
+    return n_counted + 1, terrain
+
+
+@jit
+def log_run(log, n_log, h, c, g, x, y, i, effect, reason):
+    """Start a run of judged art pixels at pixel ``i`` (``(x, y)``) of hex ``h``, class ``c``, elevation ``g``,
+    with ``effect`` and ``reason`` and no DRM yet: ``(its row, the new count)``."""
+    log[n_log, LOG_HEX] = h
+    log[n_log, LOG_CLASS] = c
+    log[n_log, LOG_LEVEL] = g
+    log[n_log, LOG_X0] = x
+    log[n_log, LOG_Y0] = y
+    log[n_log, LOG_X1] = x
+    log[n_log, LOG_Y1] = y
+    log[n_log, LOG_DRM] = 0
+    log[n_log, LOG_EFFECT] = effect
+    log[n_log, LOG_REASON] = reason
+    log[n_log, LOG_LAST_PIXEL] = i
+    return n_log, n_log + 1
