@@ -188,8 +188,8 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             box[2] = min(box[2], yv[targets[j]] - yv[a] + max_dy)
             box[3] = max(box[3], yv[targets[j]] - yv[a] + max_dy)
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
-        level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, hex_info, hs_obst, same_code[code_row],
-                     fast_grid, np.empty((depth, 3), np.int64), at_level_states)
+        level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
+                     same_code[code_row], fast_grid, np.empty((depth, 3), np.int64), at_level_states)
     prepared = False
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)

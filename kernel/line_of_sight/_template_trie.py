@@ -16,8 +16,8 @@ On the default map the 1,331 lines from 71I4 have 39,753 inner entries and
 Locations at one level (ASL; ``docs/los-semantics.md`` section 2: no blind
 hexes, no slope, so a hex's effect depends on the hex and that level alone),
 carrying per node the state of the line so far: its hindrance DRM, blocked,
-or undecided (a vertex or hexside run beside a featured hexside, where a
-wall line may pass: the evaluator decides those targets).  A blocked node
+or undecided (a hexside run beside a featured hexside, where walls along it
+or through its vertices may block: the evaluator decides those targets).  A blocked node
 ends its subtree: its targets keep the blocked state the output starts
 with, so the shadow of a block costs nothing; subtrees whose templates all
 end outside the targets' box are skipped.
@@ -39,6 +39,7 @@ import numpy as np
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._rules import (
     CODE_MAX_DRM, ENTRY_SIDE_BIT, H_GROUND2, NONE, asl_hex_effect, asl_hex_hindrance, asl_run_effect,
+    asl_vertex_wall_blocks,
 )
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
@@ -47,6 +48,7 @@ HARD = -1
 UNDECIDED = -2
 STATE_DRM = (1 << 20) - 1
 STATE_RUN_OPEN = 1 << 21  # the node is the first side of a hexside run
+STATE_VERTEX_OPEN = 1 << 22  # the node is a vertex beside a featured hexside
 #: Boards with more template entries than this get no tree (its memory: at most 52 bytes per entry).
 MAX_ENTRIES = 4_000_000
 # columns of the per-node table
@@ -176,8 +178,8 @@ def template_target(j, box, targets, grid, base_a):
 
 
 @jit
-def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, hex_info, hs_obst, same_row, fast_grid, stack,
-                 out):
+def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_obst, hex_info, same_row, fast_grid,
+                 stack, out):
     """Write ``out[h]``, for every target hex ``h`` whose template ends in a walked subtree, the state of
     its LOS from hex ``a`` to a target at the same level, ``S2`` half levels (``docs/los-semantics.md``
     section 2, as the evaluator's walk to the first block): ``drm`` (>= 0), or UNDECIDED.  ``out``
@@ -191,6 +193,7 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, hex_info, hs_
     n = nodes.shape[0]
     fast_limit = (S2 << 8) | 255
     same = higher = np.bool_(True)
+    no_target = np.int32(-1)  # (the tree holds inner entries only: no entry is the target's hex)
     slope = np.bool_(False)
     i = 0
     visited = 0
@@ -212,7 +215,16 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, hex_info, hs_
         entry = nodes[i, N_ENTRY]
         k = (entry >> 3) & 3
         cell = base_a + (entry >> 5)
-        if state & STATE_RUN_OPEN and k != HEXSIDE:
+        if state & STATE_VERTEX_OPEN:
+            # the entry after a vertex beside a featured hexside: a wall line through the vertex (B9) from
+            # the interior hex before it into this one blocks
+            state ^= STATE_VERTEX_OPEN
+            if k == INTERIOR and asl_vertex_wall_blocks(grid[previous_cell], grid[cell], grid[run_cell], a, no_target,
+                                                        col, yv, hs_obst, hex_info, S2, same, slope):
+                state = HARD
+        if state < 0:
+            pass
+        elif state & STATE_RUN_OPEN and k != HEXSIDE:
             state = UNDECIDED
         elif k == INTERIOR:
             code = np.int64(same_row[cell])
@@ -233,9 +245,7 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, hex_info, hs_
             previous_cell = cell
         elif k == VERTEX:
             key = fast_grid[cell]
-            if key & 63:
-                state = UNDECIDED  # a wall line may pass through the vertex
-            elif key > fast_limit:
+            if key > fast_limit:
                 # inherent obstacles and hindrances only (section 2, 'vertex step')
                 h = grid[cell]
                 effect, reason = asl_hex_effect(h, S2, S2, same, slope, 0, 0, hex_info, True)
@@ -244,6 +254,9 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, hex_info, hs_
                 else:
                     terrain, smoke, vehicle = asl_hex_hindrance(h, S2, S2, same, slope, True, hex_info)
                     state += terrain + smoke + vehicle
+            if key & 63 and state >= 0:
+                state |= STATE_VERTEX_OPEN  # a wall line may pass through it: the next entry decides
+                run_cell = cell
         else:
             # a hexside run x|y (two consecutive entries): without featured hexsides on either side no wall
             # can block it, and its effect depends on the two hexes alone
@@ -278,9 +291,11 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, hex_info, hs_
         stack[depth, 0] = state
         stack[depth, 1] = previous_cell
         stack[depth, 2] = run_cell
+        # (a template ending at a vertex enters the target's hex after it, whose hexsides never block)
+        own = state & ~STATE_VERTEX_OPEN if state & STATE_RUN_OPEN == 0 else UNDECIDED
         for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_OWN]):
             h = template_target(j, box, targets, grid, base_a)
             if h >= 0:
-                out[h] = state if state & STATE_RUN_OPEN == 0 else UNDECIDED
+                out[h] = own
         i += 1
     return visited
