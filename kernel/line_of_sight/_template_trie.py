@@ -217,7 +217,8 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
         cell = base_a + (entry >> 5)
         if state & STATE_VERTEX_OPEN:
             # the entry after a vertex beside a featured hexside: a wall line through the vertex (B9) from
-            # the interior hex before it into this one blocks
+            # the interior hex before it into this one blocks (as in the evaluator's vertex step; the wall
+            # it needs on that hexside also blocks the crossing into this hex, so no test tells them apart)
             state ^= STATE_VERTEX_OPEN
             if k == INTERIOR and asl_vertex_wall_blocks(grid[previous_cell], grid[cell], grid[run_cell], a, no_target,
                                                         col, yv, hs_obst, hex_info, S2, same, slope):
