@@ -1,4 +1,5 @@
-"""The per-source fields kernel answers exactly what the per-pair kernel answers.
+"""The per-source fields kernel answers exactly what the per-pair kernel answers, for fields of fire and
+for the ASL matrices (``los_matrix``, its blocks and rows, ``visibility_bits``).
 
 ``fields_of_fire``, ``threat_map`` and ``field_of_fire`` run
 :mod:`kernel.line_of_sight._source_kernels`; the per-pair
@@ -238,3 +239,80 @@ def test_ground_sources_among_walls(seed):
     for counters in (None, random_counters(board, rng)):
         rows = assert_same_rows(board, np.arange(len(board)), counters=counters)
         assert (rows > 0).any() and (rows == kernel.BLOCKED).any()
+
+
+def reference_matrix(board, hexes, levels, counters=None):
+    """The per-pair kernels' matrix (the upper triangle mirrored; every ordered pair for V&V)."""
+    from kernel.line_of_sight import _kernels as pairs
+
+    out = np.empty((len(hexes), len(hexes)), np.int8)
+    tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
+    if board.ruleset.los_model == "valor-victory":
+        pairs.los_rows_kernel(model_code(board), hexes, levels, 0, *tables, out)
+    else:
+        pairs.los_matrix_kernel(model_code(board), hexes, levels, *tables, out)
+        pairs.mirror_lower(out)
+    return out
+
+
+def assert_same_matrices(board, hexes=None, levels=None, counters=None):
+    """los_matrix, its blocks, its rows and the visibility bits against the per-pair kernels' matrix."""
+    hexes = np.arange(len(board), dtype=np.int32) if hexes is None else np.asarray(hexes, np.int32)
+    levels = np.zeros(len(hexes), np.int64) if levels is None else np.asarray(levels, np.int64)
+    expected = reference_matrix(board, hexes, levels, counters)
+    got = kernel.los_matrix(board, hexes, levels=levels, counters=counters)
+    bad = np.argwhere(got != expected)
+    assert bad.size == 0, [(board.name(int(hexes[i])), board.name(int(hexes[j])), int(got[i, j]), int(expected[i, j]))
+                           for i, j in bad[:5]]
+    blocks = np.concatenate([rows for _, rows in kernel.los_matrix_blocks(board, hexes, levels=levels,
+                                                                          counters=counters, block_rows=37)])
+    assert np.array_equal(blocks, expected)
+    middle = len(hexes) // 3
+    assert np.array_equal(kernel.los_matrix_rows(board, middle, 5, hexes, levels=levels, counters=counters),
+                          expected[middle:middle + 5])
+    bits = kernel.visibility_bits(board, hexes, levels=levels, counters=counters, block_rows=50)
+    assert np.array_equal(bits, np.packbits(expected != kernel.BLOCKED, axis=1))
+    return expected
+
+
+def test_matrix_of_the_default_map():
+    matrix = assert_same_matrices(kernel.load("default"))
+    assert (matrix == kernel.BLOCKED).any() and (matrix > 0).any()
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("with_counters", [False, True], ids=["no-counters", "counters"])
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_matrices_of_random_maps(ruleset, with_counters, seed):
+    """Every hex at ground level, then every hex at its top Location (buildings, hills below them)."""
+    board = random_board(ruleset, 14, 10, seed=300 + seed, max_level=3 if ruleset == "asl" else None,
+                         hexside_density=0.15, cliffs=0.05)
+    rng = np.random.default_rng(seed)
+    counters = random_counters(board, rng) if with_counters else None
+    assert_same_matrices(board, counters=counters)
+    hexes = np.arange(len(board), dtype=np.int32)
+    assert_same_matrices(board, hexes, np.asarray(target_level_array(board, 9), np.int64), counters)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_matrix_parallel_equals_serial(threads):
+    board = random_board("asl", 16, 12, seed=11, max_level=3, hexside_density=0.15)
+    previous = kernel.set_thread_count(min(threads, kernel.max_threads()))
+    try:
+        one = kernel.los_matrix(board)
+        bits = kernel.visibility_bits(board, block_rows=40)
+    finally:
+        kernel.set_thread_count(previous)
+    assert np.array_equal(one, kernel.los_matrix(board))
+    assert np.array_equal(bits, kernel.visibility_bits(board, block_rows=40))
+
+
+@needs_vasl
+@pytest.mark.parametrize("folder", ["bd02", "bd04"])
+def test_vasl_matrices(folder):
+    if not (VASL / folder).is_dir():
+        pytest.skip(f"{folder} not in ../shared/vasl")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)
+        board = kernel.load(str(VASL / folder))
+    assert_same_matrices(board)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel.line_of_sight import _field_kernels as F
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _source_kernels as S
@@ -89,8 +90,12 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
         K.los_rows_kernel(model, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),
                           counter_tables(board, counters), out)
         return out
-    K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
-                        counter_tables(board, counters), out)
+    if model == rules.MODEL_ASL:  # the per-source rows, right of the diagonal
+        F.source_matrix_kernel(model, hexes, levels, 0, True, template_tuple(board), kernel_board_tables(board),
+                               counter_tables(board, counters), cell_steps(board), template_trie(board), out)
+    else:
+        K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
+                            counter_tables(board, counters), out)
     K.mirror_lower(out)
     return out
 
@@ -116,8 +121,19 @@ def los_matrix_blocks(board, sources=None, *, levels=0, counters=None, block_row
     per_call = counter_tables(board, counters)
     for first in range(0, len(hexes), block_rows):
         rows = np.empty((min(block_rows, len(hexes) - first), len(hexes)), np.int8)
-        K.los_rows_kernel(model_code(board), hexes, levels, first, tpl, tables, per_call, rows)
+        matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows)
         yield first, rows
+
+
+def matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows) -> None:
+    """Rows ``first ..`` of the matrix into ``rows`` (int8): ASL through the per-source rows, the other
+    rule sets through the per-pair rows (the per-source rows are theirs there)."""
+    model = model_code(board)
+    if model == rules.MODEL_ASL:
+        F.source_matrix_kernel(model, hexes, levels, first, False, tpl, tables, per_call, cell_steps(board),
+                               template_trie(board), rows)
+    else:
+        K.los_rows_kernel(model, hexes, levels, first, tpl, tables, per_call, rows)
 
 
 @holding_state
@@ -390,6 +406,6 @@ def los_matrix_rows(board, first_row: int, row_count: int, sources=None, *, leve
         raise ValueError(f"rows {first_row}..{first_row + row_count - 1} asked of a matrix with {len(hexes)} rows: "
                          f"expected first_row + row_count <= {len(hexes)}")
     rows = np.empty((row_count, len(hexes)), np.int8)
-    K.los_rows_kernel(model_code(board), hexes, levels, first_row, template_tuple(board), kernel_board_tables(board),
-                      counter_tables(board, counters), rows)
+    matrix_rows(board, hexes, levels, first_row, template_tuple(board), kernel_board_tables(board),
+                counter_tables(board, counters), rows)
     return rows
