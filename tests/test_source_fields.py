@@ -316,3 +316,53 @@ def test_vasl_matrices(folder):
         warnings.simplefilter("ignore", kernel.VaslImportWarning)
         board = kernel.load(str(VASL / folder))
     assert_same_matrices(board)
+
+
+def up_states(board, a, target_levels=0, counters=None):
+    """Per target: the up walk's state from source ``a`` at ground level (0 seen, 1 blocked, 2 per pair),
+    -1 for a target not above the source."""
+    grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+    tables = kernel_board_tables(board)
+    col, yv, hs_obst, cap = tables[0], tables[1], tables[2], int(tables[4])
+    hex_info, fast_grid = counter_tables(board, counters)[:2]
+    heights = hex_info[:, 0].astype(np.int64) + 2 * np.asarray(target_level_array(board, target_levels), np.int64)
+    la2 = int(hex_info[a, 0])
+    levels, codes, vcodes, blind = tree.up_tables(tree.UP_SLOTS, grid.shape[0])
+    states = np.full(len(board), -1)
+    for b in np.flatnonzero(heights > la2).tolist():
+        s = tree.up_slot(a, la2, int(heights[b]), levels, codes, vcodes, blind, base, hex_info, fast_grid)
+        t = (col[b] - col[a] + max_dc) * (2 * max_dy + 1) + (yv[b] - yv[a] + max_dy)
+        states[b] = tree.up_pair(a, la2, int(heights[b]), start[t], start[t + 1] - 1, packed, grid, base[a], ranges,
+                                 hs_obst, hex_info, codes[s], vcodes[s], blind[s], cap)[0]
+    return states
+
+
+def test_up_codes_decide_most_targets_above_a_ground_source():
+    """From a ground-level source of the default map the up codes decide most targets on the hills above
+    it (the rest: hexside runs, vertices beside walls, possible continuous slopes), as the per-pair
+    kernel does."""
+    board = kernel.load("default")
+    a = board.index("71V7")
+    for target_levels in (0, 1):
+        states = up_states(board, a, target_levels)
+        above = states >= 0
+        decided = (states == 0) | (states == 1)
+        assert above.sum() > 50 and decided.sum() > 0.7 * above.sum()
+        row = assert_same_rows(board, [a], target_levels=target_levels)[0]
+        assert np.array_equal(row[states == 1], np.full((states == 1).sum(), kernel.BLOCKED))
+        assert (row[states == 0] >= 0).all() and (states == 1).any() and (states == 0).any()
+
+
+@pytest.mark.parametrize("seed", range(4), ids=lambda s: f"seed{s}")
+def test_low_sources_on_hilly_asl_maps(seed):
+    """Sources in the lowest hexes of hilly ASL maps, looking up at hills, buildings' upper Locations
+    and counters: the lines the up codes decide, blind hexes near the source among them."""
+    board = random_board("asl", 18, 14, seed=200 + seed, max_level=4, hills=6, hexside_density=0.1, cliffs=0.05)
+    rng = np.random.default_rng(seed)
+    low = np.flatnonzero(board.ground_level == board.ground_level.min())
+    sources = rng.choice(low, min(len(low), 30), replace=False)
+    for counters in (None, random_counters(board, rng)):
+        for target_levels in (0, 1):
+            assert_same_rows(board, sources, target_levels=target_levels, counters=counters)
+    states = np.concatenate([up_states(board, int(a), 1) for a in sources[:10]])
+    assert (states == 0).sum() > 0 and (states == 1).sum() > 0

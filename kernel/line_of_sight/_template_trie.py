@@ -38,8 +38,8 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._rules import (
-    CODE_MAX_DRM, ENTRY_SIDE_BIT, H_GROUND2, NONE, asl_hex_effect, asl_hex_hindrance, asl_run_effect,
-    asl_vertex_wall_blocks,
+    BLOCK, CODE_MAX_DRM, ENTRY_SIDE_BIT, H_GROUND2, H_OBSTACLE, H_OBSTACLE_ABOVE, NONE, asl_hex_effect,
+    asl_hex_hindrance, asl_run_effect, asl_vertex_wall_blocks, end_smoke,
 )
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
@@ -300,3 +300,142 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
                 out[h] = own
         i += 1
     return visited
+
+
+# --- LOS up to a higher target: per-source codes for one target level ---------------------------
+# An up code (int32): the DRM in the low bits, the hex's featured hexsides, and flags.
+UP_DRM = (1 << 16) - 1
+UP_SIDES_SHIFT = 20
+UP_ON_MAP = 1 << 27
+UP_UNDECIDED = 1 << 28  # a DRM too large for its field (or, in vcodes: a vertex the rules decide)
+UP_SOFT = 1 << 29  # blocks unless the line is a continuous slope (an orchard seen from above)
+UP_BLOCK = 1 << 30
+FAR = 1 << 20  # a range from the lower end no blind-hex bound reaches
+#: Target levels above one source served from up codes (higher ones go per pair).
+UP_SLOTS = 8
+
+
+@jit
+def hex_range(dc, dy):
+    """Range between two hexes ``dc`` columns and ``dy`` exact-y steps apart (as the tracer's ranges)."""
+    i = abs(dc)
+    j = abs(dy)
+    half = (i + j) // 2
+    return i if i > half else half
+
+
+@jit
+def plain_end(h, level, level2, hex_info, depression_group):
+    """Whether an end (hex ``h`` at ``level``, ``level2`` half levels) has no SMOKE of its own and is not
+    at ground level in a depression: the ends the per-source codes serve."""
+    return end_smoke(h, level2, hex_info) == 0 and not (level == 0 and depression_group[h] >= 0)
+
+
+@jit
+def up_tables(slots, cells):
+    """Empty rows for :func:`up_slot`: the levels (-1: free), codes, vertex codes and blind-hex terms."""
+    return (np.full(slots, -1, np.int64), np.empty((slots, cells), np.int32), np.empty((slots, cells), np.int32),
+            np.empty((slots, cells, 4), np.int32))
+
+
+@jit
+def up_slot(a, T2, S2, levels, codes, vcodes, blind, base, hex_info, fast_grid):
+    """The row of ``codes``, ``vcodes`` and ``blind`` holding the up codes of source ``a`` at ``T2`` for
+    targets at ``S2`` (written on first use), or -1 when every row holds another level."""
+    for s in range(levels.shape[0]):
+        if levels[s] == S2:
+            return s
+        if levels[s] < 0:
+            levels[s] = S2
+            codes[s, :] = 0
+            vcodes[s, :] = 0
+            up_codes(a, S2, T2, base, hex_info, fast_grid, codes[s], vcodes[s], blind[s])
+            return s
+    return -1
+
+
+@jit
+def up_codes(a, S2, T2, base, hex_info, fast_grid, codes, vcodes, blind):
+    """Write, for every hex, its up code, vertex code and blind-hex terms for a LOS from hex ``a`` at
+    ``T2`` half levels up to a target at ``S2 > T2``, not a continuous slope.  ``blind[cell]``: ground,
+    ``2G - S2 - T2``, obstacle top (or -30000) and ``2O - S2 - T2 + 2``: the blind-hex bounds of
+    :func:`~kernel.line_of_sight._rules.asl_hex_effect` less the term of the range from the target."""
+    for h in range(base.shape[0]):
+        cell = base[h]
+        G = hex_info[h, H_GROUND2]
+        oh = max(hex_info[h, H_OBSTACLE], hex_info[h, H_OBSTACLE_ABOVE] if S2 > G else 0)
+        code = ((fast_grid[cell] & 63) << UP_SIDES_SHIFT) | UP_ON_MAP
+        effect, reason = asl_hex_effect(h, S2, T2, False, False, 0, FAR, hex_info, False)
+        if effect == BLOCK:
+            # ground at or above S2, or an obstacle reaching it, blocks on a slope too; an orchard in
+            # season (no obstacle on a slope) only off one
+            code |= UP_SOFT if hex_info[h, H_OBSTACLE] == 0 and G < S2 else UP_BLOCK
+        ht, hsm, hv = asl_hex_hindrance(h, S2, T2, False, False, False, hex_info)
+        drm = ht + hsm + hv
+        code |= UP_UNDECIDED if drm >= UP_DRM else drm
+        codes[cell] = code
+        blind[cell, 0] = G
+        blind[cell, 1] = 2 * G - S2 - T2
+        blind[cell, 2] = G + oh if oh > 0 else -30000
+        blind[cell, 3] = 2 * (G + oh) - S2 - T2 + 2
+        effect, reason = asl_hex_effect(h, S2, T2, False, False, 0, 0, hex_info, True)
+        ht, hsm, hv = asl_hex_hindrance(h, S2, T2, False, False, True, hex_info)
+        drm = ht + hsm + hv
+        vcodes[cell] = UP_UNDECIDED if effect != NONE or fast_grid[cell] & 63 != 0 or drm >= UP_DRM else drm
+
+
+@jit
+def up_pair(a, T2, S2, first, last, packed, grid, base_a, ranges, hs_obst, hex_info, codes, vcodes, blind, cap):
+    """``(state, total)`` of the LOS along template entries ``first .. last`` from source ``a`` at ``T2``
+    up to a target at ``S2``, from the codes of :func:`up_codes`: state 0 seen (``total``: its DRM), 1
+    blocked, 2 for the per-pair evaluator (a hexside run, a vertex the rules decide, a possible
+    continuous slope, a DRM too large for its code)."""
+    soft = False
+    slope_ok = True
+    crossed = 0
+    total = 0
+    previous_cell = base_a
+    for e in range(first + 1, last):
+        entry = packed[e]
+        k = (entry >> 3) & 3
+        cell = base_a + (entry >> 5)
+        if k == INTERIOR:
+            code = codes[cell]
+            if code & UP_ON_MAP:
+                crossed += 1
+                if slope_ok and S2 - blind[cell, 0] != 2 * ranges[e, 1]:
+                    slope_ok = False
+            if code & UP_BLOCK:
+                return 1, 0
+            if code & UP_UNDECIDED:
+                return 2, 0
+            if code & UP_SOFT:
+                soft = True
+            if code & (ENTRY_SIDE_BIT[entry & 7] << UP_SIDES_SHIFT):
+                d = (entry & 7) - 1
+                previous = grid[previous_cell]
+                if previous >= 0 and previous != a and hs_obst[previous, d] > 0 and hs_obst[previous, d] + max(
+                        hex_info[previous, H_GROUND2], blind[cell, 0]) >= S2:
+                    return 1, 0  # a wall or hedge reaching the higher end's level (on a slope: any)
+            if not soft and code & UP_ON_MAP and (blind[cell, 0] > T2 or blind[cell, 2] > T2):
+                r_s = 2 * (ranges[e, 1] // 5)
+                r_t = ranges[e, 0]
+                if (blind[cell, 0] > T2 and r_t <= max(0, (blind[cell, 1] + r_s) // 2)) or (
+                        blind[cell, 2] > T2 and r_t <= max(1, (blind[cell, 3] + r_s) // 2)):
+                    soft = True
+            total += code & UP_DRM
+            previous_cell = cell
+            if soft and not slope_ok:
+                return 1, 0
+        elif k == VERTEX:
+            v = vcodes[cell]
+            if v & UP_UNDECIDED:
+                return 2, 0
+            total += v
+        else:
+            return 2, 0
+    if slope_ok and crossed > 0:
+        return 2, 0
+    if soft or (cap > 0 and total >= cap):
+        return 1, 0
+    return 0, total
