@@ -1,7 +1,8 @@
 """Per-source fields of fire (private; see :mod:`kernel.line_of_sight.fields`).
 
 :func:`source_fields_kernel` answers what :func:`~kernel.line_of_sight._field_kernels.fields_kernel`
-answers (per source and target: blocked, or the hindrance DRM), the same numbers, faster.
+answers (per source and target: blocked, or the hindrance DRM), with the same
+numbers, faster where the source is above its targets or at their level.
 
 For one source at ``S2`` half levels, the effect of a hex on a LOS down to
 any lower target, when that LOS is not a continuous slope, depends on the
@@ -11,32 +12,33 @@ obstacle reaching ``S2``), or adds a fixed hindrance DRM and may be a blind
 hex for targets close enough below it.  :func:`down_codes` writes these
 per grid cell once per source (int32 ``codes``, with the blind-hex bounds
 in ``blind``, the vertex touches in ``vcodes``); each target's line then
-reads one int32 per crossed hex, from both ends in turn, and again from the
-source's end at a vertex with a wall or inherent obstacle, or a hexside run.
+reads one int32 per crossed hex.  The line is walked from the target's end
+(blind hexes lie near the target, so a blocked line ends sooner), and
+again from the source's end when it meets a vertex with a wall or inherent
+obstacle, or a hexside run, where the rules need the hexes before it.
 
 Targets at the source's own level, when they are at least half the
 targets (a source at ground level on most maps), are served by one walk of
 the templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`)
 over the same-level codes of the counters' tables: lines sharing their
-first hexes share that work, and no line in the shadow of a block is walked.
+first hexes share that work, and no line in the shadow of a block is
+walked.  The tree leaves undecided the lines along a hexside or through a
+vertex beside a featured hexside (walls).
 
-Targets above the source (the higher end) are served by up codes, one
-table per target level (:func:`~kernel.line_of_sight._template_trie.up_codes`,
-built on first use): the blind-hex bounds less the term of the range from
-the target, which each line adds from its template's ranges.
-
-Only "blocked" and the total DRM matter, independent of the order of the steps
-(every DRM is >= 0, the hindrance cap is compared with the total at the end).  Every other pair goes to the per-pair evaluator
+For the field of fire only "blocked" and the total DRM matter, and both
+are independent of the order of the steps (every DRM is >= 0, the
+hindrance cap is compared with the total at the end).  Every other pair
+goes to the per-pair evaluator
 (:func:`~kernel.line_of_sight._kernels.evaluate_pairs`) in one call per
-source: other rule sets, lines the codes leave undecided (a hexside run, a
-vertex beside a wall), SMOKE in an end's hex, an end in a depression, a
-possible continuous slope (every hex crossed one level lower per hex of
-range from the higher end; B.5) meeting a blind hex or a hex the slope
-would change, a hex with a DRM too large for its code.
+source: other rule sets, targets above the source, targets at its level
+the tree leaves undecided (or of a source with fewer than half its targets
+at its level), SMOKE in an end's hex, an end in a depression, a possible
+continuous slope (every hex crossed one level lower per hex of range; B.5)
+meeting a blind hex or a hex the slope would change, a hex with a DRM too
+large for its code.
 
 Scratch per parallel work item: 24 bytes per cell of the trace templates'
-padded grid (and as much per target level above the source, up to
-``UP_SLOTS``), 24 bytes per target, 8 bytes per hex and the tree walk's
+padded grid, 24 bytes per target, 8 bytes per hex and the tree walk's
 stack (24 bytes per entry of the longest template).
 """
 
@@ -52,9 +54,7 @@ from kernel.line_of_sight._rules import (
     H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
     asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
-from kernel.line_of_sight._template_trie import (
-    HARD as STATE_HARD, STATE_DRM, UP_SLOTS, hex_range, level_states, plain_end, up_pair, up_slot, up_tables,
-)
+from kernel.line_of_sight._template_trie import HARD as STATE_HARD, STATE_DRM, level_states
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
@@ -68,10 +68,20 @@ TOP_OFFSET = 512
 HARD_BIT = -(1 << 31)
 UNDECIDED = HARD_BIT | DRM_MASK
 SOFT_BLOCK = HARD_BIT | 1  # blocks unless the line is a continuous slope
-#: The down codes serve a source when at least half its targets lie this many levels below it.
+#: The per-source codes serve a source when at least half its targets lie this many levels below it
+#: (else every pair goes per pair).
 MIN_LEVELS_BELOW = 1
 VERTEX_COMPLEX = 1 << 20  # in vcodes: an inherent obstacle or a hexside feature at the vertex
 RUN_COMPLEX = 1 << 21  # in vcodes: an obstacle, hindrance, SMOKE or hexside feature (off the map: plain)
+
+
+@jit
+def hex_range(dc, dy):
+    """Range between two hexes ``dc`` columns and ``dy`` exact-y steps apart (as the tracer's ranges)."""
+    i = abs(dc)
+    j = abs(dy)
+    half = (i + j) // 2
+    return i if i > half else half
 
 
 @jit
@@ -146,18 +156,16 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
     waiting = 0
-    plain_source = model == MODEL_ASL and plain_end(a, level_a, la2, hex_info, depression_group)
+    plain_source = model == MODEL_ASL and end_smoke(a, la2, hex_info) == 0 and not (
+        level_a == 0 and depression_group[a] >= 0)
     well_below = 0
     at_level = 0
-    above = 0
     for j in range(lo, hi):
         lb2 = hex_info[targets[j], H_GROUND2] + 2 * target_levels[j]
         if lb2 <= la2 - 2 * MIN_LEVELS_BELOW:
             well_below += 1
         elif lb2 == la2:
             at_level += 1
-        elif lb2 > la2:
-            above += 1
     # the codes pay where most targets lie below the source (level-1 sources of the default map: 0.93x
     # the per-pair time; at ground level most pairs are same-level ones)
     usable = plain_source and la2 > lowest and 2 * well_below >= count
@@ -182,18 +190,16 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
         level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
                      same_code[code_row], fast_grid, np.empty((depth, 3), np.int64), at_level_states)
-    # LOS up to higher targets: up codes per target level, built on first use (UP_SLOTS levels at most)
-    up_levels, up_c, up_v, up_b = up_tables(UP_SLOTS if plain_source and above > 0 else 0, grid.shape[0])
-    walk = usable or code_row >= 0 or up_levels.shape[0] > 0
     prepared = False
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)
     blind = np.empty((0, 4), np.int32)
-    for j in range(lo, hi if walk else lo):
+    for j in range(lo, hi if usable or code_row >= 0 else lo):
         b = targets[j]
         level_b = target_levels[j]
         lb2 = hex_info[b, H_GROUND2] + 2 * level_b
-        if lb2 == la2 and code_row >= 0 and plain_end(b, level_b, lb2, hex_info, depression_group):
+        if lb2 == la2 and code_row >= 0 and end_smoke(b, lb2, hex_info) == 0 and not (
+                level_b == 0 and depression_group[b] >= 0):
             state = at_level_states[b]
             t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
             if start[t + 1] - start[t] > 2:  # (a target next to the source has no inner entry, no state)
@@ -202,15 +208,6 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
                     continue
                 if state == STATE_HARD:
                     out[j] = BLOCKED
-                    continue
-        if lb2 > la2 and b != a and up_levels.shape[0] > 0 and plain_end(b, level_b, lb2, hex_info, depression_group):
-            s = up_slot(a, la2, lb2, up_levels, up_c, up_v, up_b, base, hex_info, fast_grid)
-            if s >= 0:
-                t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
-                state, total = up_pair(a, la2, lb2, start[t], start[t + 1] - 1, packed, grid, base_a, ranges, hs_obst,
-                                       hex_info, up_c[s], up_v[s], up_b[s], cap)
-                if state < 2:
-                    out[j] = BLOCKED if state == 1 else total
                     continue
         if not usable or lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0:
             pending[waiting] = j
@@ -453,14 +450,14 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             out[j] = BLOCKED
         else:
             out[j] = total
-    if waiting == 0 and walk:
+    if waiting == 0 and (usable or code_row >= 0):
         return
     # both calls below pass slices of the same kinds (one set of argument types: one compiled evaluator)
     source = np.empty(1, targets.dtype)
     source[0] = a
     source_level = np.empty(1, target_levels.dtype)
     source_level[0] = level_a
-    if not walk:  # every pair per pair (another rule set, an end smoke): no copies
+    if not usable and code_row < 0:  # every pair per pair (another rule set, an end smoke): no copies
         records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(count)
         evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
                        1, tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
