@@ -7,7 +7,9 @@ hexes at their top Location, and targets at level 1; any difference stops
 the run with the map's seed, source and target.
 
 Run: ``python -m bench.fuzz_source_fields --maps 600`` (the tests run a few
-such maps, ``tests/test_source_fields.py``).
+such maps, ``tests/test_source_fields.py``).  ``python -m
+bench.fuzz_source_fields --served default`` (or a board folder) prints the
+share of pairs the per-source paths serve on one map, every hex a source.
 """
 
 from __future__ import annotations
@@ -40,16 +42,49 @@ def compare(board, hexes, levels, target_levels, counters) -> int:
     return len(bad)
 
 
-def coded(board, hexes, levels) -> int:
-    """How many of the sources the per-source codes serve (ASL, at least half the map MIN_LEVELS_BELOW
-    levels or more below them; SMOKE and depressions at the source not counted out)."""
+def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
+    """``(tree, down)``: of the pairs of these sources and every hex, those the prefix tree's walk
+    decides (targets at the source's level) and those the down codes walk (lower targets of sources
+    with at least half their targets MIN_LEVELS_BELOW levels or more below; a few of these still go
+    per pair: possible continuous slopes, large DRMs).  The conditions are those of
+    ``_source_kernels.source_row``."""
+    from kernel.line_of_sight import _template_trie as tree
     from kernel.line_of_sight._source_kernels import MIN_LEVELS_BELOW
+    from kernel.line_of_sight.bulk import template_trie
 
     if board.ruleset.los_model != "asl":
-        return 0
-    height = board.ground_level.astype(int)
-    tops = height[hexes] + levels
-    return int(sum(2 * (height <= h - MIN_LEVELS_BELOW).sum() >= len(board) for h in tops))
+        return 0, 0
+    grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+    col, yv, hs_obst = kernel_board_tables(board)[:3]
+    hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, counters)
+    nodes, tree_targets, depth = template_trie(board)
+    groups = kernel_board_tables(board)[7]
+    ground2 = hex_info[:, 0].astype(int)
+    smoke, smoke_top = hex_info[:, 6].astype(int), hex_info[:, 7].astype(int)
+    heights = ground2 + 2 * np.asarray(target_level_array(board, target_levels), int)
+    no_smoke = ~((smoke > 0) & (heights < smoke_top))
+    plain_targets = no_smoke & ~((heights == ground2) & (groups >= 0))
+    width = 2 * max_dy + 1
+    box = np.array([col.min(), col.max(), yv.min(), yv.max()], np.int64)
+    at_tree = below = 0
+    for a, level in zip(hexes.tolist(), levels.tolist()):
+        la2 = int(ground2[a]) + 2 * level
+        if (smoke[a] > 0 and la2 < smoke_top[a]) or (level == 0 and groups[a] >= 0):
+            continue
+        if la2 > heights.min() and 2 * (heights <= la2 - 2 * MIN_LEVELS_BELOW).sum() >= len(board):
+            below += int(((heights < la2) & no_smoke).sum())
+        row = la2 - level_min
+        if not (2 * (heights == la2).sum() >= len(board) and len(nodes) and 0 <= row < len(level_row)
+                and level_row[row] >= 0):
+            continue
+        states = np.full(len(board), tree.HARD, np.int64)
+        shifted = box - np.array([col[a] - max_dc, col[a] - max_dc, yv[a] - max_dy, yv[a] - max_dy])
+        tree.level_states(a, la2, shifted, nodes, tree_targets, grid, base[a], ranges, col, yv, hs_obst, hex_info,
+                          same_code[level_row[row]], fast_grid, np.empty((depth, 3), np.int64), states)
+        t = (col - col[a] + max_dc) * width + (yv - yv[a] + max_dy)
+        inner = (start[t + 1] - start[t]) > 2
+        at_tree += int(((heights == la2) & plain_targets & inner & (states != tree.UNDECIDED)).sum())
+    return at_tree, below
 
 
 def one_map(seed: int) -> tuple[int, int, int]:
@@ -75,31 +110,49 @@ def one_map(seed: int) -> tuple[int, int, int]:
     top = np.asarray(target_level_array(board, 9), np.int64)[hexes]
     pairs = 0
     bad = 0
-    served = 0
+    by_tree = by_codes = 0
     for levels, target_levels in ((ground, 0), (top, 0), (ground, 1)):
         bad += compare(board, hexes, levels, target_levels, counters)
         pairs += len(hexes) * n
-        served += coded(board, hexes, levels) * n if target_levels == 0 else 0
-    return pairs, bad, served
+        tree_pairs, down_pairs = served(board, hexes, levels, target_levels, counters)
+        by_tree += tree_pairs
+        by_codes += down_pairs
+    return pairs, bad, by_tree, by_codes
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--maps", type=int, default=600)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--served", metavar="MAP", help="print the share of pairs served on one map instead")
     args = parser.parse_args()
+    if args.served:
+        import warnings
+
+        import kernel
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            board = kernel.load(args.served)
+        hexes = np.arange(len(board), dtype=np.int32)
+        tree_pairs, down_pairs = served(board, hexes, np.zeros(len(board), np.int64), 0, None)
+        total = len(board) ** 2
+        print(f"{args.served}: {len(board)} hexes, {total:,} pairs (every hex a source, ground level): "
+              f"{tree_pairs / total:.1%} decided by the prefix tree, {down_pairs / total:.1%} walked with the "
+              f"down codes, the rest per pair")
+        return
     start = time.perf_counter()
-    pairs = 0
-    served = 0
+    pairs = by_tree = by_codes = 0
     for seed in range(args.first_seed, args.first_seed + args.maps):
-        compared, bad, coded_pairs = one_map(seed)
+        compared, bad, tree_pairs, down_pairs = one_map(seed)
         pairs += compared
-        served += coded_pairs
+        by_tree += tree_pairs
+        by_codes += down_pairs
         if bad:
             raise SystemExit(f"seed {seed}: {bad} entries differ")
     print(f"{args.maps} maps (seeds {args.first_seed}..{args.first_seed + args.maps - 1}), {pairs:,} pairs: "
-          f"identical, about {served:,} of them from sources the per-source codes serve "
-          f"({time.perf_counter() - start:.0f} s)")
+          f"identical; {by_tree:,} of them decided by the prefix tree (same level), {by_codes:,} walked with the "
+          f"down codes ({time.perf_counter() - start:.0f} s)")
 
 
 if __name__ == "__main__":

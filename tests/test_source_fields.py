@@ -1,11 +1,14 @@
-"""The per-source fields kernel answers exactly what the per-pair kernel answers.
+"""The per-source fields kernel answers exactly what the per-pair kernel answers, for fields of fire and
+for the ASL matrices (``los_matrix``, its blocks and rows, ``visibility_bits``).
 
 ``fields_of_fire``, ``threat_map`` and ``field_of_fire`` run
 :mod:`kernel.line_of_sight._source_kernels`; the per-pair
 ``_field_kernels.fields_kernel`` stays the reference.  Compared on the
 bundled maps, on seeded random maps of all three rule sets (with and without
 counters, Locations above ground, several target levels; the seed is in the
-test id) and on VASL boards when ``../shared/vasl`` is present.
+test id) and on VASL boards when ``../shared/vasl`` is present.  The
+templates' prefix tree that serves same-level targets is checked against
+the templates it is built from.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ import pytest
 import kernel
 from kernel import Counters, random_board
 from kernel.line_of_sight import _field_kernels as per_pair
-from kernel.line_of_sight.bulk import source_rows
+from kernel.line_of_sight import _template_trie as tree
+from kernel.line_of_sight.bulk import source_rows, template_trie
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
 
@@ -155,3 +159,160 @@ def test_vasl_boards(folder):
         warnings.simplefilter("ignore", kernel.VaslImportWarning)
         board = kernel.load(str(VASL / folder))
     assert_same_rows(board, np.arange(len(board)))
+
+
+def test_the_tree_holds_every_template_once():
+    """Each node's path from the root is the inner entries of every template ending at it; subtrees are
+    the pre-order ranges; the boxes hold their templates' offsets."""
+    board = kernel.load("default")
+    grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+    nodes, targets, depth = template_trie(board)
+    width = 2 * max_dy + 1
+    path = []
+    seen = np.zeros(len(start) - 1, int)
+    for i in range(len(nodes)):
+        d = int(nodes[i, tree.N_DEPTH])
+        path[d:] = [int(nodes[i, tree.N_ENTRY])]
+        assert d < depth and nodes[i, tree.N_END] > i
+        inside = nodes[i + 1:nodes[i, tree.N_END], tree.N_DEPTH]
+        assert (inside > d).all()
+        first = int(nodes[i, tree.N_TPL])
+        for j in range(first, first + int(nodes[i, tree.N_OWN])):
+            dc, dy, offset = (int(v) for v in targets[j])
+            t = dc * width + dy
+            seen[t] += 1
+            assert packed[start[t + 1] - 1] >> 5 == offset
+            assert packed[start[t] + 1:start[t + 1] - 1].tolist() == path
+            assert nodes[i, tree.N_DC_LO] <= dc <= nodes[i, tree.N_DC_HI]
+            assert nodes[i, tree.N_DY_LO] <= dy <= nodes[i, tree.N_DY_HI]
+    inner = np.diff(start) > 2
+    assert (seen[inner] == 1).all() and (seen[~inner] == 0).all()
+    assert len(nodes) < (np.diff(start)[inner] - 2).sum() / 2  # lines share prefixes
+
+
+def test_the_tree_decides_most_targets_of_a_ground_source():
+    """From a ground-level source of the default map the tree's walk decides nine in ten same-level
+    targets (the rest: hexside runs beside walls and hedges), and every row stays the per-pair one."""
+    board = kernel.load("default")
+    grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+    col, yv, hs_obst = kernel_board_tables(board)[:3]
+    hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, None)
+    nodes, targets, depth = template_trie(board)
+    a = board.index("71V7")
+    box = np.array([col.min() - col[a] + max_dc, col.max() - col[a] + max_dc, yv.min() - yv[a] + max_dy,
+                    yv.max() - yv[a] + max_dy], np.int64)
+    states = np.full(len(board), tree.HARD, np.int64)
+    visited = tree.level_states(a, 0, box, nodes, targets, grid, base[a], ranges, col, yv, hs_obst, hex_info,
+                                same_code[level_row[-level_min]], fast_grid, np.empty((depth, 3), np.int64), states)
+    at_level = board.ground_level == 0
+    assert (states[at_level] == tree.UNDECIDED).sum() < 0.1 * at_level.sum()
+    assert visited < 0.2 * len(nodes)  # the shadows of blocks are not walked
+    row = assert_same_rows(board, [a])[0]
+    # (the source and its neighbours have no inner entry, no state; the hindrance cap is 6)
+    decided = at_level & (states != tree.UNDECIDED)
+    decided[a] = False
+    decided[board.neighbours[a][board.neighbours[a] >= 0]] = False
+    blocked = (states == tree.HARD) | (states >= 6)
+    assert np.array_equal(row[decided] == kernel.BLOCKED, blocked[decided])
+    assert np.array_equal(row[decided & ~blocked], states[decided & ~blocked])
+
+
+def test_without_the_tree(monkeypatch):
+    """Templates over ``MAX_ENTRIES`` entries get no tree; every pair then goes as before, same rows."""
+    from kernel.line_of_sight.inputs import LOS_CACHE
+
+    board = random_board("asl", 12, 10, seed=7, max_level=2, hexside_density=0.2)
+    assert len(template_trie(board)[0]) > 0
+    monkeypatch.setattr(tree, "MAX_ENTRIES", 0)
+    del LOS_CACHE.entries(board)["_los_template_trie"]
+    assert len(template_trie(board)[0]) == 0
+    assert_same_rows(board, np.arange(len(board)), counters=random_counters(board, np.random.default_rng(7)))
+
+
+@pytest.mark.parametrize("seed", range(4), ids=lambda s: f"seed{s}")
+def test_ground_sources_among_walls(seed):
+    """Ground-level sources on flat ASL maps dense with walls, hedges and counters: the lines the tree
+    decides, through vertices and along hexsides beside featured hexsides."""
+    board = random_board("asl", 16, 12, seed=200 + seed, max_level=1, hills=1, hexside_density=0.35)
+    rng = np.random.default_rng(seed)
+    assert (board.ground_level == 0).mean() > 0.5
+    for counters in (None, random_counters(board, rng)):
+        rows = assert_same_rows(board, np.arange(len(board)), counters=counters)
+        assert (rows > 0).any() and (rows == kernel.BLOCKED).any()
+
+
+def reference_matrix(board, hexes, levels, counters=None):
+    """The per-pair kernels' matrix (the upper triangle mirrored; every ordered pair for V&V)."""
+    from kernel.line_of_sight import _kernels as pairs
+
+    out = np.empty((len(hexes), len(hexes)), np.int8)
+    tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
+    if board.ruleset.los_model == "valor-victory":
+        pairs.los_rows_kernel(model_code(board), hexes, levels, 0, *tables, out)
+    else:
+        pairs.los_matrix_kernel(model_code(board), hexes, levels, *tables, out)
+        pairs.mirror_lower(out)
+    return out
+
+
+def assert_same_matrices(board, hexes=None, levels=None, counters=None):
+    """los_matrix, its blocks, its rows and the visibility bits against the per-pair kernels' matrix."""
+    hexes = np.arange(len(board), dtype=np.int32) if hexes is None else np.asarray(hexes, np.int32)
+    levels = np.zeros(len(hexes), np.int64) if levels is None else np.asarray(levels, np.int64)
+    expected = reference_matrix(board, hexes, levels, counters)
+    got = kernel.los_matrix(board, hexes, levels=levels, counters=counters)
+    bad = np.argwhere(got != expected)
+    assert bad.size == 0, [(board.name(int(hexes[i])), board.name(int(hexes[j])), int(got[i, j]), int(expected[i, j]))
+                           for i, j in bad[:5]]
+    blocks = np.concatenate([rows for _, rows in kernel.los_matrix_blocks(board, hexes, levels=levels,
+                                                                          counters=counters, block_rows=37)])
+    assert np.array_equal(blocks, expected)
+    middle = len(hexes) // 3
+    assert np.array_equal(kernel.los_matrix_rows(board, middle, 5, hexes, levels=levels, counters=counters),
+                          expected[middle:middle + 5])
+    bits = kernel.visibility_bits(board, hexes, levels=levels, counters=counters, block_rows=50)
+    assert np.array_equal(bits, np.packbits(expected != kernel.BLOCKED, axis=1))
+    return expected
+
+
+def test_matrix_of_the_default_map():
+    matrix = assert_same_matrices(kernel.load("default"))
+    assert (matrix == kernel.BLOCKED).any() and (matrix > 0).any()
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
+@pytest.mark.parametrize("with_counters", [False, True], ids=["no-counters", "counters"])
+@pytest.mark.parametrize("ruleset", ["asl", "valor-victory", "ccn"])
+def test_matrices_of_random_maps(ruleset, with_counters, seed):
+    """Every hex at ground level, then every hex at its top Location (buildings, hills below them)."""
+    board = random_board(ruleset, 14, 10, seed=300 + seed, max_level=3 if ruleset == "asl" else None,
+                         hexside_density=0.15, cliffs=0.05)
+    rng = np.random.default_rng(seed)
+    counters = random_counters(board, rng) if with_counters else None
+    assert_same_matrices(board, counters=counters)
+    hexes = np.arange(len(board), dtype=np.int32)
+    assert_same_matrices(board, hexes, np.asarray(target_level_array(board, 9), np.int64), counters)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_matrix_parallel_equals_serial(threads):
+    board = random_board("asl", 16, 12, seed=11, max_level=3, hexside_density=0.15)
+    previous = kernel.set_thread_count(min(threads, kernel.max_threads()))
+    try:
+        one = kernel.los_matrix(board)
+        bits = kernel.visibility_bits(board, block_rows=40)
+    finally:
+        kernel.set_thread_count(previous)
+    assert np.array_equal(one, kernel.los_matrix(board))
+    assert np.array_equal(bits, kernel.visibility_bits(board, block_rows=40))
+
+
+@needs_vasl
+@pytest.mark.parametrize("folder", ["bd02", "bd04"])
+def test_vasl_matrices(folder):
+    if not (VASL / folder).is_dir():
+        pytest.skip(f"{folder} not in ../shared/vasl")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)
+        board = kernel.load(str(VASL / folder))
+    assert_same_matrices(board)

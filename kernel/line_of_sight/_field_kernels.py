@@ -1,5 +1,6 @@
-"""numba kernels of per-source fields of fire, of the single boolean LOS query and of one recorded LOS (private; see
-:mod:`kernel.line_of_sight.fields` and :func:`kernel.line_of_sight.single.can_see`)."""
+"""numba kernels of per-source fields of fire, of LOS matrices through the per-source rows, of the single boolean
+LOS query and of one recorded LOS (private; see :mod:`kernel.line_of_sight.fields`,
+:mod:`kernel.line_of_sight.bulk` and :func:`kernel.line_of_sight.single.can_see`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._kernels import CHUNK, evaluate_pairs, pair_buffers
-from kernel.line_of_sight._rules import BLIND as BLIND_EFFECT, BLOCKED
+from kernel.line_of_sight._rules import BLIND as BLIND_EFFECT, BLOCKED, H_GROUND2
+from kernel.line_of_sight._source_kernels import source_row
 
 
 @jit_parallel
@@ -31,6 +33,37 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
                 out[k, lo + j] = BLOCKED
             else:
                 out[k, lo + j] = total[j] if total[j] < 127 else 127
+
+
+@jit_parallel
+def source_matrix_kernel(model, hexes, levels, row_start, upper, tpl, board_tables, counters, cell_step, trie, out):
+    """Rows ``row_start ..`` of the LOS matrix over the Locations ``hexes`` at ``levels``, one per row of
+    ``out`` (int8: hindrance saturated at 127, or BLOCKED; diagonal 0), from the per-source rows
+    (:func:`~kernel.line_of_sight._source_kernels.source_row`, the same numbers as the per-pair rows).
+
+    With ``upper`` only the entries right of the diagonal are computed (the caller mirrors them: ASL
+    LOS is symmetric) and work item k takes rows k and ``rows - 1 - k`` (balanced work); each item
+    writes only its own rows."""
+    n = hexes.shape[0]
+    hex_info = counters[0]
+    lowest = np.int64(1 << 30)   # int64 arguments throughout: the same compiled source_row as fields of fire
+    for j in range(n):
+        lowest = min(lowest, hex_info[hexes[j], H_GROUND2] + 2 * levels[j])
+    rows = out.shape[0]
+    items = (rows + 1) // 2 if upper else rows
+    for item in numba.prange(items):
+        buffer = np.empty(n, np.int32)
+        for side in range(2 if upper else 1):
+            r = np.int64(item) if side == 0 else rows - 1 - np.int64(item)
+            if side == 1 and r == item:
+                break
+            i = row_start + r
+            lo = i + 1 if upper else np.int64(0)
+            source_row(model, hexes[i], levels[i], lo, np.int64(n), hexes, levels, tpl, board_tables, counters,
+                       cell_step, trie, lowest, buffer)
+            for j in range(lo, n):
+                out[r, j] = BLOCKED if buffer[j] == BLOCKED else min(buffer[j], 127)
+            out[r, i] = 0
 
 
 @jit_inline

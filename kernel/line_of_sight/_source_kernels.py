@@ -2,7 +2,7 @@
 
 :func:`source_fields_kernel` answers what :func:`~kernel.line_of_sight._field_kernels.fields_kernel`
 answers (per source and target: blocked, or the hindrance DRM), with the same
-numbers, faster where the source is above its targets.
+numbers, faster where the source is above its targets or at their level.
 
 For one source at ``S2`` half levels, the effect of a hex on a LOS down to
 any lower target, when that LOS is not a continuous slope, depends on the
@@ -17,18 +17,29 @@ reads one int32 per crossed hex.  The line is walked from the target's end
 again from the source's end when it meets a vertex with a wall or inherent
 obstacle, or a hexside run, where the rules need the hexes before it.
 
+Targets at the source's own level, when they are at least half the
+targets (a source at ground level on most maps), are served by one walk of
+the templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`)
+over the same-level codes of the counters' tables: lines sharing their
+first hexes share that work, and no line in the shadow of a block is
+walked.  The tree leaves undecided the lines along a hexside or through a
+vertex beside a featured hexside (walls).
+
 For the field of fire only "blocked" and the total DRM matter, and both
 are independent of the order of the steps (every DRM is >= 0, the
 hindrance cap is compared with the total at the end).  Every other pair
 goes to the per-pair evaluator
 (:func:`~kernel.line_of_sight._kernels.evaluate_pairs`) in one call per
-source: other rule sets, targets at or above the source, SMOKE in an end's
-hex, an end in a depression, a possible continuous slope (every hex
-crossed one level lower per hex of range; B.5) meeting a blind hex or a
-hex the slope would change, a hex with a DRM too large for its code.
+source: other rule sets, targets above the source, targets at its level
+the tree leaves undecided (or of a source with fewer than half its targets
+at its level), SMOKE in an end's hex, an end in a depression, a possible
+continuous slope (every hex crossed one level lower per hex of range; B.5)
+meeting a blind hex or a hex the slope would change, a hex with a DRM too
+large for its code.
 
 Scratch per parallel work item: 24 bytes per cell of the trace templates'
-padded grid and 24 bytes per target.
+padded grid, 24 bytes per target, 8 bytes per hex and the tree walk's
+stack (24 bytes per entry of the longest template).
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from kernel.line_of_sight._rules import (
     H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
     asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
+from kernel.line_of_sight._template_trie import HARD as STATE_HARD, STATE_DRM, level_states
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
@@ -127,13 +139,15 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
 
 
 @jit
-def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, lowest,
-               out):
+def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, trie,
+               lowest, out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
-    (not saturated), or BLOCKED.  ``lowest``: the lowest target's height in half levels."""
+    (not saturated), or BLOCKED.  ``trie``: the templates' prefix tree (``nodes, targets, depth``,
+    :mod:`kernel.line_of_sight._template_trie`); ``lowest``: the lowest target's height in half levels."""
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
     hex_info, fast_grid, same_code, level_row, level_min = counters
+    nodes, tree_targets, depth = trie
     # the run's flags as run-time booleans, not literals: its rule steps compile once for this walk and the
     # per-pair walk (the source is the higher end; lines down, never at one level or on a continuous slope)
     higher_is_a = np.bool_(True)
@@ -142,27 +156,60 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
     waiting = 0
-    usable = model == MODEL_ASL and la2 > lowest and end_smoke(a, la2, hex_info) == 0 and not (
+    plain_source = model == MODEL_ASL and end_smoke(a, la2, hex_info) == 0 and not (
         level_a == 0 and depression_group[a] >= 0)
-    if usable:
-        # the codes pay where most targets lie below the source (level-1 sources of the default map: 0.93x
-        # the per-pair time; at ground level most pairs are same-level ones, which go per pair)
-        well_below = 0
+    well_below = 0
+    at_level = 0
+    for j in range(lo, hi):
+        lb2 = hex_info[targets[j], H_GROUND2] + 2 * target_levels[j]
+        if lb2 <= la2 - 2 * MIN_LEVELS_BELOW:
+            well_below += 1
+        elif lb2 == la2:
+            at_level += 1
+    # the codes pay where most targets lie below the source (level-1 sources of the default map: 0.93x
+    # the per-pair time; at ground level most pairs are same-level ones)
+    usable = plain_source and la2 > lowest and 2 * well_below >= count
+    # LOS at the source's level: the same-level codes, through the templates' tree, whose walk visits
+    # every node outside the shadows of blocks: it pays where most targets share the source's level (a
+    # hill source's few same-level targets, seen far across lower ground, go per pair)
+    code_row = -1
+    if plain_source and 2 * at_level >= count and nodes.shape[0] > 0 and 0 <= la2 - level_min < level_row.shape[0]:
+        code_row = level_row[la2 - level_min]
+    base_a = base[a]
+    width = 2 * max_dy + 1
+    at_level_states = np.empty(0, np.int64)
+    if code_row >= 0:
+        box = np.empty(4, np.int64)  # the targets' column and exact-y offsets, as the tree's template boxes
+        box[0] = box[2] = 1 << 30
+        box[1] = box[3] = -(1 << 30)
         for j in range(lo, hi):
-            if hex_info[targets[j], H_GROUND2] + 2 * target_levels[j] <= la2 - 2 * MIN_LEVELS_BELOW:
-                well_below += 1
-        usable = 2 * well_below >= count
+            box[0] = min(box[0], col[targets[j]] - col[a] + max_dc)
+            box[1] = max(box[1], col[targets[j]] - col[a] + max_dc)
+            box[2] = min(box[2], yv[targets[j]] - yv[a] + max_dy)
+            box[3] = max(box[3], yv[targets[j]] - yv[a] + max_dy)
+        at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
+        level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
+                     same_code[code_row], fast_grid, np.empty((depth, 3), np.int64), at_level_states)
     prepared = False
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)
     blind = np.empty((0, 4), np.int32)
-    width = 2 * max_dy + 1
-    base_a = base[a]
-    for j in range(lo, hi if usable else lo):
+    for j in range(lo, hi if usable or code_row >= 0 else lo):
         b = targets[j]
         level_b = target_levels[j]
         lb2 = hex_info[b, H_GROUND2] + 2 * level_b
-        if lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0:
+        if lb2 == la2 and code_row >= 0 and end_smoke(b, lb2, hex_info) == 0 and not (
+                level_b == 0 and depression_group[b] >= 0):
+            state = at_level_states[b]
+            t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
+            if start[t + 1] - start[t] > 2:  # (a target next to the source has no inner entry, no state)
+                if state >= 0:
+                    out[j] = BLOCKED if cap > 0 and state >= cap else state
+                    continue
+                if state == STATE_HARD:
+                    out[j] = BLOCKED
+                    continue
+        if not usable or lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0:
             pending[waiting] = j
             waiting += 1
             continue
@@ -403,14 +450,14 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             out[j] = BLOCKED
         else:
             out[j] = total
-    if waiting == 0 and usable:
+    if waiting == 0 and (usable or code_row >= 0):
         return
     # both calls below pass slices of the same kinds (one set of argument types: one compiled evaluator)
     source = np.empty(1, targets.dtype)
     source[0] = a
     source_level = np.empty(1, target_levels.dtype)
     source_level[0] = level_a
-    if not usable:  # every pair per pair (a source at ground level, another rule set): no copies
+    if not usable and code_row < 0:  # every pair per pair (another rule set, an end smoke): no copies
         records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(count)
         evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
                        1, tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
@@ -431,7 +478,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
 
 @jit_parallel
 def source_fields_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
-                         cell_step, parts, out):
+                         cell_step, trie, parts, out):
     """``out[k, j]``: the LOS from source ``k`` to target ``j``, its hindrance DRM (not saturated) or
     BLOCKED.  Work items are (source, one of ``parts`` slices of the targets); each writes only its
     own slice of row k."""
@@ -447,4 +494,4 @@ def source_fields_kernel(model, sources, source_levels, targets, target_levels, 
         hi = min(n, lo + size)
         if lo < hi:
             source_row(model, sources[k], source_levels[k], lo, hi, targets, target_levels, tpl, board_tables,
-                       counters, cell_step, lowest, out[k])
+                       counters, cell_step, trie, lowest, out[k])

@@ -32,16 +32,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel.line_of_sight import _field_kernels as F
 from kernel.line_of_sight import _kernels as K
 from kernel.line_of_sight import _rules as rules
 from kernel.line_of_sight import _source_kernels as S
+from kernel.line_of_sight import _template_trie as T
 from kernel._jit import thread_count
 from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.line_of_sight.depiction import (
     ART_MODELS, best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
 from kernel.line_of_sight.inputs import (
-    cell_steps, cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays,
+    LOS_CACHE, cell_steps, cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays,
     target_level_array, template_tuple,
 )
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
@@ -88,8 +90,12 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
         K.los_rows_kernel(model, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),
                           counter_tables(board, counters), out)
         return out
-    K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
-                        counter_tables(board, counters), out)
+    if model == rules.MODEL_ASL:  # the per-source rows, right of the diagonal
+        F.source_matrix_kernel(model, hexes, levels, 0, True, template_tuple(board), kernel_board_tables(board),
+                               counter_tables(board, counters), cell_steps(board), template_trie(board), out)
+    else:
+        K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
+                            counter_tables(board, counters), out)
     K.mirror_lower(out)
     return out
 
@@ -115,8 +121,19 @@ def los_matrix_blocks(board, sources=None, *, levels=0, counters=None, block_row
     per_call = counter_tables(board, counters)
     for first in range(0, len(hexes), block_rows):
         rows = np.empty((min(block_rows, len(hexes) - first), len(hexes)), np.int8)
-        K.los_rows_kernel(model_code(board), hexes, levels, first, tpl, tables, per_call, rows)
+        matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows)
         yield first, rows
+
+
+def matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows) -> None:
+    """Rows ``first ..`` of the matrix into ``rows`` (int8): ASL through the per-source rows, the other
+    rule sets through the per-pair rows (the per-source rows are theirs there)."""
+    model = model_code(board)
+    if model == rules.MODEL_ASL:
+        F.source_matrix_kernel(model, hexes, levels, first, False, tpl, tables, per_call, cell_steps(board),
+                               template_trie(board), rows)
+    else:
+        K.los_rows_kernel(model, hexes, levels, first, tpl, tables, per_call, rows)
 
 
 @holding_state
@@ -298,8 +315,25 @@ def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndar
     parts = 1 if threads == 1 else max(1, min(-(-len(board) // K.CHUNK), -(-8 * threads // max(1, len(hexes)))))
     S.source_fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
                            template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
-                           cell_steps(board), parts, out)
+                           cell_steps(board), template_trie(board), parts, out)
     return out
+
+
+def template_trie(board) -> tuple:
+    """The trace templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`), as the per-source
+    kernel takes it: ``(nodes, targets, depth)``, built on first use and cached on the board
+    (an empty tree for templates of more than ``MAX_ENTRIES`` entries)."""
+    cached = LOS_CACHE.entries(board).get("_los_template_trie")
+    if cached is None:
+        grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+        if packed.shape[0] > T.MAX_ENTRIES:
+            nodes, targets = np.zeros((0, T.N_COLUMNS), np.int32), np.zeros((0, 3), np.int32)
+        else:
+            nodes, targets = T.build_trie(start, packed, max_dy)
+        depth = int(nodes[:, T.N_DEPTH].max()) + 1 if nodes.shape[0] else 1
+        cached = (nodes, targets, depth)
+        LOS_CACHE.entries(board)["_los_template_trie"] = cached
+    return cached
 
 
 #: Sources per block of :func:`best_of_rows` (its scratch: 4 bytes per source and hex of a block).
@@ -372,6 +406,6 @@ def los_matrix_rows(board, first_row: int, row_count: int, sources=None, *, leve
         raise ValueError(f"rows {first_row}..{first_row + row_count - 1} asked of a matrix with {len(hexes)} rows: "
                          f"expected first_row + row_count <= {len(hexes)}")
     rows = np.empty((row_count, len(hexes)), np.int8)
-    K.los_rows_kernel(model_code(board), hexes, levels, first_row, template_tuple(board), kernel_board_tables(board),
-                      counter_tables(board, counters), rows)
+    matrix_rows(board, hexes, levels, first_row, template_tuple(board), kernel_board_tables(board),
+                counter_tables(board, counters), rows)
     return rows
