@@ -29,6 +29,7 @@ instead, and only hexes nearer both ends than they are to each other.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
@@ -448,11 +449,11 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
             out[out_row, j] = total if total < 127 else 127
 
 
-@jit_parallel(count=lambda hexes, *rest: (hexes.shape[0] + 1) // 2)
-def depiction_matrix_kernel(lo, hi, hexes, levels2, tables, out):
+@jit_parallel
+def depiction_matrix_kernel(hexes, levels2, tables, out):
     """Upper triangle of the depiction matrix; iteration k owns rows k and n-1-k (then mirror the lower)."""
     n = hexes.shape[0]
-    for k in range(lo, hi):
+    for k in numba.prange((n + 1) // 2):
         counted = np.empty(scratch_size(tables[5]), np.int64)
         out[k, k] = 0
         # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
@@ -464,11 +465,11 @@ def depiction_matrix_kernel(lo, hi, hexes, levels2, tables, out):
                         counted)
 
 
-@jit_parallel(split=("out",), offset="row_start")
+@jit_parallel
 def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix."""
     n = hexes.shape[0]
-    for r in range(out.shape[0]):
+    for r in numba.prange(out.shape[0]):
         counted = np.empty(scratch_size(tables[5]), np.int64)
         _matrix_row(np.int64(row_start + r), np.int64(0), n, hexes, levels2, tables, out, np.int64(r), counted)
 
@@ -477,14 +478,14 @@ def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
 CHUNK = 256
 
 
-@jit_parallel(count=lambda hex_a, *rest: (hex_a.shape[0] + CHUNK - 1) // CHUNK)
-def depiction_pairs_kernel(lo, hi, hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
+@jit_parallel
+def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
                            out_reason, out_slope):
     """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
     (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
      class_wall, class_inherent, hex_terrain, far_open, squares, cap, per_range, counter_info, has_counters) = tables
     n = hex_a.shape[0]
-    for c in range(lo, hi):
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
         counted = np.empty(scratch_size(pixels), np.int64)
         log = counted.reshape((-1, 1))  # never written: nothing is recorded
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
