@@ -1,7 +1,8 @@
 """All numba compilation options of hexkernel, in one place.
 
 Every kernel is compiled through :func:`jit` (serial) or :func:`jit_parallel`
-(``prange`` loops over independent rows).  Neither uses ``fastmath``: movement
+(a serial kernel over independent rows, run on several threads by
+:func:`run_parts` on a pool of threads).  Neither uses ``fastmath``: movement
 costs use ``inf`` for "unreachable" and fastmath's no-inf/no-NaN assumption
 would silently break them.
 
@@ -23,11 +24,15 @@ that compiles kernels (and of the numba and Python versions):
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numba
+
 
 #: Whether kernels cache their machine code on disk.
 CACHE: bool = os.environ.get("HEXKERNEL_NUMBA_CACHE", "1") != "0"
@@ -90,9 +95,210 @@ def jit_inline(function):
     return numba.njit(inline="always", **_COMMON)(function)
 
 
-def jit_parallel(function):
-    """Compile ``function`` as a parallel nopython kernel (``numba.prange`` rows)."""
-    return numba.njit(parallel=True, **_COMMON)(function)
+# The threads that run the parallel kernels: a kernel split into parts (:func:`jit_parallel`) runs its parts on the
+# calling thread and a pool of ``max_threads() - 1`` threads, started on first use. Parts are claimed one at a time,
+# so a thread slowed by other work takes fewer, and the caller works through the parts itself too: a call finishes
+# even while the pool's threads are busy with another call's parts (or absent, after a ``fork``).
+
+#: Parts per thread: more parts than threads let a thread that runs faster (or alone) take more.
+PARTS_PER_THREAD = 4
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _helpers() -> ThreadPoolExecutor:
+    """The pool, started on first use with a thread for every core numba may use but the caller's."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=max(1, numba.config.NUMBA_NUM_THREADS - 1),
+                                       thread_name_prefix="hexkernel-kernel")
+        return _pool
+
+
+def _forget_pool() -> None:
+    """After a ``fork`` the child has none of the pool's threads: it starts its own pool when it needs one."""
+    global _pool, _pool_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+class _Parts:
+    """The parts of one call: each claimed once, by whichever thread comes first."""
+
+    def __init__(self, call, bounds: list[int]):
+        self.call = call
+        self.bounds = bounds
+        self.lock = threading.Lock()
+        self.claimed = 0
+        self.finished = 0
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+    def work(self) -> None:
+        parts = len(self.bounds) - 1
+        while True:
+            with self.lock:
+                part = self.claimed
+                if part >= parts:
+                    return
+                self.claimed += 1
+            try:
+                if self.error is None:
+                    self.call(self.bounds[part], self.bounds[part + 1])
+            except BaseException as error:  # handed to the caller, which raises it
+                self.error = self.error or error
+            finally:
+                with self.lock:
+                    self.finished += 1
+                    if self.finished == parts:
+                        self.done.set()
+
+
+def run_parts(call, count: int, *, threads: int, min_part: int = 1) -> None:
+    """``call(lo, hi)`` for parts ``[lo, hi)`` covering ``range(count)``, on ``threads`` threads at once.
+
+    Parameters
+    ----------
+    call : callable
+        Runs the items ``lo .. hi - 1``; parts never overlap, and a part
+        must write only its own items' outputs.
+    count : int
+        Number of items.
+    threads : int
+        Threads to use, the calling one included (1: ``call(0, count)`` on
+        the calling thread).
+    min_part : int
+        The fewest items worth a part of their own (a part's start costs
+        a few microseconds of Python).
+
+    Raises
+    ------
+    BaseException
+        The first exception a part raised, once every part started has
+        finished (the other parts are skipped).
+
+    Examples
+    --------
+    >>> seen = []
+    >>> run_parts(lambda lo, hi: seen.append((lo, hi)), 10, threads=2, min_part=5)
+    >>> sorted(seen)
+    [(0, 5), (5, 10)]
+    """
+    parts = min(threads * PARTS_PER_THREAD, count // max(1, min_part))
+    if threads <= 1 or parts <= 1:
+        if count > 0:
+            call(0, count)
+        return
+    state = _Parts(call, [count * part // parts for part in range(parts + 1)])
+    pool = _pool or _helpers()
+    for _ in range(min(threads, parts) - 1):
+        pool.submit(state.work)
+    state.work()
+    state.done.wait()
+    if state.error is not None:
+        raise state.error
+
+
+class ParallelKernel:
+    """A serial ``nogil`` kernel run over parts of its items on several threads (see :func:`jit_parallel`).
+
+    Called with the serial kernel's arguments (less ``lo, hi`` for a kernel
+    over a span); :attr:`serial` is the compiled dispatcher.
+    """
+
+    def __init__(self, function, split: tuple[str, ...], offset: str | None, count, min_part: int):
+        names = list(inspect.signature(function).parameters)
+        self.serial = jit(function)
+        self.py_func = function
+        self.__name__, self.__qualname__, self.__doc__ = function.__name__, function.__qualname__, function.__doc__
+        self.__module__ = function.__module__
+        self._count = count
+        self._split = [names.index(name) for name in split]
+        self._offset = names.index(offset) if offset is not None else None
+        self._min_part = min_part
+
+    def __call__(self, *args):
+        serial = self.serial
+        if self._count is not None:
+            run_parts(lambda lo, hi: serial(lo, hi, *args), self._count(*args), threads=thread_count(),
+                               min_part=self._min_part)
+            return
+        split, offset = self._split, self._offset
+
+        def part(lo, hi):
+            if lo == 0 and hi == len(args[split[0]]):
+                serial(*args)
+                return
+            sliced = list(args)
+            for index in split:
+                sliced[index] = args[index][lo:hi]
+            if offset is not None:
+                sliced[offset] = args[offset] + lo
+            serial(*sliced)
+
+        run_parts(part, len(args[split[0]]), threads=thread_count(), min_part=self._min_part)
+
+
+def jit_parallel(function=None, *, split: tuple[str, ...] = (), offset: str | None = None, count=None,
+                 min_part: int = 1):
+    """Compile a kernel whose items (rows, pairs, sources) are independent, to run on :func:`thread_count` threads.
+
+    The function is compiled as a serial ``nogil`` kernel (a ``numba.prange``
+    in it is a plain ``range``), and each call is cut into parts run at once
+    by :func:`run_parts`, each part writing only its own
+    items' outputs. numba's parallel loops would do the same, but their
+    compile (numba's parfor lowering) costs seconds more per kernel.
+
+    Two ways to name the items:
+
+    * ``split``: the parameters that hold one entry (or row) per item,
+      sliced to each part's items; ``offset`` (optional) names an integer
+      parameter, the index of the first item, to which the part's start is
+      added (a block of matrix rows).
+    * ``count``: the function's first two parameters are ``lo, hi``, the
+      part's item range, and ``count(*other_arguments)`` is the number of
+      items (for items that are not slices of the arguments: balanced pairs
+      of matrix rows).
+
+    ``min_part`` is the fewest items worth a part of their own.
+
+    Used bare (``@jit_parallel``), it compiles the function with numba's
+    own parallel loops (``numba.prange``, ``parallel=True``), which read the
+    same thread setting: for a kernel not yet written over a span.
+
+    Raises
+    ------
+    ValueError
+        Neither or both of ``split`` and ``count`` are given (without ``function``).
+
+    Examples
+    --------
+    A kernel over a span: ``mirror_lower(lo, hi, out)`` copies rows
+    ``lo .. hi - 1`` of the upper triangle into the lower one.
+
+    >>> import numpy as np
+    >>> from kernel.line_of_sight._kernels import mirror_lower
+    >>> out = np.triu(np.arange(1, 10, dtype=np.int8).reshape(3, 3))
+    >>> mirror_lower(out)
+    >>> out.tolist()
+    [[1, 2, 3], [2, 5, 6], [3, 6, 9]]
+    """
+    if function is not None:
+        return numba.njit(parallel=True, **_COMMON)(function)
+    if (count is None) == (not split):
+        raise ValueError(f"jit_parallel is given split={split!r} and count={count!r}: expected exactly one of them "
+                         "(the sliced parameters, or the item count of a kernel over lo, hi)")
+
+    def decorate(function):
+        return ParallelKernel(function, split, offset, count, min_part)
+
+    return decorate
 
 
 def thread_count() -> int:

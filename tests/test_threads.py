@@ -38,3 +38,97 @@ def test_environment_variable_sets_the_process_default():
     env["HEXKERNEL_THREADS"] = "many"
     result = subprocess.run([sys.executable, "-c", "import kernel._jit"], capture_output=True, text=True, env=env)
     assert result.returncode != 0 and "HEXKERNEL_THREADS is 'many': expected an integer from 1 to" in result.stderr
+
+
+@pytest.mark.parametrize("count, threads, min_part", [(0, 2, 1), (1, 2, 1), (10, 1, 1), (10, 2, 1), (10, 3, 4),
+                                                      (1000, 2, 256), (7, 8, 1)])
+def test_run_parts_covers_every_item_once(count, threads, min_part):
+    from kernel._jit import run_parts
+
+    seen = []
+    run_parts(lambda lo, hi: seen.extend(range(lo, hi)), count, threads=threads, min_part=min_part)
+    assert sorted(seen) == list(range(count))
+
+
+def test_run_parts_threads_and_min_part_change_the_parts():
+    import threading
+
+    from kernel._jit import run_parts
+
+    def parts(threads, min_part):
+        found = []
+        run_parts(lambda lo, hi: found.append((lo, hi, threading.get_ident())), 64, threads=threads,
+                  min_part=min_part)
+        return found
+
+    assert parts(1, 1) == [(0, 64, threading.get_ident())]   # one thread: the whole range, on the caller
+    assert len(parts(2, 1)) == 8 and len(parts(2, 32)) == 2   # PARTS_PER_THREAD per thread, at least min_part each
+
+
+def test_run_parts_raises_a_part_s_error_after_the_others_finished():
+    from kernel._jit import run_parts
+
+    finished = []
+
+    def part(lo, hi):
+        if lo == 0:
+            raise RuntimeError(f"part {lo}..{hi} failed")
+        finished.append(lo)
+
+    with pytest.raises(RuntimeError, match=r"part 0\.\.\d+ failed"):
+        run_parts(part, 100, threads=2)
+
+
+def test_jit_parallel_needs_split_or_count():
+    from kernel._jit import jit_parallel
+
+    with pytest.raises(ValueError, match=r"jit_parallel is given split=\(\) and count=None: expected exactly one"):
+        jit_parallel()
+    with pytest.raises(ValueError, match=r"jit_parallel is given split=\('out',\) and count=<function"):
+        jit_parallel(split=("out",), count=lambda out: 1)
+
+
+def test_pairs_blocks_and_depiction_on_several_threads_equal_one_thread():
+    """Every kernel split into parts answers the same on one thread and on several (parts of 1..n items)."""
+    import warnings
+
+    board = kernel.random_board("asl", 12, 10, seed=5)
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(0, len(board), 700), rng.integers(0, len(board), 700)
+
+    def answers():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", kernel.DepictionWarning)
+            pairs = kernel.los_pairs(board, a, b)
+            return [pairs.hindrance, pairs.blocked_at, pairs.visible,
+                    *(rows for _, rows in kernel.los_matrix_blocks(board, block_rows=50)),
+                    kernel.los_matrix(board, model="depiction"), kernel.los_pairs(board, a, b, model="depiction").hindrance,
+                    *(rows for _, rows in kernel.los_matrix_blocks(board, block_rows=50, model="depiction")),
+                    kernel.movement_matrix(board, unit="infantry")]
+
+    previous = kernel.set_thread_count(1)
+    try:
+        one = answers()
+        kernel.set_thread_count(max(2, kernel.max_threads()) if kernel.max_threads() > 1 else 1)
+        several = answers()
+    finally:
+        kernel.set_thread_count(previous)
+    assert all(np.array_equal(x, y) for x, y in zip(one, several))
+
+
+def _parts_seen(count):
+    from kernel._jit import run_parts
+
+    seen = []
+    run_parts(lambda lo, hi: seen.extend(range(lo, hi)), count, threads=2)
+    return sorted(seen)
+
+
+def test_a_forked_child_runs_parts_without_the_parent_s_pool():
+    """The parent's pool threads do not exist in a forked child: the child starts its own (numba's own
+    OpenMP loops are not fork-safe, so this uses a plain Python part)."""
+    import multiprocessing
+
+    assert _parts_seen(100) == list(range(100))   # the parent's pool has started
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_parts_seen, (100,)) == list(range(100))

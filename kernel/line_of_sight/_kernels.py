@@ -15,7 +15,6 @@ inlined here by numba.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
@@ -351,18 +350,17 @@ def pair_buffers(n):
             np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
 
 
-@jit_parallel
-def los_matrix_kernel(model, hexes, levels, tpl, board_tables, counters, out):
+@jit_parallel(count=lambda model, hexes, *rest: (hexes.shape[0] + 1) // 2)
+def los_matrix_kernel(lo, hi, model, hexes, levels, tpl, board_tables, counters, out):
     """Upper triangle of the N x N matrix over Locations (hindrance or BLOCKED).
 
-    Iteration k owns rows k and n-1-k (balanced work) and writes only those
+    Item k owns rows k and n-1-k (balanced work) and writes only those
     rows; :func:`mirror_lower` then fills the lower triangle.
     """
     n = hexes.shape[0]
-    for k in numba.prange((n + 1) // 2):
-        buffers = pair_buffers(n)
+    buffers = pair_buffers(n)
+    for k in range(lo, hi):
         out[k, k] = 0
-        # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
         row = np.int64(k)
         _matrix_row(model, row, row + 1, n, hexes, levels, tpl, board_tables, counters, out, row, buffers)
         other = n - 1 - row
@@ -371,11 +369,10 @@ def los_matrix_kernel(model, hexes, levels, tpl, board_tables, counters, out):
             _matrix_row(model, other, other + 1, n, hexes, levels, tpl, board_tables, counters, out, other, buffers)
 
 
-@jit_parallel
-def mirror_lower(out):
+@jit_parallel(count=lambda out: out.shape[0], min_part=32)
+def mirror_lower(lo, hi, out):
     """Copy the upper triangle into the lower one; each row writes only itself."""
-    n = out.shape[0]
-    for i in numba.prange(n):
+    for i in range(lo, hi):
         for j in range(i):
             out[i, j] = out[j, i]
 
@@ -384,13 +381,14 @@ def mirror_lower(out):
 CHUNK = 256
 
 
-@jit_parallel
+@jit_parallel(split=("hex_a", "hex_b", "level_a", "level_b", "out_blocked", "out_hindrance", "out_at", "out_reason",
+                     "out_blind", "out_slope"), min_part=CHUNK)
 def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
                      out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope):
-    """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
+    """Batch of independent pairs, in chunks; each part of the pairs writes only its own slice."""
     n = hex_a.shape[0]
     records = np.zeros((1, 5), np.int32)
-    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+    for c in range((n + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
         hi = min(n, lo + CHUNK)
         evaluate_pairs(model, True, False, hex_a[lo:hi], level_a[lo:hi], 1, hex_b[lo:hi], level_b[lo:hi], 1,
@@ -412,12 +410,12 @@ def los_pairs_serial(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, c
                    out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope)
 
 
-@jit_parallel
+@jit_parallel(split=("out",), offset="row_start")
 def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the full matrix (block-wise output)."""
     n = hexes.shape[0]
-    for r in numba.prange(out.shape[0]):
-        buffers = pair_buffers(n)
+    buffers = pair_buffers(n)
+    for r in range(out.shape[0]):
         i = np.int64(row_start + r)
         out[r, i] = 0
         _matrix_row(model, i, np.int64(0), i, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)

@@ -13,7 +13,6 @@ holds the wrappers; the depiction LOS kernels use :func:`pixel_hex` too.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from kernel._jit import jit_inline, jit_parallel
@@ -78,10 +77,10 @@ def pixel_point(x, y, width, height, half):
     return x + half, y + half
 
 
-@jit_parallel
+@jit_parallel(split=("px", "py", "out"), min_part=4096)
 def pixel_hexes_kernel(px, py, cell_index, lat_x, lat_y, out):
-    """:func:`pixel_hex` of each pixel ``(px[k], py[k])`` into ``out[k]`` (each iteration its own entry)."""
-    for k in numba.prange(px.shape[0]):
+    """:func:`pixel_hex` of each pixel ``(px[k], py[k])`` into ``out[k]`` (each item its own entry)."""
+    for k in range(px.shape[0]):
         out[k] = pixel_hex(px[k], py[k], cell_index, lat_x, lat_y)
 
 
@@ -100,14 +99,15 @@ def nearest_hexside(dx, dy):
     return direction, best_gap
 
 
-@jit_parallel
-def rasterise_kernel(covered, cell_index, lat_x, lat_y, hex_class, side_class, ground, half, out_class, out_level):
+@jit_parallel(count=lambda covered, *rest: covered.shape[0], min_part=16)
+def rasterise_kernel(lo, hi, covered, cell_index, lat_x, lat_y, hex_class, side_class, ground, half, out_class,
+                     out_level):
     """Every pixel ``[y, x]`` not ``covered``, at its point (:func:`pixel_point` with ``half``): the class of
     its hex (``hex_class[h]``), or of the hex's LOS
     hexside feature (``side_class[h, d]`` >= 0) within :data:`HEXSIDE_BAND` of the nearest hexside ``d``, and
     its hex's ground level; class 0 and level 0 off the map.  Each row of pixels is one iteration's own."""
     height, width = out_class.shape
-    for y in numba.prange(height):
+    for y in range(lo, hi):
         for x in range(width):
             if covered[y, x]:
                 continue
