@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numba
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
@@ -292,12 +293,12 @@ def hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, o
         out[h] = best
 
 
-@jit_parallel(split=("sources", "out"))
+@jit_parallel
 def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, bypass_start, deck_location, n_locations, n_buckets,
                            limit, sources, out):
-    """One field per source hex, in parallel; item k writes only row k (half-MF uint16)."""
+    """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
     n = out.shape[1]
-    for k in range(sources.shape[0]):
+    for k in numba.prange(sources.shape[0]):
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
         dist, pred = search(edge_bounds, edges, state_smoke, NO_PENALTY, n_buckets, starts, np.zeros(1, np.int64),
