@@ -153,12 +153,17 @@ def test_parallel_equals_serial(threads):
 @needs_vasl
 @pytest.mark.parametrize("folder", ["bd04", "bd02", "bd10"])
 def test_vasl_boards(folder):
+    board = vasl_board(folder)
+    assert_same_rows(board, np.arange(len(board)))
+
+
+def vasl_board(folder):
+    """A VASL board of ``../shared/vasl`` (its import warnings silenced), or a skip where it is absent."""
     if not (VASL / folder).is_dir():
         pytest.skip(f"{folder} not in ../shared/vasl")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kernel.VaslImportWarning)
-        board = kernel.load(str(VASL / folder))
-    assert_same_rows(board, np.arange(len(board)))
+        return kernel.load(str(VASL / folder))
 
 
 def test_the_tree_holds_every_template_once():
@@ -310,9 +315,4 @@ def test_matrix_parallel_equals_serial(threads):
 @needs_vasl
 @pytest.mark.parametrize("folder", ["bd02", "bd04"])
 def test_vasl_matrices(folder):
-    if not (VASL / folder).is_dir():
-        pytest.skip(f"{folder} not in ../shared/vasl")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", kernel.VaslImportWarning)
-        board = kernel.load(str(VASL / folder))
-    assert_same_matrices(board)
+    assert_same_matrices(vasl_board(folder))
