@@ -9,8 +9,6 @@ inherent terrain beside a hexside the LOS runs along, ``HEXSIDE_RUN``: :func:`lo
 
 from __future__ import annotations
 
-import numpy as np
-
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._pixel_geometry import hex_range, walk_hex
 from kernel.line_of_sight._rules import BLOCK, NONE, R_HINDRANCE, R_NONE, end_smoke

@@ -54,7 +54,7 @@ from kernel.line_of_sight._rules import (
     H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
     asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
-from kernel.line_of_sight._template_trie import HARD as STATE_HARD, STATE_DRM, level_states
+from kernel.line_of_sight._template_trie import HARD as STATE_HARD, level_states
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
