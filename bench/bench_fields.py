@@ -83,7 +83,7 @@ def test_per_pair_peer(benchmark, default_board, sources, name):
     peer = f"{name}: per-pair kernel alone"
     measure(benchmark, peer, make(default_board, sources), rounds=rounds)
     if name in TIMINGS:
-        RATIOS.append((name, peer, "per-source / per-pair kernel, same run", None))
+        RATIOS.append((name, peer, f"{name.split(' (target')[0]}: per-source / per-pair kernel, same run", None))
 
 
 def test_tcod_shadow_casting_anchor(benchmark, default_board):
