@@ -1020,6 +1020,7 @@ def test_a_rowhouse_wall_in_an_end_s_own_hex_blocks(rowhouse_board, model, viewe
     result = quiet(kernel.los, rowhouse_board, viewer, target, model=model)
     assert (result.visible, result.reason_name, result.blocked_at_name) == (False, "obstacle", "10U5")
     assert result.steps[-1].kind.startswith("rowhouse-wall art")
+    assert result.steps[-1].rule == "B23.71 rowhouse wall"   # the terrain's own rule (asl.toml), not A6.1's
     assert _vasl_engine_sees(10, viewer, target) in (False, None)
 
 

@@ -375,6 +375,10 @@ ERRORS = [
      "terrain 'grain': obstacle_in_own_hex is true with los 'hindrance': expected los 'obstacle'"),
     ("obstacle-in-own-hex-not-boolean", with_terrain("obstacle_in_own_hex = 1"),
      "terrain 'woods': obstacle_in_own_hex is 1: expected true or false"),
+    ("rule-not-text", with_terrain("rule = 23"),
+     "terrain 'woods': rule is 23: expected the rule's reference as text, e.g. 'B23.71 rowhouse wall'"),
+    ("rule-empty", with_terrain('rule = " "'),
+     "terrain 'woods': rule is ' ': expected the rule's reference as text"),
     ("too-many-terrain-types", mini(terrain=many("terrain", MAX_TERRAIN_TYPES + 1)),
      f"{MAX_TERRAIN_TYPES + 1} terrain types: at most {MAX_TERRAIN_TYPES} are supported"),
     ("too-many-hexside-types", mini(hexside=many("hexside", MAX_HEXSIDE_TYPES + 1)),
@@ -466,3 +470,8 @@ def test_art_only_terrain_is_never_placed_by_random_boards(tmp_path):
         boards = [random_board(str(path), 20, 12, seed=seed, terrain_density=0.9) for seed in range(3)]
         counts[name] = sum(int(((board.terrain.astype(np.int64) & bit) != 0).sum()) for board in boards)
     assert counts["drawn"] == 0 and counts["placed"] > 0
+
+
+def test_a_terrain_s_rule_reference_is_kept_by_name():
+    rs = load_ruleset("asl")
+    assert rs.terrain_rules == {"rowhouse-wall": "B23.71 rowhouse wall"}

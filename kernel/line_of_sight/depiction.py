@@ -338,6 +338,19 @@ def class_name(board, c: int) -> str:
     return "/".join(names) or "open ground"
 
 
+def class_rule(board, c: int) -> str | None:
+    """The rule reference of a terrain that pixel class ``c`` shows and that has one of its own (its ruleset
+    ``rule`` key, e.g. ``"B23.71 rowhouse wall"``), else None."""
+    from kernel.maps.art import board_art
+
+    art = board_art(board)
+    rs = board.ruleset
+    for t, name in enumerate(rs.terrain_names):
+        if int(art.class_terrain[c]) >> t & 1 and name in rs.terrain_rules:
+            return rs.terrain_rules[name]
+    return None
+
+
 @holding_state
 def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np.ndarray, np.ndarray]:
     """The runs of art pixels that decided something in the depiction LOS of many ground-level pairs.

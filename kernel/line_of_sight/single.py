@@ -19,7 +19,9 @@ from kernel.maps.counters import GameState
 from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
 from kernel.maps.locations import location
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
-from kernel.line_of_sight.depiction import ART_MODELS, HEXSIDE_RUN_STEP, checked_model, class_name, depiction_recorded
+from kernel.line_of_sight.depiction import (
+    ART_MODELS, HEXSIDE_RUN_STEP, checked_model, class_name, class_rule, depiction_recorded,
+)
 from kernel.maps.state_lock import holding_state
 
 
@@ -181,9 +183,12 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
             kind = ("counters" if c == D.COUNTERS
                     else HEXSIDE_RUN_STEP if c == D.HEXSIDE_RUN
                     else f"{class_name(board, c)} art at level {g}, pixels {x0},{y0}-{x1},{y1}")
+            rule = references.get(reason_name, "-") if reason_name else (references["hindrance"] if drm else "-")
+            if reason_name == "obstacle" and c not in (D.COUNTERS, D.HEXSIDE_RUN):
+                rule = class_rule(board, c) or rule
             decoded.append(LOSStep(
                 hex=board.names[h], kind=kind, effect=EFFECT_NAMES[effect], hindrance=drm, reason=reason_name,
-                rule=references.get(reason_name, "-") if reason_name else (references["hindrance"] if drm else "-"),
+                rule=rule,
             ))
         return decoded
 

@@ -45,7 +45,7 @@ MAX_HEXSIDE_TYPES = 16   # bits of HEXSIDE_MASK
 _TERRAIN_KEYS = {
     "los", "hindrance", "height", "inherent", "half_level", "bypass",
     "stop_on_entry", "bridge", "deck", "cover", "move", "multi_level", "obstacle_from_above",
-    "depression", "art_only", "obstacle_in_own_hex",
+    "depression", "art_only", "obstacle_in_own_hex", "rule",
 }
 _HEXSIDE_KEYS = {"los", "hindrance", "height", "cover", "move", "road", "stop_on_cross"}
 _RULE_KEYS = {
@@ -124,6 +124,8 @@ class Ruleset:
     hexside_road: np.ndarray
     hexside_stop_on_cross: np.ndarray
     descriptions: dict[str, str] = field(default_factory=dict)
+    #: A terrain's own rule reference (its ``rule`` key), cited where that terrain blocks a LOS.
+    terrain_rules: dict[str, str] = field(default_factory=dict)
 
     def terrain_index(self, name: str) -> int:
         """Index of terrain type ``name``; ValueError naming the known types."""
@@ -250,6 +252,7 @@ def _compile(raw: dict, source: str, switch_values: dict[str, bool]) -> Ruleset:
         terrain_names=tuple(terrain),
         hexside_names=tuple(hexsides),
         descriptions=descriptions,
+        terrain_rules={name: spec["rule"] for name, spec in terrain.items() if "rule" in spec},
         **tables,
     )
 
@@ -418,6 +421,9 @@ def _compile_features(raw: dict, classes: list[str], fail):
             if spec.get("deck") and (role != "none" or spec.get("bypass")):
                 fail(f"{where}: deck is true with los {role!r}{' and bypass' if spec.get('bypass') else ''}: "
                      "expected los 'none' and no bypass (the deck is a Location, not an obstacle)")
+            if "rule" in spec and (not isinstance(spec["rule"], str) or not spec["rule"].strip()):
+                fail(f"{where}: rule is {spec['rule']!r}: expected the rule's reference as text, "
+                     "e.g. 'B23.71 rowhouse wall'")
             if spec.get("obstacle_in_own_hex") and role != "obstacle":
                 fail(f"{where}: obstacle_in_own_hex is true with los {role!r}: expected los 'obstacle'")
             tables[f"{kind}_cover"][:, index] = _per_class(spec.get("cover", 0), classes, f"{where} cover", fail)
