@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from bench.vasl_engine import agreement_figures, board_folder_name, engine_folder, vasl_folder
-from bench.vasl_import_sweep import hex_agreement, import_rule, parse_point, summary
+from bench.vasl_import_sweep import best_toggles, hex_agreement, import_rule, parse_point, summary, toggle_gains
 from kernel.importers.vasl import hex_terrain, hexsides
 
 BOARD = 2
+HEXES = 346  # every hex of a geomorphic board, half hexes included
 HAVE_BOARD = (engine_folder() / f"{board_folder_name(BOARD)}.npz").is_file() and \
     (vasl_folder() / board_folder_name(BOARD)).is_dir()
 needs_board = pytest.mark.skipif(not HAVE_BOARD, reason="VASL board 2 and its engine results not present")
@@ -71,3 +72,23 @@ def test_each_setting_changes_the_import():
 def test_hex_agreement_reads_the_boards_of_the_shared_folder_it_is_given(tmp_path):
     with pytest.raises(FileNotFoundError, match="bd02.npz"):
         hex_agreement([BOARD], shared=tmp_path)
+
+
+@needs_board
+def test_toggle_gains_tries_the_features_and_levels_asked_for_and_best_toggles_keeps_only_gains():
+    base = hex_agreement([BOARD])[BOARD]["agree"]
+    agree, woods = toggle_gains(BOARD, features=("woods",), least_level_share=1.1)
+    assert agree == base
+    assert woods and all(t["feature"] == "woods" for t in woods)
+    assert all(t["imported"] or t["share"] >= 0.01 for t in woods)
+    # a woods hex whose trees cover most of it loses agreement when read as open ground
+    assert all(t["gain"] < 0 for t in woods if t["imported"] and t["share"] > 0.7)
+    _, grain = toggle_gains(BOARD, features=("grain",), least_level_share=1.1)
+    _, every_hex = toggle_gains(BOARD, features=("grain",), least_share=0.0, least_level_share=1.1)
+    assert 0 < len(grain) < len(every_hex) == HEXES
+    _, levels = toggle_gains(BOARD, features=(), least_level_share=0.05)
+    assert levels and all("level" in t and t["share"] >= 0.05 for t in levels)
+    gaining = [t for t in woods + levels if t["gain"] > 0]
+    best = best_toggles(BOARD, woods + levels)
+    assert base < best <= base + sum(t["gain"] for t in gaining)
+    assert best_toggles(BOARD, [t for t in woods + levels if t["gain"] <= 0]) == base
