@@ -58,6 +58,8 @@ from kernel.importers.vasl.pixels import pixel_grid
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import HexSpec
 
+#: The bins of the ``--toggles`` report's table, by the share of a hex its terrain's art covers.
+SHARE_BINS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.7, 1.01)
 #: The terrain :func:`toggle_gains` toggles hex by hex: the obstacles and hindrances of the hex model's classes.
 TOGGLED = ("woods", "wooden-building", "stone-building", "grain", "brush", "orchard", "marsh")
 
@@ -339,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print_toggles(boards, halves, shared) -> int:
     """The ``--toggles`` report: per board and half, and per toggled feature."""
-    compared, base, best, by_kind = {}, {}, {}, {}
+    compared, base, best, by_kind, by_share = {}, {}, {}, {}, {}
     for number in boards:
         base[number], toggles = toggle_gains(number, shared=shared)
         best[number] = best_toggles(number, toggles, shared=shared)
@@ -349,6 +351,11 @@ def _print_toggles(boards, halves, shared) -> int:
             kind[0] += 1
             kind[1] += t["gain"] > 0
             kind[2] += max(t["gain"], 0)
+            if t.get("imported") and "feature" in t:
+                share = next(k for k, bound in enumerate(SHARE_BINS[1:]) if t["share"] < bound)
+                cell = by_share.setdefault(t["feature"], {}).setdefault(share, [0, 0])
+                cell[0] += 1
+                cell[1] += t["gain"]
         print(f"board {number}: {100 * base[number] / compared[number]:.2f} % -> "
               f"{100 * best[number] / compared[number]:.2f} % with every toggle that gains", flush=True)
     for label, picked in (("all", boards), *halves.items()):
@@ -358,6 +365,12 @@ def _print_toggles(boards, halves, shared) -> int:
                   f"{100 * sum(best[b] for b in picked) / total:.3f} % with every toggle that gains")
     for kind, (tried, gaining, gain) in by_kind.items():
         print(f"{kind}: {tried} toggles, {gaining} gain alone, {gain} pairs in all")
+    print("hexes importing a terrain, by the share of the hex its art covers: hexes / pairs gained reading "
+          "each alone without it")
+    print("| terrain | " + " | ".join(f"{lo}-{hi}" for lo, hi in zip(SHARE_BINS, SHARE_BINS[1:])) + " |")
+    for name, cells in by_share.items():
+        print(f"| {name} | " + " | ".join(f"{cells[k][0]} / {cells[k][1]:+,}" if k in cells else "-"
+                                         for k in range(len(SHARE_BINS) - 1)) + " |")
     return 0
 
 
