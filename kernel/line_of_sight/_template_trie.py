@@ -189,29 +189,38 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
     wall line may pass there) is undecided.  ``box``: the targets' column and exact-y offsets from
     ``a`` (least and greatest of each); subtrees outside it are skipped, and templates outside it not
     written (their cells may lie outside the grid from ``a``).  ``stack``: scratch, three int64 per
-    depth.  Returns the number of nodes looked at."""
+    depth; a node with one child and no template of its own hands its state straight to that child
+    (the same box, nothing on the stack).  Returns the number of nodes looked at."""
     n = nodes.shape[0]
     fast_limit = (S2 << 8) | 255
     same = higher = np.bool_(True)
     no_target = np.int32(-1)  # (the tree holds inner entries only: no entry is the target's hex)
     slope = np.bool_(False)
+    dc_lo, dc_hi, dy_lo, dy_hi = box[0], box[1], box[2], box[3]
     i = 0
     visited = 0
+    chained = False
+    depth = np.int32(0)
+    state = np.int64(0)
+    previous_cell = run_cell = base_a
     while i < n:
         visited += 1
-        if nodes[i, N_DC_HI] < box[0] or nodes[i, N_DC_LO] > box[1] or nodes[i, N_DY_HI] < box[2] or \
-                nodes[i, N_DY_LO] > box[3]:
-            i = nodes[i, N_END]
-            continue
-        depth = nodes[i, N_DEPTH]
-        if depth == 0:
-            state = np.int64(0)
-            previous_cell = base_a
-            run_cell = base_a
+        if chained:
+            # the only child of the node before, where no template ends: the same box, its state at hand
+            chained = False
         else:
-            state = stack[depth - 1, 0]
-            previous_cell = stack[depth - 1, 1]
-            run_cell = stack[depth - 1, 2]
+            if nodes[i, N_DC_HI] < dc_lo or nodes[i, N_DC_LO] > dc_hi or nodes[i, N_DY_HI] < dy_lo or \
+                    nodes[i, N_DY_LO] > dy_hi:
+                i = nodes[i, N_END]
+                continue
+            depth = nodes[i, N_DEPTH]
+            if depth == 0:
+                state = np.int64(0)
+                previous_cell = run_cell = base_a
+            else:
+                state = stack[depth - 1, 0]
+                previous_cell = stack[depth - 1, 1]
+                run_cell = stack[depth - 1, 2]
         entry = nodes[i, N_ENTRY]
         k = (entry >> 3) & 3
         cell = base_a + (entry >> 5)
@@ -288,6 +297,14 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
                 if h >= 0:
                     out[h] = state
             i = nodes[i, N_END]
+            continue
+        end = nodes[i, N_END]
+        if nodes[i, N_OWN] == 0 and end > i + 1 and nodes[i + 1, N_END] == end:
+            # one child (the next node) and no template ending here: no other node reads this state (92 % of
+            # the nodes of the default map's tree; a fifth of the walk's time)
+            chained = True
+            depth += 1
+            i += 1
             continue
         stack[depth, 0] = state
         stack[depth, 1] = previous_cell
