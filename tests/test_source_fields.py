@@ -237,7 +237,7 @@ def test_the_tree_decides_most_targets_of_a_ground_source():
                     yv.max() - yv[a] + max_dy], np.int64)
     states = np.full(len(board), tree.HARD, np.int64)
     visited = tree.level_states(a, 0, box, nodes, targets, grid, base[a], ranges, col, yv, hs_obst, hex_info,
-                                same_code[level_row[-level_min]], fast_grid, np.empty((depth, 3), np.int64), states)
+                                same_code[level_row[-level_min]], fast_grid, np.empty((depth, 4), np.int64), states)
     at_level = board.ground_level == 0
     assert (states[at_level] == tree.UNDECIDED).sum() < 0.1 * at_level.sum()
     assert visited < 0.2 * len(nodes)  # the shadows of blocks are not walked

@@ -39,7 +39,7 @@ large for its code.
 
 Scratch per parallel work item: 24 bytes per cell of the trace templates'
 padded grid, 24 bytes per target, 8 bytes per hex and the tree walk's
-stack (24 bytes per entry of the longest template).
+stack (32 bytes per entry of the longest template).
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
             box[3] = max(box[3], yv[targets[j]] - yv[a] + max_dy)
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
         level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
-                     same_code[code_row], fast_grid, np.empty((depth, 3), np.int64), at_level_states)
+                     same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
     prepared = False
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)
