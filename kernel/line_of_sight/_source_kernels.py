@@ -179,14 +179,22 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     width = 2 * max_dy + 1
     at_level_states = np.empty(0, np.int64)
     if code_row >= 0:
-        box = np.empty(4, np.int64)  # the targets' column and exact-y offsets, as the tree's template boxes
-        box[0] = box[2] = 1 << 30
-        box[1] = box[3] = -(1 << 30)
+        # the targets' column and exact-y offsets, as the tree's template boxes (kept in locals: written to
+        # the array in the loop, this took a third of the time of a ground source's row outside the walks)
+        dc_lo = dy_lo = np.int64(1 << 30)
+        dc_hi = dy_hi = np.int64(-(1 << 30))
         for j in range(lo, hi):
-            box[0] = min(box[0], col[targets[j]] - col[a] + max_dc)
-            box[1] = max(box[1], col[targets[j]] - col[a] + max_dc)
-            box[2] = min(box[2], yv[targets[j]] - yv[a] + max_dy)
-            box[3] = max(box[3], yv[targets[j]] - yv[a] + max_dy)
+            dc = col[targets[j]]
+            dy = yv[targets[j]]
+            dc_lo = min(dc_lo, dc)
+            dc_hi = max(dc_hi, dc)
+            dy_lo = min(dy_lo, dy)
+            dy_hi = max(dy_hi, dy)
+        box = np.empty(4, np.int64)
+        box[0] = dc_lo - col[a] + max_dc
+        box[1] = dc_hi - col[a] + max_dc
+        box[2] = dy_lo - yv[a] + max_dy
+        box[3] = dy_hi - yv[a] + max_dy
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
         level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
                      same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
