@@ -16,10 +16,10 @@ On the default map the 1,331 lines from 71I4 have 39,753 inner entries and
 Locations at one level (ASL; ``docs/los-semantics.md`` section 2: no blind
 hexes, no slope, so a hex's effect depends on the hex and that level alone),
 carrying per node the state of the line so far: its hindrance DRM, blocked,
-or undecided (a wall or hedge on the hexside a line runs along, where the
-rules depend on the line's ends: the evaluator decides those targets); wall
-lines through a run's vertices are decided in the tree (the far vertex's at
-the node after the run).  A blocked node
+or undecided (a wall or hedge on the hexside a line runs along where the run
+touches an end's hex, whose rules depend on that end: the evaluator decides
+those targets); other walls along a run and wall lines through its vertices
+are decided in the tree (the far vertex's at the node after the run).  A blocked node
 ends its subtree: its targets keep the blocked state the output starts
 with, so the shadow of a block costs nothing; subtrees whose templates all
 end outside the targets' box are skipped.
@@ -41,7 +41,7 @@ import numpy as np
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._rules import (
     CODE_MAX_DRM, ENTRY_SIDE_BIT, H_GROUND2, NONE, asl_hex_effect, asl_hex_hindrance, asl_run_effect,
-    asl_vertex_wall_blocks, walled_vertex,
+    asl_vertex_wall_blocks, hexside_direction, wall_blocks, walled_vertex,
 )
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
@@ -189,8 +189,9 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
     section 2, as the evaluator's walk to the first block): ``drm`` (>= 0), or UNDECIDED.  ``out``
     must hold HARD beforehand: the targets in the shadow of a block are not written.  Interior hexes
     are read from ``same_row`` (the source level's row of the same-level codes), vertex touches and
-    hexside runs from ``fast_grid`` and the hexes' rows; a run along a wall or hedge is undecided, a
-    vertex or run beside one is decided at the entry after it (whether a wall line passes there).  ``box``: the targets' column and exact-y offsets from
+    hexside runs from ``fast_grid`` and the hexes' rows; a run along a wall or hedge that touches an
+    end's hex is undecided, a vertex or run beside one is decided at the entry after it (whether a wall
+    line passes there).  ``box``: the targets' column and exact-y offsets from
     ``a`` (least and greatest of each); subtrees outside it are skipped, and templates outside it not
     written (their cells may lie outside the grid from ``a``).  ``stack``: scratch, four int64 per
     depth; a node with one child and no template of its own hands its state straight to that child
@@ -299,11 +300,24 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
                     else:
                         state += drm
                 if state >= 0 and x >= 0 and y >= 0 and (fast_grid[run_cell] | key) & 63:
-                    # walls or hedges beside the run (B9, the evaluator's asl_run_wall_blocks): one on x|y itself
-                    # blocks by rules that depend on the ends (undecided); a wall line through the near vertex
-                    # blocks here, one through the far vertex at the hex entered after it
-                    if run_dir < 0 or hs_obst[x, run_dir] > 0:
+                    # walls or hedges beside the run (B9, the evaluator's asl_run_wall_blocks): one on x|y that
+                    # rises above the line blocks it unless the run touches an end's hex (then its far vertex
+                    # decides: undecided); a wall line through the near vertex blocks here, one through the far
+                    # vertex at the hex entered after it
+                    if run_dir < 0:
                         state = UNDECIDED
+                    elif hs_obst[x, run_dir] > 0 and wall_blocks(x, run_dir, y, hs_obst, hex_info, S2, same, slope):
+                        if hexside_direction(col, yv, a, x) >= 0 and hexside_direction(col, yv, a, y) >= 0:
+                            state = UNDECIDED  # (the run starts at the source's vertex)
+                        else:
+                            # the lines going on are blocked at x; one ending right after the run may touch
+                            # the target's hex along it, whose own rules apply: undecided
+                            for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_OWN]):
+                                h = template_target(j, box, targets, grid, base_a)
+                                if h >= 0:
+                                    out[h] = UNDECIDED
+                            i = nodes[i, N_END]
+                            continue
                     elif walled_vertex(grid[previous_cell], x, y, a, no_target, col, yv, hs_obst, hex_info, S2,
                                        same, slope):
                         state = HARD
