@@ -179,22 +179,16 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     width = 2 * max_dy + 1
     at_level_states = np.empty(0, np.int64)
     if code_row >= 0:
-        # the targets' column and exact-y offsets, as the tree's template boxes (kept in locals: written to
-        # the array in the loop, this took a third of the time of a ground source's row outside the walks)
+        # the targets' column and exact-y offsets, as the tree's template boxes (bounds kept in locals: written
+        # to an array at every target, they took a third of a ground source's row outside the walks)
         dc_lo = dy_lo = np.int64(1 << 30)
         dc_hi = dy_hi = np.int64(-(1 << 30))
         for j in range(lo, hi):
-            dc = col[targets[j]]
-            dy = yv[targets[j]]
-            dc_lo = min(dc_lo, dc)
-            dc_hi = max(dc_hi, dc)
-            dy_lo = min(dy_lo, dy)
-            dy_hi = max(dy_hi, dy)
+            dc_lo, dc_hi = min(dc_lo, col[targets[j]]), max(dc_hi, col[targets[j]])
+            dy_lo, dy_hi = min(dy_lo, yv[targets[j]]), max(dy_hi, yv[targets[j]])
         box = np.empty(4, np.int64)
-        box[0] = dc_lo - col[a] + max_dc
-        box[1] = dc_hi - col[a] + max_dc
-        box[2] = dy_lo - yv[a] + max_dy
-        box[3] = dy_hi - yv[a] + max_dy
+        box[0], box[1] = dc_lo - col[a] + max_dc, dc_hi - col[a] + max_dc
+        box[2], box[3] = dy_lo - yv[a] + max_dy, dy_hi - yv[a] + max_dy
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
         level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
                      same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
