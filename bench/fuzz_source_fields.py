@@ -80,7 +80,7 @@ def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
         states = np.full(len(board), tree.HARD, np.int64)
         shifted = box - np.array([col[a] - max_dc, col[a] - max_dc, yv[a] - max_dy, yv[a] - max_dy])
         tree.level_states(a, la2, shifted, nodes, tree_targets, grid, base[a], ranges, col, yv, hs_obst, hex_info,
-                          same_code[level_row[row]], fast_grid, np.empty((depth, 3), np.int64), states)
+                          same_code[level_row[row]], fast_grid, np.empty((depth, 4), np.int64), states)
         t = (col - col[a] + max_dc) * width + (yv - yv[a] + max_dy)
         inner = (start[t + 1] - start[t]) > 2
         at_tree += int(((heights == la2) & plain_targets & inner & (states != tree.UNDECIDED)).sum())

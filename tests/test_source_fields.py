@@ -25,7 +25,9 @@ from kernel.line_of_sight import _field_kernels as per_pair
 from kernel.line_of_sight import _template_trie as tree
 from kernel.line_of_sight.bulk import source_rows, template_trie
 from kernel.line_of_sight.counters import counter_tables
-from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
+from kernel.line_of_sight.inputs import (
+    cell_steps, every_hex, kernel_board_tables, model_code, target_level_array, template_tuple,
+)
 
 VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
 needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
@@ -150,6 +152,33 @@ def test_parallel_equals_serial(threads):
     assert np.array_equal(one, kernel.fields_of_fire(board, "71I4").hindrance)
 
 
+def test_source_parts():
+    """Slices only where threads would idle: one source on 2 threads in 2, 3 sources in 2, 10 in 1."""
+    from kernel.line_of_sight.bulk import source_parts
+
+    assert [source_parts(k, 2, 1332) for k in (1, 2, 3, 4, 10)] == [2, 2, 2, 1, 1]
+    assert source_parts(1, 1, 1332) == 1 and source_parts(1, 16, 1332) == 6 and source_parts(1, 16, 300) == 2
+
+
+@pytest.mark.parametrize("parts", [2, 5])
+def test_rows_in_slices_equal_whole_rows(parts):
+    """Each source's row cut into slices of the targets (each slice sets up its own codes and tree walk)."""
+    from kernel.line_of_sight import _source_kernels
+
+    board = kernel.load("default")
+    hexes = np.array([board.index(name) for name in ("71I4", "72M6", "71A1")], np.int32)
+    levels = np.zeros(len(hexes), np.int64)
+    rows = []
+    for count in (1, parts):
+        out = np.empty((len(hexes), len(board)), np.int32)
+        _source_kernels.source_fields_kernel(model_code(board), hexes, levels, every_hex(board),
+                                             target_level_array(board, 0), template_tuple(board),
+                                             kernel_board_tables(board), counter_tables(board, None),
+                                             cell_steps(board), template_trie(board), count, out)
+        rows.append(out)
+    assert np.array_equal(rows[0], rows[1]) and (rows[0] == kernel.BLOCKED).any()
+
+
 @needs_vasl
 @pytest.mark.parametrize("folder", ["bd04", "bd02", "bd10"])
 def test_vasl_boards(folder):
@@ -208,7 +237,7 @@ def test_the_tree_decides_most_targets_of_a_ground_source():
                     yv.max() - yv[a] + max_dy], np.int64)
     states = np.full(len(board), tree.HARD, np.int64)
     visited = tree.level_states(a, 0, box, nodes, targets, grid, base[a], ranges, col, yv, hs_obst, hex_info,
-                                same_code[level_row[-level_min]], fast_grid, np.empty((depth, 3), np.int64), states)
+                                same_code[level_row[-level_min]], fast_grid, np.empty((depth, 4), np.int64), states)
     at_level = board.ground_level == 0
     assert (states[at_level] == tree.UNDECIDED).sum() < 0.1 * at_level.sum()
     assert visited < 0.2 * len(nodes)  # the shadows of blocks are not walked

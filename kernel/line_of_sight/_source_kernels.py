@@ -39,7 +39,7 @@ large for its code.
 
 Scratch per parallel work item: 24 bytes per cell of the trace templates'
 padded grid, 24 bytes per target, 8 bytes per hex and the tree walk's
-stack (24 bytes per entry of the longest template).
+stack (32 bytes per entry of the longest template).
 """
 
 from __future__ import annotations
@@ -179,17 +179,19 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     width = 2 * max_dy + 1
     at_level_states = np.empty(0, np.int64)
     if code_row >= 0:
-        box = np.empty(4, np.int64)  # the targets' column and exact-y offsets, as the tree's template boxes
-        box[0] = box[2] = 1 << 30
-        box[1] = box[3] = -(1 << 30)
+        # the targets' column and exact-y offsets, as the tree's template boxes (bounds kept in locals: written
+        # to an array at every target, they took a third of a ground source's row outside the walks)
+        dc_lo = dy_lo = np.int64(1 << 30)
+        dc_hi = dy_hi = np.int64(-(1 << 30))
         for j in range(lo, hi):
-            box[0] = min(box[0], col[targets[j]] - col[a] + max_dc)
-            box[1] = max(box[1], col[targets[j]] - col[a] + max_dc)
-            box[2] = min(box[2], yv[targets[j]] - yv[a] + max_dy)
-            box[3] = max(box[3], yv[targets[j]] - yv[a] + max_dy)
+            dc_lo, dc_hi = min(dc_lo, col[targets[j]]), max(dc_hi, col[targets[j]])
+            dy_lo, dy_hi = min(dy_lo, yv[targets[j]]), max(dy_hi, yv[targets[j]])
+        box = np.empty(4, np.int64)
+        box[0], box[1] = dc_lo - col[a] + max_dc, dc_hi - col[a] + max_dc
+        box[2], box[3] = dy_lo - yv[a] + max_dy, dy_hi - yv[a] + max_dy
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
         level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
-                     same_code[code_row], fast_grid, np.empty((depth, 3), np.int64), at_level_states)
+                     same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
     prepared = False
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)

@@ -16,8 +16,10 @@ On the default map the 1,331 lines from 71I4 have 39,753 inner entries and
 Locations at one level (ASL; ``docs/los-semantics.md`` section 2: no blind
 hexes, no slope, so a hex's effect depends on the hex and that level alone),
 carrying per node the state of the line so far: its hindrance DRM, blocked,
-or undecided (a hexside run beside a featured hexside, where walls along it
-or through its vertices may block: the evaluator decides those targets).  A blocked node
+or undecided (a wall or hedge on the hexside a line runs along where the run
+touches an end's hex, whose rules depend on that end: the evaluator decides
+those targets); other walls along a run and wall lines through its vertices
+are decided in the tree (the far vertex's at the node after the run).  A blocked node
 ends its subtree: its targets keep the blocked state the output starts
 with, so the shadow of a block costs nothing; subtrees whose templates all
 end outside the targets' box are skipped.
@@ -28,7 +30,7 @@ bytes per template, built once per board: on the default map 82,568 nodes,
 8); boards whose
 templates hold more than :data:`MAX_ENTRIES` entries get an empty tree
 (their pairs take the per-source walk or the evaluator, as before).  Per
-source and parallel work item: 24 bytes per entry of the longest template
+source and parallel work item: 32 bytes per entry of the longest template
 (the depth stack) and 8 bytes per hex (the states).
 """
 
@@ -39,7 +41,7 @@ import numpy as np
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._rules import (
     CODE_MAX_DRM, ENTRY_SIDE_BIT, H_GROUND2, NONE, asl_hex_effect, asl_hex_hindrance, asl_run_effect,
-    asl_vertex_wall_blocks,
+    asl_vertex_wall_blocks, hexside_direction, wall_blocks, walled_vertex,
 )
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
@@ -49,6 +51,8 @@ UNDECIDED = -2
 STATE_DRM = (1 << 20) - 1
 STATE_RUN_OPEN = 1 << 21  # the node is the first side of a hexside run
 STATE_VERTEX_OPEN = 1 << 22  # the node is a vertex beside a featured hexside
+STATE_RUN_AFTER = 1 << 23  # the node ends a hexside run beside a featured hexside: the hex after it decides
+RUN_SIDE_SHIFT = 24  # (3 bits, while a run is open: its first entry's hexside bits, the run's direction + 1)
 #: Boards with more template entries than this get no tree (its memory: at most 52 bytes per entry).
 MAX_ENTRIES = 4_000_000
 # columns of the per-node table
@@ -185,33 +189,44 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
     section 2, as the evaluator's walk to the first block): ``drm`` (>= 0), or UNDECIDED.  ``out``
     must hold HARD beforehand: the targets in the shadow of a block are not written.  Interior hexes
     are read from ``same_row`` (the source level's row of the same-level codes), vertex touches and
-    hexside runs from ``fast_grid`` and the hexes' rows; a vertex or run beside a featured hexside (a
-    wall line may pass there) is undecided.  ``box``: the targets' column and exact-y offsets from
+    hexside runs from ``fast_grid`` and the hexes' rows; a run along a wall or hedge that touches an
+    end's hex is undecided, a vertex or run beside one is decided at the entry after it (whether a wall
+    line passes there).  ``box``: the targets' column and exact-y offsets from
     ``a`` (least and greatest of each); subtrees outside it are skipped, and templates outside it not
-    written (their cells may lie outside the grid from ``a``).  ``stack``: scratch, three int64 per
-    depth.  Returns the number of nodes looked at."""
+    written (their cells may lie outside the grid from ``a``).  ``stack``: scratch, four int64 per
+    depth; a node with one child and no template of its own hands its state straight to that child
+    (the same box, nothing on the stack).  Returns the number of nodes looked at."""
     n = nodes.shape[0]
     fast_limit = (S2 << 8) | 255
     same = higher = np.bool_(True)
     no_target = np.int32(-1)  # (the tree holds inner entries only: no entry is the target's hex)
     slope = np.bool_(False)
+    dc_lo, dc_hi, dy_lo, dy_hi = box[0], box[1], box[2], box[3]
     i = 0
     visited = 0
+    chained = False
+    depth = np.int32(0)
+    state = np.int64(0)
+    previous_cell = run_cell = run_y = base_a
     while i < n:
         visited += 1
-        if nodes[i, N_DC_HI] < box[0] or nodes[i, N_DC_LO] > box[1] or nodes[i, N_DY_HI] < box[2] or \
-                nodes[i, N_DY_LO] > box[3]:
-            i = nodes[i, N_END]
-            continue
-        depth = nodes[i, N_DEPTH]
-        if depth == 0:
-            state = np.int64(0)
-            previous_cell = base_a
-            run_cell = base_a
+        if chained:
+            # the only child of the node before, where no template ends: the same box, its state at hand
+            chained = False
         else:
-            state = stack[depth - 1, 0]
-            previous_cell = stack[depth - 1, 1]
-            run_cell = stack[depth - 1, 2]
+            if nodes[i, N_DC_HI] < dc_lo or nodes[i, N_DC_LO] > dc_hi or nodes[i, N_DY_HI] < dy_lo or \
+                    nodes[i, N_DY_LO] > dy_hi:
+                i = nodes[i, N_END]
+                continue
+            depth = nodes[i, N_DEPTH]
+            if depth == 0:
+                state = np.int64(0)
+                previous_cell = run_cell = run_y = base_a
+            else:
+                state = stack[depth - 1, 0]
+                previous_cell = stack[depth - 1, 1]
+                run_cell = stack[depth - 1, 2]
+                run_y = stack[depth - 1, 3]
         entry = nodes[i, N_ENTRY]
         k = (entry >> 3) & 3
         cell = base_a + (entry >> 5)
@@ -222,6 +237,13 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
             state ^= STATE_VERTEX_OPEN
             if k == INTERIOR and asl_vertex_wall_blocks(grid[previous_cell], grid[cell], grid[run_cell], a, no_target,
                                                         col, yv, hs_obst, hex_info, S2, same, slope):
+                state = HARD
+        if state >= 0 and state & STATE_RUN_AFTER:  # (a HARD state has every bit)
+            # the hex entered after a run x|y beside a featured hexside: walls on both its hexsides with x and y
+            # (a wall line through the run's far vertex, B9) block there (the evaluator's run step)
+            state ^= STATE_RUN_AFTER
+            if k == INTERIOR and walled_vertex(grid[cell], grid[run_cell], grid[run_y], a, no_target, col, yv, hs_obst,
+                                               hex_info, S2, same, slope):
                 state = HARD
         if state < 0:
             pass
@@ -262,13 +284,12 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
             # a hexside run x|y (two consecutive entries): without featured hexsides on either side no wall
             # can block it, and its effect depends on the two hexes alone
             key = fast_grid[cell]
-            if key & 63:
-                state = UNDECIDED
-            elif state & STATE_RUN_OPEN == 0:
-                state |= STATE_RUN_OPEN
+            if state & STATE_RUN_OPEN == 0:
+                state |= STATE_RUN_OPEN | ((entry & 7) << RUN_SIDE_SHIFT)
                 run_cell = cell
             else:
-                state ^= STATE_RUN_OPEN
+                run_dir = ((state >> RUN_SIDE_SHIFT) & 7) - 1
+                state &= ~(STATE_RUN_OPEN | (7 << RUN_SIDE_SHIFT))
                 x = grid[run_cell]
                 y = grid[cell]
                 if (x >= 0 and fast_grid[run_cell] > fast_limit) or (y >= 0 and key > fast_limit):
@@ -278,6 +299,31 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
                         state = HARD
                     else:
                         state += drm
+                if state >= 0 and x >= 0 and y >= 0 and (fast_grid[run_cell] | key) & 63:
+                    # walls or hedges beside the run (B9, the evaluator's asl_run_wall_blocks): one on x|y that
+                    # rises above the line blocks it unless the run touches an end's hex (then its far vertex
+                    # decides: undecided); a wall line through the near vertex blocks here, one through the far
+                    # vertex at the hex entered after it
+                    if run_dir < 0:
+                        state = UNDECIDED
+                    elif hs_obst[x, run_dir] > 0 and wall_blocks(x, run_dir, y, hs_obst, hex_info, S2, same, slope):
+                        if hexside_direction(col, yv, a, x) >= 0 and hexside_direction(col, yv, a, y) >= 0:
+                            state = UNDECIDED  # (the run starts at the source's vertex)
+                        else:
+                            # the lines going on are blocked at x; one ending right after the run may touch
+                            # the target's hex along it, whose own rules apply: undecided
+                            for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_OWN]):
+                                h = template_target(j, box, targets, grid, base_a)
+                                if h >= 0:
+                                    out[h] = UNDECIDED
+                            i = nodes[i, N_END]
+                            continue
+                    elif walled_vertex(grid[previous_cell], x, y, a, no_target, col, yv, hs_obst, hex_info, S2,
+                                       same, slope):
+                        state = HARD
+                    else:
+                        state |= STATE_RUN_AFTER
+                        run_y = cell
         if state < 0 or (state & STATE_DRM) > STATE_DRM - 1024:
             if state == HARD:  # the targets beyond keep out's HARD
                 i = nodes[i, N_END]
@@ -289,11 +335,21 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
                     out[h] = state
             i = nodes[i, N_END]
             continue
+        end = nodes[i, N_END]
+        if nodes[i, N_OWN] == 0 and end > i + 1 and nodes[i + 1, N_END] == end:
+            # one child (the next node) and no template ending here: no other node reads this state (92 % of
+            # the nodes of the default map's tree; a fifth of the walk's time)
+            chained = True
+            depth += 1
+            i += 1
+            continue
         stack[depth, 0] = state
         stack[depth, 1] = previous_cell
         stack[depth, 2] = run_cell
+        stack[depth, 3] = run_y
         # (a template ending at a vertex enters the target's hex after it, whose hexsides never block)
-        own = state & ~STATE_VERTEX_OPEN if state & STATE_RUN_OPEN == 0 else UNDECIDED
+        # (nor one ending right after a run, whose hex after it is the target: B9.2)
+        own = state & ~(STATE_VERTEX_OPEN | STATE_RUN_AFTER) if state & STATE_RUN_OPEN == 0 else UNDECIDED
         for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_OWN]):
             h = template_target(j, box, targets, grid, base_a)
             if h >= 0:

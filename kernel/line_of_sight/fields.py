@@ -154,7 +154,9 @@ def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None,
     elif sources is None:
         raise ValueError("threat_map: no sources: expected sources or enemies_of=side")
     rows = fields_of_fire(board, sources, levels=levels, target_levels=target_levels, counters=counters)
-    visible = rows.visible
-    count = visible.sum(axis=0).astype(np.int32)
-    best = np.where(visible, rows.hindrance, np.int32(127)).min(axis=0)
-    return ThreatMap(count, np.where(count > 0, best, BLOCKED).astype(np.int32), rows.sources)
+    hindrance = rows.hindrance  # int32, 0..127 or BLOCKED (-1)
+    count = np.count_nonzero(hindrance != BLOCKED, axis=0).astype(np.int32)
+    # the least over the rows as unsigned: BLOCKED is the greatest, and stays BLOCKED only where no row sees
+    # the hex (one pass, where masking and two selections took twice as long)
+    best = hindrance.view(np.uint32).min(axis=0).view(np.int32)
+    return ThreatMap(count, best, rows.sources)
