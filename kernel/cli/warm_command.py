@@ -23,20 +23,20 @@ import warnings
 from kernel.cli.common import emit
 
 #: The steps that compile the same kernels, each group with its usual share of the compile time (from
-#: ``python -m bench.compile_costs``, the wall seconds of its steps): a group goes to one worker whole, so
-#: that no kernel is compiled twice (the hex model's steps share one specialisation of the pair evaluator,
-#: the demo and the page use them all; ``los`` and ``can_see`` share another). The depiction model's
-#: recorded walk (``los``) compiles nothing its matrix and pairs use but the art, so it is a group of its
-#: own: with two workers it goes with the hex model, the depiction matrix with ``los`` and ``can_see``.
+#: ``python -m bench.compile_costs`` and the CPU seconds of each group compiled alone in a fresh process): a group
+#: goes to one worker whole, so that no kernel is compiled twice (the hex model's steps share one specialisation
+#: of the pair evaluator, the demo and the page use them all; ``los`` and ``can_see`` share another). The
+#: depiction model's recorded walk (``los``) compiles nothing its matrix and pairs use but the art, so it is a
+#: group of its own: with two workers the hex model's group goes to one, the three others to the other.
 #: A step in no group is a group of its own, of weight 1.
 STEP_GROUPS: list[tuple[float, tuple[str, ...]]] = [
-    (60.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
+    (50.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
              "HeldLOSMatrix refresh", "los_matrix (Valor & Victory)", "los_pairs", "movement_field", "reachable",
              "movement_matrix", "concealed_movement", "commands: los, fire, move, vantage, matrix (board 71)",
              "demo and interactive page (board 71)")),
-    (48.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs")),
-    (25.0, ("los", "can_see")),
-    (16.0, ("depiction model: los, the page's judged pixel runs",)),
+    (20.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs")),
+    (15.0, ("los", "can_see")),
+    (12.0, ("depiction model: los, the page's judged pixel runs",)),
 ]
 
 
@@ -180,7 +180,7 @@ def share_out(names: list[str], workers: int) -> list[list[str]]:
     Examples
     --------
     >>> [len(steps) for steps in share_out([name for _, group in STEP_GROUPS for name in group], 2)]
-    [15, 4]
+    [14, 5]
     >>> share_out(["a", "b", "c"], 2)
     [['a', 'c'], ['b']]
     """

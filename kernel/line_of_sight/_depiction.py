@@ -340,21 +340,13 @@ def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depress
     lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
     :func:`scratch_size`, ``log`` any 2-D int64 array, never written: ``counted.reshape((-1, 1))`` made once
     per row or chunk, not per pair)."""
-    # the walk is a compiled function of its own (each IR-inlined copy cost 10-20 s of compiling), given
-    # ``per_range`` as a constant: its choice of pixels is made once per pair, not per pixel (25-30 % faster)
+    # the walk is a compiled function of its own (each IR-inlined copy cost 10-20 s of compiling)
     a, b = np.int64(a), np.int64(b)  # as the recorded walk gets them: the helpers the walks call compile once
-    if per_range:
-        blocked, total, reason, at, slope, n_log = depiction_walk(
-            False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
-            squares, cap, True, counter_info,
-            has_counters, counted)
-    else:
-        blocked, total, reason, at, slope, n_log = depiction_walk(
-            False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
-            squares, cap, False, counter_info,
-            has_counters, counted)
+    blocked, total, reason, at, slope, n_log = depiction_walk(
+        False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
+        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
+        squares, cap, per_range, counter_info,
+        has_counters, counted)
     return blocked, total, reason, at, slope
 
 
@@ -398,28 +390,33 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
 
 
 @jit_parallel
+def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
+    """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix, one per row of ``out``.
+
+    With ``upper`` only the entries right of the diagonal (and the diagonal) are written (the caller
+    mirrors them: the walk is symmetric by construction) and iteration k owns rows k and ``rows - 1 - k``
+    (balanced work); else iteration r owns row r. The matrix and its blocks share this one compiled kernel."""
+    n = hexes.shape[0]
+    rows = out.shape[0]
+    items = (rows + 1) // 2 if upper else rows
+    for item in numba.prange(items):
+        counted = np.empty(scratch_size(tables[5]), np.int64)
+        for side in range(2 if upper else 1):
+            # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
+            r = np.int64(item) if side == 0 else rows - 1 - np.int64(item)
+            if side == 1 and r == item:
+                break
+            i = row_start + r
+            first = i + 1 if upper else np.int64(0)
+            if upper:
+                out[r, i] = 0
+            _matrix_row(i, first, n, hexes, levels2, tables, out, r, counted)
+
+
 def depiction_matrix_kernel(hexes, levels2, tables, out):
-    """Upper triangle of the depiction matrix; iteration k owns rows k and n-1-k (then mirror the lower)."""
-    n = hexes.shape[0]
-    for k in numba.prange((n + 1) // 2):
-        counted = np.empty(scratch_size(tables[5]), np.int64)
-        out[k, k] = 0
-        # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
-        _matrix_row(np.int64(k), np.int64(k + 1), n, hexes, levels2, tables, out, np.int64(k), counted)
-        other = n - 1 - k
-        if other != k:
-            out[other, other] = 0
-            _matrix_row(np.int64(other), np.int64(other + 1), n, hexes, levels2, tables, out, np.int64(other),
-                        counted)
-
-
-@jit_parallel
-def depiction_rows_kernel(hexes, levels2, row_start, tables, out):
-    """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix."""
-    n = hexes.shape[0]
-    for r in numba.prange(out.shape[0]):
-        counted = np.empty(scratch_size(tables[5]), np.int64)
-        _matrix_row(np.int64(row_start + r), np.int64(0), n, hexes, levels2, tables, out, np.int64(r), counted)
+    """Upper triangle of the depiction matrix (:func:`depiction_rows_kernel` over every row; then mirror the
+    lower)."""
+    depiction_rows_kernel(hexes, levels2, 0, True, tables, out)
 
 
 #: Pairs per parallel chunk of :func:`depiction_pairs_kernel`.

@@ -166,10 +166,11 @@ def listed_steps_kernel(keys, hindered, n, model, grid, base, start, packed, ran
                 value = -1
             if used == hexes.shape[0]:   # grow both by half
                 grown = np.empty(hexes.shape[0] + hexes.shape[0] // 2, np.int32)
-                grown[:used] = hexes
-                hexes = grown
                 grown_values = np.empty(grown.shape[0], np.int8)
-                grown_values[:used] = values
+                for q in range(used):   # element by element: a slice assignment compiles numba's shape-error text
+                    grown[q] = hexes[q]
+                    grown_values[q] = values[q]
+                hexes = grown
                 values = grown_values
             hexes[used] = records[r, 0]
             values[used] = value

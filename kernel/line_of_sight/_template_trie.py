@@ -294,7 +294,7 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
                 y = grid[cell]
                 if (x >= 0 and fast_grid[run_cell] > fast_limit) or (y >= 0 and key > fast_limit):
                     # (ranges are read for blind hexes only, which a same-level LOS has not: any entry's do)
-                    effect, reason, drm = asl_run_effect(x, y, 0, ranges, higher, S2, S2, same, slope, hex_info)
+                    effect, reason, drm = asl_run_effect(x, y, np.int64(0), ranges, higher, S2, S2, same, slope, hex_info)
                     if effect != NONE:
                         state = HARD
                     else:

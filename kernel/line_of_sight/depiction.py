@@ -275,7 +275,7 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     from kernel.line_of_sight import _depiction as D
 
     out = np.empty((count, len(hexes)), np.int8)
-    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first,
+    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first, False,
                             kernel_tables(board, counters, per_range), out)
     return out
 

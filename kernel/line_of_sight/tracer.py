@@ -94,7 +94,7 @@ def _build_one(dc, dy, out_x, out_y, out_kind, out_cross, out_da, out_db, out_en
     DX = 3 * dc
     DY = dy
     DD = DX * DX + DY * DY
-    count = 0
+    count = np.int64(0)   # not the constant 0: numba would also compile _ranges_and_crossings for count == 0
     if dc == 0 and dy == 0:
         out_x[start] = 0
         out_y[start] = 0

@@ -301,7 +301,9 @@ def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, byp
     for k in numba.prange(sources.shape[0]):
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
-        dist, pred = search(edge_bounds, edges, state_smoke, NO_PENALTY, n_buckets, starts, np.zeros(1, np.int64),
+        # no penalty: an empty view of a writable int64 argument (the global NO_PENALTY would be a read-only
+        # constant here, of another type: a second compiled search and dijkstra)
+        dist, pred = search(edge_bounds, edges, state_smoke, state_smoke[:0], n_buckets, starts, np.zeros(1, np.int64),
                             np.ones(1, np.bool_), limit)
         row = np.empty(n, np.int64)
         hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, row)
