@@ -108,19 +108,19 @@ def test_a_failing_picture_leaves_no_json_behind(tmp_path, capsys):
     # a picture path that passes the early checks but cannot be created when the picture is saved
     import kernel.cli.outputs as outputs_module
 
-    original = outputs_module.tempfile.mkstemp
+    original = outputs_module._create_private
 
-    def refuse(*args, **kwargs):
-        if kwargs.get("dir") == blocked:
+    def refuse(path):
+        if Path(path).parent == blocked:
             raise PermissionError(13, "Permission denied")
-        return original(*args, **kwargs)
+        return original(path)
 
-    outputs_module.tempfile.mkstemp = refuse
+    outputs_module._create_private = refuse
     try:
         user_error(["fire", "--map", "71", "--from", "71I4", "--json-out", ok, "--png", target], capsys,
                    f"cannot write {target}: Permission denied")
     finally:
-        outputs_module.tempfile.mkstemp = original
+        outputs_module._create_private = original
     assert leftovers(tmp_path) == ["ro"] and leftovers(blocked) == []
 
 
@@ -138,6 +138,40 @@ def test_an_unexpected_exception_discards_the_staged_files(tmp_path):
             Path(staged(str(tmp_path / "a.json"))).write_text("half")
             raise RuntimeError("boom")
     assert leftovers(tmp_path) == []
+
+
+def test_an_interruption_right_after_a_part_file_is_created_leaves_nothing(tmp_path, monkeypatch):
+    # the file exists before stage() returns: it is known to discard() from before its creation
+    import kernel.cli.outputs as outputs_module
+
+    original = outputs_module._create_private
+
+    def create_then_interrupt(path):
+        original(path)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(outputs_module, "_create_private", create_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        with Outputs() as outputs:
+            outputs.claim("--json-out", str(tmp_path / "a.json"))
+            staged(str(tmp_path / "a.json"))
+    assert leftovers(tmp_path) == []
+
+
+def test_a_part_name_already_taken_is_drawn_again(tmp_path, monkeypatch):
+    import kernel.cli.outputs as outputs_module
+
+    taken = tmp_path / f".a.json.{os.getpid()}.0000000a.part"   # this process's, so not stale
+    taken.write_text("another stage's")
+    tokens = iter(["0000000a", "0000000b"])
+    monkeypatch.setattr(outputs_module.secrets, "token_hex", lambda n: next(tokens))
+    with Outputs() as outputs:
+        outputs.claim("--json-out", str(tmp_path / "a.json"))
+        part = staged(str(tmp_path / "a.json"))
+        assert Path(part).name == f".a.json.{os.getpid()}.0000000b.part" and list(outputs.finals) == [part]
+        Path(part).write_text("{}")
+        outputs.commit()
+    assert leftovers(tmp_path) == [taken.name, "a.json"] and taken.read_text() == "another stage's"
 
 
 def test_a_file_that_appears_while_the_command_runs_is_not_replaced(tmp_path):

@@ -43,8 +43,8 @@ from __future__ import annotations
 import contextvars
 import os
 import re
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 from kernel.cli.errors import UserError
@@ -116,15 +116,21 @@ class Outputs:
             self.claim("output", path)
         target = Path(path)
         remove_stale_parts(target)
-        try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".part",
-                                                 dir=target.parent)
-        except OSError as error:
-            raise UserError(f"cannot write {path}: {error.strerror or error}") from None
-        os.close(handle)
-        self.staged[path] = temporary
-        self.finals[temporary] = path
-        return temporary
+        while True:
+            temporary = str(target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+            # registered before it exists: an interruption (Ctrl-C, SIGTERM) at any point from here on
+            # leaves no file that discard() does not know of
+            self.staged[path] = temporary
+            self.finals[temporary] = path
+            try:
+                _create_private(temporary)
+                return temporary
+            except FileExistsError:
+                pass    # the name is taken: draw another
+            except OSError as error:
+                del self.staged[path], self.finals[temporary]
+                raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+            del self.staged[path], self.finals[temporary]
 
     def commit(self) -> None:
         """Rename every staged file onto its final name (then nothing is left to discard).
@@ -153,6 +159,11 @@ class Outputs:
                 os.unlink(temporary)
             except FileNotFoundError:
                 pass
+
+
+def _create_private(path: str) -> None:
+    """Create ``path`` as a new empty file only its owner may read (FileExistsError where a file is)."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
 
 
 def final_name(path) -> str:
