@@ -291,7 +291,7 @@ def parse_point(text: str) -> dict:
     Raises
     ------
     ValueError
-        A setting without ``=``.
+        A setting without ``=``, or a value that is not a number.
     """
     point: dict = {"constants": {}, "min_share": {}, "centre_keeps": True}
     for item in filter(None, text.split(",")):
@@ -300,10 +300,15 @@ def parse_point(text: str) -> dict:
             raise ValueError(f"sweep setting {item!r}: expected NAME=VALUE")
         if name == "centre_keeps":
             point["centre_keeps"] = value not in ("0", "false", "False")
-        elif name.startswith("min:"):
-            point["min_share"][name[4:]] = float(value)
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"sweep setting {item!r}: expected a number after '=', got {value!r}") from None
+        if name.startswith("min:"):
+            point["min_share"][name[4:]] = number
         else:
-            point["constants"][name] = float(value)
+            point["constants"][name] = number
     return point
 
 

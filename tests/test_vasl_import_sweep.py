@@ -45,6 +45,8 @@ def test_parse_point_reads_every_kind_of_setting_and_refuses_one_without_a_value
         "constants": {"SHARED_SHARE": 0.2}, "min_share": {"woods": 0.5}, "centre_keeps": False}
     with pytest.raises(ValueError, match="sweep setting 'min:woods': expected NAME=VALUE"):
         parse_point("min:woods")
+    with pytest.raises(ValueError, match="sweep setting 'min:woods=abc': expected a number after '=', got 'abc'"):
+        parse_point("min:woods=abc")
 
 
 @needs_board
