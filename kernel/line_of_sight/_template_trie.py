@@ -192,7 +192,18 @@ def compress_trie(nodes):
     ``entries`` the nodes' entries in pre-order; a compressed node's row that of the last node of its
     chain (its templates, subtree, box), with ``N_FIRST`` and ``N_COUNT`` its entries, ``N_END`` in
     compressed nodes and ``N_DEPTH`` the depth of its first node (its state goes on the walk's stack at
-    the depth of its last).  numpy only: no compiled step on a board's first query."""
+    the depth of its last).  numpy only: no compiled step on a board's first query.
+
+    Examples
+    --------
+    A node with one child and no template, then that child, where one template ends: one node.
+
+    >>> nodes = np.zeros((2, N_COLUMNS), np.int32)
+    >>> nodes[:, N_ENTRY], nodes[:, N_DEPTH], nodes[:, N_END], nodes[:, N_OWN] = [7, 9], [0, 1], [2, 2], [0, 1]
+    >>> compressed, entries = compress_trie(nodes)
+    >>> compressed[:, [N_FIRST, N_COUNT, N_DEPTH, N_END, N_OWN]].tolist(), entries.tolist()
+    ([[0, 2, 0, 1, 1]], [7, 9])
+    """
     n = nodes.shape[0]
     index = np.arange(n)
     chained = np.zeros(n, np.bool_)
