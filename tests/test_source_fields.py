@@ -200,7 +200,8 @@ def test_the_tree_holds_every_template_once():
     the pre-order ranges; the boxes hold their templates' offsets."""
     board = kernel.load("default")
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-    nodes, targets, depth = template_trie(board)
+    nodes, targets = tree.build_trie(start, packed, max_dy)
+    depth = int(nodes[:, tree.N_DEPTH].max()) + 1
     width = 2 * max_dy + 1
     path = []
     seen = np.zeros(len(start) - 1, int)
@@ -224,6 +225,31 @@ def test_the_tree_holds_every_template_once():
     assert len(nodes) < (np.diff(start)[inner] - 2).sum() / 2  # lines share prefixes
 
 
+def test_the_compressed_tree_holds_the_same_paths():
+    """Each compressed node is a chain of the tree's nodes (one child each, no template but at the last):
+    its path from the root, its entries, end at the same templates; subtrees stay pre-order ranges."""
+    board = kernel.load("default")
+    grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+    nodes, entries, targets, depth = template_trie(board)
+    plain, plain_targets = tree.build_trie(start, packed, max_dy)
+    assert np.array_equal(targets, plain_targets) and np.array_equal(entries, plain[:, tree.N_ENTRY])
+    assert len(nodes) < len(plain) / 5 and nodes[:, tree.N_COUNT].sum() == len(plain)
+    width = 2 * max_dy + 1
+    path = []  # the open nodes: (their subtree's end, their entries)
+    for c in range(len(nodes)):
+        while path and path[-1][0] <= c:
+            path.pop()
+        first, count = int(nodes[c, tree.N_FIRST]), int(nodes[c, tree.N_COUNT])
+        path.append((int(nodes[c, tree.N_END]), entries[first:first + count].tolist()))
+        entered = sum((chain for end, chain in path), [])
+        # (the depth: its first entry's in the plain tree, its last entry's below depth)
+        assert nodes[c, tree.N_DEPTH] == len(entered) - count and len(entered) <= depth
+        assert nodes[c, tree.N_END] > c
+        for j in range(int(nodes[c, tree.N_TPL]), int(nodes[c, tree.N_TPL] + nodes[c, tree.N_OWN])):
+            t = int(targets[j, 0]) * width + int(targets[j, 1])
+            assert packed[start[t] + 1:start[t + 1] - 1].tolist() == entered
+
+
 def test_the_tree_decides_most_targets_of_a_ground_source():
     """From a ground-level source of the default map the tree's walk decides nine in ten same-level
     targets (the rest: hexside runs beside walls and hedges), and every row stays the per-pair one."""
@@ -231,16 +257,17 @@ def test_the_tree_decides_most_targets_of_a_ground_source():
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
     col, yv, hs_obst = kernel_board_tables(board)[:3]
     hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, None)
-    nodes, targets, depth = template_trie(board)
+    nodes, entries, targets, depth = template_trie(board)
     a = board.index("71V7")
     box = np.array([col.min() - col[a] + max_dc, col.max() - col[a] + max_dc, yv.min() - yv[a] + max_dy,
                     yv.max() - yv[a] + max_dy], np.int64)
     states = np.full(len(board), tree.HARD, np.int64)
-    visited = tree.level_states(a, 0, box, nodes, targets, grid, base[a], ranges, col, yv, hs_obst, hex_info,
-                                same_code[level_row[-level_min]], fast_grid, np.empty((depth, 4), np.int64), states)
+    visited = tree.level_states(a, 0, box, nodes, entries, targets, grid, base[a], ranges, col, yv, hs_obst,
+                                hex_info, same_code[level_row[-level_min]], fast_grid, np.empty((depth, 4), np.int64),
+                                states)
     at_level = board.ground_level == 0
     assert (states[at_level] == tree.UNDECIDED).sum() < 0.1 * at_level.sum()
-    assert visited < 0.2 * len(nodes)  # the shadows of blocks are not walked
+    assert visited < 0.2 * len(entries)  # the shadows of blocks are not walked
     row = assert_same_rows(board, [a])[0]
     # (the source and its neighbours have no inner entry, no state; the hindrance cap is 6)
     decided = at_level & (states != tree.UNDECIDED)

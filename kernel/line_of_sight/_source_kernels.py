@@ -142,12 +142,12 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
 def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, trie,
                lowest, out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
-    (not saturated), or BLOCKED.  ``trie``: the templates' prefix tree (``nodes, targets, depth``,
+    (not saturated), or BLOCKED.  ``trie``: the templates' prefix tree (``nodes, entries, targets, depth``,
     :mod:`kernel.line_of_sight._template_trie`); ``lowest``: the lowest target's height in half levels."""
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
     hex_info, fast_grid, same_code, level_row, level_min = counters
-    nodes, tree_targets, depth = trie
+    nodes, entries, tree_targets, depth = trie
     # the run's flags as run-time booleans, not literals: its rule steps compile once for this walk and the
     # per-pair walk (the source is the higher end; lines down, never at one level or on a continuous slope)
     higher_is_a = np.bool_(True)
@@ -190,7 +190,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
         box[0], box[1] = dc_lo - col[a] + max_dc, dc_hi - col[a] + max_dc
         box[2], box[3] = dy_lo - yv[a] + max_dy, dy_hi - yv[a] + max_dy
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
-        level_states(a, la2, box, nodes, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
+        level_states(a, la2, box, nodes, entries, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
                      same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
     prepared = False
     codes = np.empty(0, np.int32)

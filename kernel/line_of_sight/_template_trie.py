@@ -24,14 +24,28 @@ ends its subtree: its targets keep the blocked state the output starts
 with, so the shadow of a block costs nothing; subtrees whose templates all
 end outside the targets' box are skipped.
 
-Memory: 40 bytes per node (at most one per inner template entry) and 12
-bytes per template, built once per board: on the default map 82,568 nodes,
-2.5 kB per hex, 16 bytes per template entry (the templates themselves take
-8); boards whose
-templates hold more than :data:`MAX_ENTRIES` entries get an empty tree
-(their pairs take the per-source walk or the evaluator, as before).  Per
-source and parallel work item: 32 bytes per entry of the longest template
-(the depth stack) and 8 bytes per hex (the states).
+The walk takes the tree compressed (:func:`compress_trie`): a chain of
+nodes with one child each and no template ending in them is one node, its
+entries walked with the state in hand (on the default map 6,818 nodes for
+82,568 entries).
+
+Lines down from a higher source do not take the tree: a walk of the down
+codes through it (carrying the DRM, the slope and soft-block flags and the
+largest blind-hex bound term plus twice the range, each target decided at
+its template's end) looked at 13,290 entries from the default map's 71I4
+and, with the decisions, made that row slower than the per-target walks,
+which stop at a line's first block or blind hex (172 against 143 µs, one
+thread).
+
+Memory: the compressed tree, built once per board: 4 bytes per node of the
+plain tree (at most one per inner template entry), 44 bytes per compressed
+node and 12 bytes per template: on the default map 0.69 MB, 0.52 kB per
+hex (building it holds the plain tree's 40 bytes per node for a moment:
+3.3 MB there); boards whose templates hold more than :data:`MAX_ENTRIES`
+entries get an empty tree (their pairs take the per-source walk or the
+evaluator, as before).  Per source and parallel work item: 32 bytes per
+entry of the longest template (the depth stack) and 8 bytes per hex (the
+states).
 """
 
 from __future__ import annotations
@@ -53,11 +67,13 @@ STATE_RUN_OPEN = 1 << 21  # the node is the first side of a hexside run
 STATE_VERTEX_OPEN = 1 << 22  # the node is a vertex beside a featured hexside
 STATE_RUN_AFTER = 1 << 23  # the node ends a hexside run beside a featured hexside: the hex after it decides
 RUN_SIDE_SHIFT = 24  # (3 bits, while a run is open: its first entry's hexside bits, the run's direction + 1)
-#: Boards with more template entries than this get no tree (its memory: at most 52 bytes per entry).
+#: Boards with more template entries than this get no tree (building it: at most 52 bytes per entry).
 MAX_ENTRIES = 4_000_000
-# columns of the per-node table
+# columns of the per-node table (of the compressed tree: N_FIRST in place of N_ENTRY, and N_COUNT)
 N_ENTRY, N_DEPTH, N_END, N_OWN, N_SUB, N_TPL, N_DC_LO, N_DC_HI, N_DY_LO, N_DY_HI = range(10)
 N_COLUMNS = 10
+N_FIRST = N_ENTRY
+N_COUNT = 10
 
 
 @jit
@@ -170,6 +186,40 @@ def build_trie(start, packed, max_dy):
     return nodes, targets
 
 
+def compress_trie(nodes):
+    """``(compressed, entries)``: the tree of :func:`build_trie` with each chain of nodes (a node with one
+    child and no template of its own, and that child) merged into one node, in the same pre-order:
+    ``entries`` the nodes' entries in pre-order; a compressed node's row that of the last node of its
+    chain (its templates, subtree, box), with ``N_FIRST`` and ``N_COUNT`` its entries, ``N_END`` in
+    compressed nodes and ``N_DEPTH`` the depth of its first node (its state goes on the walk's stack at
+    the depth of its last).  numpy only: no compiled step on a board's first query.
+
+    Examples
+    --------
+    A node with one child and no template, then that child, where one template ends: one node.
+
+    >>> nodes = np.zeros((2, N_COLUMNS), np.int32)
+    >>> nodes[:, N_ENTRY], nodes[:, N_DEPTH], nodes[:, N_END], nodes[:, N_OWN] = [7, 9], [0, 1], [2, 2], [0, 1]
+    >>> compressed, entries = compress_trie(nodes)
+    >>> compressed[:, [N_FIRST, N_COUNT, N_DEPTH, N_END, N_OWN]].tolist(), entries.tolist()
+    ([[0, 2, 0, 1, 1]], [7, 9])
+    """
+    n = nodes.shape[0]
+    index = np.arange(n)
+    chained = np.zeros(n, np.bool_)
+    chained[1:] = (nodes[:-1, N_OWN] == 0) & (nodes[:-1, N_END] > index[1:]) & (nodes[1:, N_END] == nodes[:-1, N_END])
+    first = np.flatnonzero(~chained)
+    position = np.append(np.cumsum(~chained) - 1, len(first))  # node (or n) -> its compressed node
+    count = np.diff(np.append(first, n))
+    compressed = np.zeros((len(first), N_COUNT + 1), np.int32)
+    compressed[:, :N_COLUMNS] = nodes[first + count - 1]
+    compressed[:, N_FIRST] = first
+    compressed[:, N_COUNT] = count
+    compressed[:, N_DEPTH] = nodes[first, N_DEPTH]
+    compressed[:, N_END] = position[nodes[first, N_END]]
+    return compressed, np.ascontiguousarray(nodes[:, N_ENTRY])
+
+
 @jit_inline
 def template_target(j, box, targets, grid, base_a):
     """The hex the ``j``-th template (in the tree's order) ends at from the hex whose cell is ``base_a``,
@@ -182,8 +232,8 @@ def template_target(j, box, targets, grid, base_a):
 
 
 @jit
-def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_obst, hex_info, same_row, fast_grid,
-                 stack, out):
+def level_states(a, S2, box, nodes, entries, targets, grid, base_a, ranges, col, yv, hs_obst, hex_info, same_row,
+                 fast_grid, stack, out):
     """Write ``out[h]``, for every target hex ``h`` whose template ends in a walked subtree, the state of
     its LOS from hex ``a`` to a target at the same level, ``S2`` half levels (``docs/los-semantics.md``
     section 2, as the evaluator's walk to the first block): ``drm`` (>= 0), or UNDECIDED.  ``out``
@@ -193,155 +243,148 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
     end's hex is undecided, a vertex or run beside one is decided at the entry after it (whether a wall
     line passes there).  ``box``: the targets' column and exact-y offsets from
     ``a`` (least and greatest of each); subtrees outside it are skipped, and templates outside it not
-    written (their cells may lie outside the grid from ``a``).  ``stack``: scratch, four int64 per
-    depth; a node with one child and no template of its own hands its state straight to that child
-    (the same box, nothing on the stack).  Returns the number of nodes looked at."""
+    written (their cells may lie outside the grid from ``a``).  ``nodes``, ``entries``: the compressed
+    tree (:func:`compress_trie`), whose node's entries are walked with the state in hand; ``stack``:
+    scratch, four int64 per depth.  Returns the number of entries looked at."""
     n = nodes.shape[0]
     fast_limit = (S2 << 8) | 255
     same = higher = np.bool_(True)
     no_target = np.int32(-1)  # (the tree holds inner entries only: no entry is the target's hex)
     slope = np.bool_(False)
     dc_lo, dc_hi, dy_lo, dy_hi = box[0], box[1], box[2], box[3]
-    i = 0
+    c = 0
     visited = 0
-    chained = False
-    depth = np.int32(0)
     state = np.int64(0)
     previous_cell = run_cell = run_y = base_a
-    while i < n:
-        visited += 1
-        if chained:
-            # the only child of the node before, where no template ends: the same box, its state at hand
-            chained = False
+    while c < n:
+        if nodes[c, N_DC_HI] < dc_lo or nodes[c, N_DC_LO] > dc_hi or nodes[c, N_DY_HI] < dy_lo or \
+                nodes[c, N_DY_LO] > dy_hi:
+            c = nodes[c, N_END]
+            continue
+        depth = nodes[c, N_DEPTH]
+        if depth == 0:
+            state = np.int64(0)
+            previous_cell = run_cell = run_y = base_a
         else:
-            if nodes[i, N_DC_HI] < dc_lo or nodes[i, N_DC_LO] > dc_hi or nodes[i, N_DY_HI] < dy_lo or \
-                    nodes[i, N_DY_LO] > dy_hi:
-                i = nodes[i, N_END]
-                continue
-            depth = nodes[i, N_DEPTH]
-            if depth == 0:
-                state = np.int64(0)
-                previous_cell = run_cell = run_y = base_a
-            else:
-                state = stack[depth - 1, 0]
-                previous_cell = stack[depth - 1, 1]
-                run_cell = stack[depth - 1, 2]
-                run_y = stack[depth - 1, 3]
-        entry = nodes[i, N_ENTRY]
-        k = (entry >> 3) & 3
-        cell = base_a + (entry >> 5)
-        if state & STATE_VERTEX_OPEN:
-            # the entry after a vertex beside a featured hexside: a wall line through the vertex (B9) from
-            # the interior hex before it into this one blocks (as in the evaluator's vertex step; the wall
-            # it needs on that hexside also blocks the crossing into this hex, so no test tells them apart)
-            state ^= STATE_VERTEX_OPEN
-            if k == INTERIOR and asl_vertex_wall_blocks(grid[previous_cell], grid[cell], grid[run_cell], a, no_target,
-                                                        col, yv, hs_obst, hex_info, S2, same, slope):
-                state = HARD
-        if state >= 0 and state & STATE_RUN_AFTER:  # (a HARD state has every bit)
-            # the hex entered after a run x|y beside a featured hexside: walls on both its hexsides with x and y
-            # (a wall line through the run's far vertex, B9) block there (the evaluator's run step)
-            state ^= STATE_RUN_AFTER
-            if k == INTERIOR and walled_vertex(grid[cell], grid[run_cell], grid[run_y], a, no_target, col, yv, hs_obst,
-                                               hex_info, S2, same, slope):
-                state = HARD
-        if state < 0:
-            pass
-        elif state & STATE_RUN_OPEN and k != HEXSIDE:
-            state = UNDECIDED
-        elif k == INTERIOR:
-            code = np.int64(same_row[cell])
-            if code & ENTRY_SIDE_BIT[entry & 7]:
-                # a featured hexside crossed on the way in: an ASL wall or hedge rising above S2 blocks
-                d = (entry & 7) - 1
-                previous = grid[previous_cell]
-                h = grid[cell]
-                if d >= 0 and previous >= 0 and h >= 0 and previous != a and hs_obst[previous, d] > 0 and \
-                        hs_obst[previous, d] + max(hex_info[previous, H_GROUND2], hex_info[h, H_GROUND2]) > S2:
+            state = stack[depth - 1, 0]
+            previous_cell = stack[depth - 1, 1]
+            run_cell = stack[depth - 1, 2]
+            run_y = stack[depth - 1, 3]
+        first = nodes[c, N_FIRST]
+        last = first + nodes[c, N_COUNT] - 1
+        depth += last - first  # (the depth of the chain's last node: its state's place on the stack)
+        skip = False
+        for e in range(first, last + 1):
+            visited += 1
+            entry = entries[e]
+            k = (entry >> 3) & 3
+            cell = base_a + (entry >> 5)
+            if state & STATE_VERTEX_OPEN:
+                # the entry after a vertex beside a featured hexside: a wall line through the vertex (B9) from
+                # the interior hex before it into this one blocks (as in the evaluator's vertex step; the wall
+                # it needs on that hexside also blocks the crossing into this hex, so no test tells them apart)
+                state ^= STATE_VERTEX_OPEN
+                if k == INTERIOR and asl_vertex_wall_blocks(grid[previous_cell], grid[cell], grid[run_cell], a,
+                                                            no_target, col, yv, hs_obst, hex_info, S2, same, slope):
                     state = HARD
-            code >>= 6
-            if state >= 0:
-                if code > CODE_MAX_DRM:
+            if state >= 0 and state & STATE_RUN_AFTER:  # (a HARD state has every bit)
+                # the hex entered after a run x|y beside a featured hexside: walls on both its hexsides with x and y
+                # (a wall line through the run's far vertex, B9) block there (the evaluator's run step)
+                state ^= STATE_RUN_AFTER
+                if k == INTERIOR and walled_vertex(grid[cell], grid[run_cell], grid[run_y], a, no_target, col, yv,
+                                                   hs_obst, hex_info, S2, same, slope):
                     state = HARD
-                else:
-                    state += code
-            previous_cell = cell
-        elif k == VERTEX:
-            key = fast_grid[cell]
-            if key > fast_limit:
-                # inherent obstacles and hindrances only (section 2, 'vertex step')
-                h = grid[cell]
-                effect, reason = asl_hex_effect(h, S2, S2, same, slope, 0, 0, hex_info, True)
-                if effect != NONE:
-                    state = HARD
-                else:
-                    terrain, smoke, vehicle = asl_hex_hindrance(h, S2, S2, same, slope, True, hex_info)
-                    state += terrain + smoke + vehicle
-            if key & 63 and state >= 0:
-                state |= STATE_VERTEX_OPEN  # a wall line may pass through it: the next entry decides
-                run_cell = cell
-        else:
-            # a hexside run x|y (two consecutive entries): without featured hexsides on either side no wall
-            # can block it, and its effect depends on the two hexes alone
-            key = fast_grid[cell]
-            if state & STATE_RUN_OPEN == 0:
-                state |= STATE_RUN_OPEN | ((entry & 7) << RUN_SIDE_SHIFT)
-                run_cell = cell
-            else:
-                run_dir = ((state >> RUN_SIDE_SHIFT) & 7) - 1
-                state &= ~(STATE_RUN_OPEN | (7 << RUN_SIDE_SHIFT))
-                x = grid[run_cell]
-                y = grid[cell]
-                if (x >= 0 and fast_grid[run_cell] > fast_limit) or (y >= 0 and key > fast_limit):
-                    # (ranges are read for blind hexes only, which a same-level LOS has not: any entry's do)
-                    effect, reason, drm = asl_run_effect(x, y, np.int64(0), ranges, higher, S2, S2, same, slope, hex_info)
+            if state < 0:
+                pass
+            elif state & STATE_RUN_OPEN and k != HEXSIDE:
+                state = UNDECIDED
+            elif k == INTERIOR:
+                code = np.int64(same_row[cell])
+                if code & ENTRY_SIDE_BIT[entry & 7]:
+                    # a featured hexside crossed on the way in: an ASL wall or hedge rising above S2 blocks
+                    d = (entry & 7) - 1
+                    previous = grid[previous_cell]
+                    h = grid[cell]
+                    if d >= 0 and previous >= 0 and h >= 0 and previous != a and hs_obst[previous, d] > 0 and \
+                            hs_obst[previous, d] + max(hex_info[previous, H_GROUND2], hex_info[h, H_GROUND2]) > S2:
+                        state = HARD
+                code >>= 6
+                if state >= 0:
+                    if code > CODE_MAX_DRM:
+                        state = HARD
+                    else:
+                        state += code
+                previous_cell = cell
+            elif k == VERTEX:
+                key = fast_grid[cell]
+                if key > fast_limit:
+                    # inherent obstacles and hindrances only (section 2, 'vertex step')
+                    h = grid[cell]
+                    effect, reason = asl_hex_effect(h, S2, S2, same, slope, 0, 0, hex_info, True)
                     if effect != NONE:
                         state = HARD
                     else:
-                        state += drm
-                if state >= 0 and x >= 0 and y >= 0 and (fast_grid[run_cell] | key) & 63:
-                    # walls or hedges beside the run (B9, the evaluator's asl_run_wall_blocks): one on x|y that
-                    # rises above the line blocks it unless the run touches an end's hex (then its far vertex
-                    # decides: undecided); a wall line through the near vertex blocks here, one through the far
-                    # vertex at the hex entered after it
-                    if run_dir < 0:
-                        state = UNDECIDED
-                    elif hs_obst[x, run_dir] > 0 and wall_blocks(x, run_dir, y, hs_obst, hex_info, S2, same, slope):
-                        if hexside_direction(col, yv, a, x) >= 0 and hexside_direction(col, yv, a, y) >= 0:
-                            state = UNDECIDED  # (the run starts at the source's vertex)
+                        terrain, smoke, vehicle = asl_hex_hindrance(h, S2, S2, same, slope, True, hex_info)
+                        state += terrain + smoke + vehicle
+                if key & 63 and state >= 0:
+                    state |= STATE_VERTEX_OPEN  # a wall line may pass through it: the next entry decides
+                    run_cell = cell
+            else:
+                # a hexside run x|y (two consecutive entries): without featured hexsides on either side no wall
+                # can block it, and its effect depends on the two hexes alone
+                key = fast_grid[cell]
+                if state & STATE_RUN_OPEN == 0:
+                    state |= STATE_RUN_OPEN | ((entry & 7) << RUN_SIDE_SHIFT)
+                    run_cell = cell
+                else:
+                    run_dir = ((state >> RUN_SIDE_SHIFT) & 7) - 1
+                    state &= ~(STATE_RUN_OPEN | (7 << RUN_SIDE_SHIFT))
+                    x = grid[run_cell]
+                    y = grid[cell]
+                    if (x >= 0 and fast_grid[run_cell] > fast_limit) or (y >= 0 and key > fast_limit):
+                        # (ranges are read for blind hexes only, which a same-level LOS has not: any entry's do)
+                        effect, reason, drm = asl_run_effect(x, y, np.int64(0), ranges, higher, S2, S2, same, slope,
+                                                             hex_info)
+                        if effect != NONE:
+                            state = HARD
                         else:
-                            # the lines going on are blocked at x; one ending right after the run may touch
-                            # the target's hex along it, whose own rules apply: undecided
-                            for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_OWN]):
-                                h = template_target(j, box, targets, grid, base_a)
-                                if h >= 0:
-                                    out[h] = UNDECIDED
-                            i = nodes[i, N_END]
-                            continue
-                    elif walled_vertex(grid[previous_cell], x, y, a, no_target, col, yv, hs_obst, hex_info, S2,
-                                       same, slope):
-                        state = HARD
-                    else:
-                        state |= STATE_RUN_AFTER
-                        run_y = cell
-        if state < 0 or (state & STATE_DRM) > STATE_DRM - 1024:
-            if state == HARD:  # the targets beyond keep out's HARD
-                i = nodes[i, N_END]
-                continue
-            state = UNDECIDED
-            for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_SUB]):
-                h = template_target(j, box, targets, grid, base_a)
-                if h >= 0:
-                    out[h] = state
-            i = nodes[i, N_END]
-            continue
-        end = nodes[i, N_END]
-        if nodes[i, N_OWN] == 0 and end > i + 1 and nodes[i + 1, N_END] == end:
-            # one child (the next node) and no template ending here: no other node reads this state (92 % of
-            # the nodes of the default map's tree; a fifth of the walk's time)
-            chained = True
-            depth += 1
-            i += 1
+                            state += drm
+                    if state >= 0 and x >= 0 and y >= 0 and (fast_grid[run_cell] | key) & 63:
+                        # walls or hedges beside the run (B9, the evaluator's asl_run_wall_blocks): one on x|y that
+                        # rises above the line blocks it unless the run touches an end's hex (then its far vertex
+                        # decides: undecided); a wall line through the near vertex blocks here, one through the far
+                        # vertex at the hex entered after it
+                        if run_dir < 0:
+                            state = UNDECIDED
+                        elif hs_obst[x, run_dir] > 0 and wall_blocks(x, run_dir, y, hs_obst, hex_info, S2, same, slope):
+                            if hexside_direction(col, yv, a, x) >= 0 and hexside_direction(col, yv, a, y) >= 0:
+                                state = UNDECIDED  # (the run starts at the source's vertex)
+                            else:
+                                # the lines going on are blocked at x; one ending right after the run may touch
+                                # the target's hex along it, whose own rules apply: undecided
+                                if e == last:
+                                    for j in range(nodes[c, N_TPL], nodes[c, N_TPL] + nodes[c, N_OWN]):
+                                        h = template_target(j, box, targets, grid, base_a)
+                                        if h >= 0:
+                                            out[h] = UNDECIDED
+                                skip = True
+                                break
+                        elif walled_vertex(grid[previous_cell], x, y, a, no_target, col, yv, hs_obst, hex_info, S2,
+                                           same, slope):
+                            state = HARD
+                        else:
+                            state |= STATE_RUN_AFTER
+                            run_y = cell
+            if state < 0 or (state & STATE_DRM) > STATE_DRM - 1024:
+                if state != HARD:  # (the targets beyond a block keep out's HARD)
+                    for j in range(nodes[c, N_TPL], nodes[c, N_TPL] + nodes[c, N_SUB]):
+                        h = template_target(j, box, targets, grid, base_a)
+                        if h >= 0:
+                            out[h] = UNDECIDED
+                skip = True
+                break
+        if skip:
+            c = nodes[c, N_END]
             continue
         stack[depth, 0] = state
         stack[depth, 1] = previous_cell
@@ -350,9 +393,9 @@ def level_states(a, S2, box, nodes, targets, grid, base_a, ranges, col, yv, hs_o
         # (a template ending at a vertex enters the target's hex after it, whose hexsides never block)
         # (nor one ending right after a run, whose hex after it is the target: B9.2)
         own = state & ~(STATE_VERTEX_OPEN | STATE_RUN_AFTER) if state & STATE_RUN_OPEN == 0 else UNDECIDED
-        for j in range(nodes[i, N_TPL], nodes[i, N_TPL] + nodes[i, N_OWN]):
+        for j in range(nodes[c, N_TPL], nodes[c, N_TPL] + nodes[c, N_OWN]):
             h = template_target(j, box, targets, grid, base_a)
             if h >= 0:
                 out[h] = own
-        i += 1
+        c += 1
     return visited

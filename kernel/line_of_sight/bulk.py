@@ -340,9 +340,9 @@ def source_parts(sources: int, threads: int, targets: int) -> int:
 
 
 def template_trie(board) -> tuple:
-    """The trace templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`), as the per-source
-    kernel takes it: ``(nodes, targets, depth)``, built on first use and cached on the board
-    (an empty tree for templates of more than ``MAX_ENTRIES`` entries)."""
+    """The trace templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`), compressed, as the
+    per-source kernel takes it: ``(nodes, entries, targets, depth)``, built on first use and cached on
+    the board (an empty tree for templates of more than ``MAX_ENTRIES`` entries)."""
     cached = LOS_CACHE.entries(board).get("_los_template_trie")
     if cached is None:
         grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
@@ -350,8 +350,9 @@ def template_trie(board) -> tuple:
             nodes, targets = np.zeros((0, T.N_COLUMNS), np.int32), np.zeros((0, 3), np.int32)
         else:
             nodes, targets = T.build_trie(start, packed, max_dy)
-        depth = int(nodes[:, T.N_DEPTH].max()) + 1 if nodes.shape[0] else 1
-        cached = (nodes, targets, depth)
+        nodes, entries = T.compress_trie(nodes)
+        depth = int((nodes[:, T.N_DEPTH] + nodes[:, T.N_COUNT]).max()) if nodes.shape[0] else 1
+        cached = (nodes, entries, targets, depth)
         LOS_CACHE.entries(board)["_los_template_trie"] = cached
     return cached
 
