@@ -9,6 +9,7 @@ import pytest
 
 import kernel
 from kernel import _disk_cache
+from kernel.line_of_sight import _template_store, tracer
 from kernel.maps import _art_kernels
 from kernel.maps import art as art_module
 
@@ -112,3 +113,63 @@ def test_digest_tells_arrays_apart_by_dtype_shape_and_values():
             _disk_cache.digest([values.reshape(2, 3)]), _disk_cache.digest([values + 1]), _disk_cache.digest([6])}
     assert len(keys) == 5
     assert _disk_cache.digest([values]) == _disk_cache.digest([values.copy()])
+
+
+def _template_files(root):
+    folder = root / "templates"
+    return sorted(folder.glob("*.npz")) if folder.is_dir() else []
+
+
+def _same_templates(a, b):
+    return all(np.array_equal(getattr(a, name), getattr(b, name)) for name in _template_store.TABLE_NAMES + (
+        "grid", "offset", "base", "packed"))
+
+
+def _counting_build(monkeypatch):
+    calls = []
+    original = tracer._build_tables
+
+    def build(*args):
+        calls.append(args)
+        return original(*args)
+    monkeypatch.setattr(tracer, "_build_tables", build)
+    return calls
+
+
+def test_templates_are_read_back_and_shared_by_maps_of_one_size(cache_root, monkeypatch):
+    board = kernel.random_board("asl", 8, 6, seed=0)
+    built = tracer.TraceTemplates(board)
+    assert len(_template_files(cache_root)) == 1
+    calls = _counting_build(monkeypatch)
+    again = tracer.TraceTemplates(kernel.random_board("asl", 8, 6, seed=1))   # same size, other terrain
+    assert calls == [] and _same_templates(built, again)
+    tracer.TraceTemplates(kernel.random_board("asl", 9, 6, seed=0))          # another size: built, stored
+    assert len(calls) == 1 and len(_template_files(cache_root)) == 2
+
+
+def test_templates_stale_damaged_or_off(cache_root, monkeypatch):
+    board = kernel.random_board("asl", 8, 6, seed=0)
+    expected = tracer.TraceTemplates(board)
+    [path] = _template_files(cache_root)
+    calls = _counting_build(monkeypatch)
+    path.write_bytes(path.read_bytes()[:100])                 # damaged: built again, no crash, file replaced
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 1
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 1
+    stored = dict(np.load(path))
+    stored["start"] = stored["start"][:-1]                    # whole file, wrong sizes: not used
+    np.savez(path, **stored)
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 2
+    monkeypatch.setattr(_template_store, "_code", [b"the template code, edited"])   # stale key: built again
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 3
+    assert len(_template_files(cache_root)) == 2
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "0")          # off: neither read nor written
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 4
+    monkeypatch.setattr(_template_store, "_code", [b"edited again"])
+    tracer.TraceTemplates(board)
+    assert len(calls) == 5 and len(_template_files(cache_root)) == 2
+
+
+def test_templates_over_the_size_limit_are_not_stored(cache_root, monkeypatch):
+    monkeypatch.setattr(_template_store, "MAX_STORED_BYTES", 1000)
+    tracer.TraceTemplates(kernel.random_board("asl", 8, 6, seed=0))
+    assert _template_files(cache_root) == []
