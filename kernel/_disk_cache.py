@@ -11,6 +11,8 @@ changed inputs or code give another key, hence another file. A file that
 cannot be read (cut short, overwritten, not an ``.npz``) is a miss: the caller
 computes the arrays again and its :func:`save` replaces the file. Files are
 written to a temporary name and renamed, so a reader never sees half a file.
+``hexkernel warm`` reads none (:data:`READ`): it computes and stores them, and
+so compiles the kernels that compute them.
 
 ``HEXKERNEL_NUMBA_CACHE=0`` switches this cache off with numba's: nothing is
 read or written.
@@ -38,6 +40,11 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+
+
+#: Whether :func:`load` reads files (``hexkernel warm`` computes every array anew, so that the kernels that
+#: compute them are compiled whatever the cache holds, and stores the result).
+READ = True
 
 
 def enabled() -> bool:
@@ -76,7 +83,7 @@ def _path(kind: str, key: str) -> Path:
 def load(kind: str, key: str, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
     """The arrays ``names`` saved under ``kind``/``key``; ``None`` when the cache is off, the file is
     missing, or it cannot be read or lacks one of them (the caller then computes and saves them again)."""
-    if not enabled():
+    if not enabled() or not READ:
         return None
     path = _path(kind, key)
     try:

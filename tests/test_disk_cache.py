@@ -173,3 +173,22 @@ def test_templates_over_the_size_limit_are_not_stored(cache_root, monkeypatch):
     monkeypatch.setattr(_template_store, "MAX_STORED_BYTES", 1000)
     tracer.TraceTemplates(kernel.random_board("asl", 8, 6, seed=0))
     assert _template_files(cache_root) == []
+
+
+def test_warm_computes_the_arrays_anew_and_stores_them(cache_root, monkeypatch):
+    """``hexkernel warm`` reads no file (so the kernels computing the arrays are compiled whatever the disk
+    holds) and leaves the bundled maps' art and templates on disk."""
+    from kernel.cli.warm_command import run_steps
+
+    step = "bundled maps: art and trace templates on disk"
+    run_steps([step])
+    assert len(_files(cache_root)) == 2 and len(_template_files(cache_root)) == 2
+    rasterised = []
+    original = _art_kernels.rasterise_kernel
+    monkeypatch.setattr(_art_kernels, "rasterise_kernel", lambda *args: (rasterised.append(1), original(*args)))
+    built = _counting_build(monkeypatch)
+    run_steps([step])
+    assert len(rasterised) == 2 and len(built) == 2
+    assert _disk_cache.READ is True   # put back after warm's steps
+    art_module.board_art(kernel.load("default"))
+    assert len(rasterised) == 2
