@@ -23,20 +23,23 @@ import warnings
 from kernel.cli.common import emit
 
 #: The steps that compile the same kernels, each group with its usual share of the compile time (from
-#: ``python -m bench.compile_costs`` and the CPU seconds of each group compiled alone in a fresh process): a group
-#: goes to one worker whole, so that no kernel is compiled twice (the hex model's steps share one specialisation
-#: of the pair evaluator, the demo and the page use them all; ``los`` and ``can_see`` share another). The
-#: depiction model's recorded walk (``los``) compiles nothing its matrix and pairs use but the art, so it is a
-#: group of its own: with two workers the hex model's group goes to one, the three others to the other.
+#: ``python -m bench.compile_costs`` and the seconds of each step in a warm's workers): a group goes to one worker
+#: whole, so that no kernel is compiled twice. The hex model's steps share one specialisation of the pair
+#: evaluator and every plain (not inlined) rule step it calls; ``los`` and ``can_see`` compile another
+#: specialisation but the same rule steps, so they join that group (in a worker of their own they compiled the
+#: rule steps a second time); the demo and the page use them all. The depiction model's recorded walk (``los``)
+#: compiles nothing its matrix and pairs use but the art, so it is a group of its own, and so are the movement
+#: kernels, used by no other step but the demo's and the held matrix's. With two workers the hex model's group
+#: goes to one, the three others to the other.
 #: A step in no group is a group of its own, of weight 1.
 STEP_GROUPS: list[tuple[float, tuple[str, ...]]] = [
-    (50.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
-             "HeldLOSMatrix refresh", "los_matrix (Valor & Victory)", "los_pairs", "movement_field", "reachable",
-             "movement_matrix", "concealed_movement", "commands: los, fire, move, vantage, matrix (board 71)",
+    (56.0, ("los_matrix", "los_matrix_blocks", "visibility_bits", "field_of_fire", "fields_of_fire and threat_map",
+             "HeldLOSMatrix refresh", "los_matrix (Valor & Victory)", "los_pairs", "los", "can_see",
+             "concealed_movement", "commands: los, fire, move, vantage, matrix (board 71)",
              "demo and interactive page (board 71)")),
-    (20.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs")),
-    (15.0, ("los", "can_see")),
-    (12.0, ("depiction model: los, the page's judged pixel runs",)),
+    (35.0, ("depiction model: los_matrix, los_matrix_blocks", "depiction model: los_pairs")),
+    (10.0, ("depiction model: los, the page's judged pixel runs",)),
+    (5.0, ("movement_field", "reachable", "movement_matrix")),
 ]
 
 
@@ -203,7 +206,7 @@ def share_out(names: list[str], workers: int) -> list[list[str]]:
     Examples
     --------
     >>> [len(steps) for steps in share_out([name for _, group in STEP_GROUPS for name in group], 2)]
-    [14, 5]
+    [13, 6]
     >>> share_out(["a", "b", "c"], 2)
     [['a', 'c'], ['b']]
     """
