@@ -307,8 +307,8 @@ _code_digest: list[bytes] = []
 def _usable(stored, width, height) -> bool:
     """Whether arrays read from the on-disk cache have the shapes and dtypes of a map's art."""
     pixels, classes = stored["pixels"], stored["class_terrain"].shape
-    return (pixels.shape == (height, width) and pixels.dtype == np.uint16 and stored["class_terrain"].dtype == TERRAIN_MASK
-            and stored["class_levels"].dtype == LEVEL and stored["class_hexside"].dtype == HEXSIDE_MASK
+    return (pixels.shape == (height, width) and pixels.dtype == np.uint16
+            and stored["class_terrain"].dtype == TERRAIN_MASK and stored["class_levels"].dtype == LEVEL and stored["class_hexside"].dtype == HEXSIDE_MASK
             and stored["class_levels"].shape == classes == stored["class_hexside"].shape)
 
 
