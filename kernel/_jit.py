@@ -24,6 +24,7 @@ that compiles kernels (and of the numba and Python versions):
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import inspect
 import os
 import sys
@@ -33,6 +34,37 @@ from pathlib import Path
 
 import numba
 
+
+def _defer_blas_check() -> None:
+    """Spare every process the import of ``scipy.linalg`` (about 0.15 s) that numba's CPU target makes when it
+    is set up (on the first compile or cache load), unless BLAS is really used.
+
+    numba's ``numba.np.arraymath`` asks at its import whether BLAS may back ``np.dot`` by importing
+    ``scipy.linalg.cython_blas`` (``numba.np.linalg.ensure_blas``); no kernel here calls BLAS. For that one
+    question the answer is taken from whether scipy is installed, without importing it, and numba's own
+    ``ensure_blas`` is put back at once: a kernel that does use BLAS (``np.dot`` and ``np.linalg`` in user
+    code) still imports and checks scipy when it is compiled. Nothing is changed once numba's target is set up.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    import numba.np.linalg as linalg
+
+    original = getattr(linalg, "ensure_blas", None)
+    if original is None:
+        return
+
+    def ensure_blas_once():
+        linalg.ensure_blas = original
+        arraymath = sys.modules.get("numba.np.arraymath")
+        if arraymath is not None and getattr(arraymath, "ensure_blas", None) is ensure_blas_once:
+            arraymath.ensure_blas = original
+        if importlib.util.find_spec("scipy") is None:
+            raise ImportError("scipy 0.16+ is required for linear algebra")
+
+    linalg.ensure_blas = ensure_blas_once
+
+
+_defer_blas_check()
 
 #: Whether kernels cache their machine code on disk.
 CACHE: bool = os.environ.get("HEXKERNEL_NUMBA_CACHE", "1") != "0"

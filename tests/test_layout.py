@@ -24,6 +24,7 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 #: not import each other either.
 LAYERS = {
     "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0, "kernel._cache": 0, "kernel._extras": 0,
+    "kernel._disk_cache": 0,
     "kernel.grid": 1,
     "kernel.maps": 2,
     "kernel.importers": 3,

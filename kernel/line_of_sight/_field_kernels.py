@@ -35,26 +35,33 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
                 out[k, lo + j] = total[j] if total[j] < 127 else 127
 
 
-@jit_parallel
-def source_matrix_kernel(model, hexes, levels, row_start, upper, tpl, board_tables, counters, cell_step, trie, out):
+def _matrix_items(model, hexes, levels, row_start, upper, tpl, board_tables, counters, cell_step, trie, out):
+    """Items of :func:`source_matrix_kernel`: a pair of rows each for the upper triangle, else a row each."""
+    return (out.shape[0] + 1) // 2 if upper else out.shape[0]
+
+
+# run in parts by the package's threads (the rows' work is in source_row): numba's parfor lowering of this
+# kernel cost about 6 s of compile, as much as source_row itself
+@jit_parallel(count=_matrix_items)
+def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, upper, tpl, board_tables, counters,
+                         cell_step, trie, out):
     """Rows ``row_start ..`` of the LOS matrix over the Locations ``hexes`` at ``levels``, one per row of
     ``out`` (int8: hindrance saturated at 127, or BLOCKED; diagonal 0), from the per-source rows
     (:func:`~kernel.line_of_sight._source_kernels.source_row`, the same numbers as the per-pair rows).
 
     With ``upper`` only the entries right of the diagonal are computed (the caller mirrors them: ASL
     LOS is symmetric) and work item k takes rows k and ``rows - 1 - k`` (balanced work); each item
-    writes only its own rows."""
+    writes only its own rows; a call runs items ``lo_item .. hi_item - 1``."""
     n = hexes.shape[0]
     hex_info = counters[0]
     lowest = np.int64(1 << 30)   # int64 arguments throughout: the same compiled source_row as fields of fire
     for j in range(n):
         lowest = min(lowest, hex_info[hexes[j], H_GROUND2] + 2 * levels[j])
     rows = out.shape[0]
-    items = (rows + 1) // 2 if upper else rows
-    for item in numba.prange(items):
-        buffer = np.empty(n, np.int32)
+    buffer = np.empty(n, np.int32)
+    for item in range(lo_item, hi_item):
         for side in range(2 if upper else 1):
-            r = np.int64(item) if side == 0 else rows - 1 - np.int64(item)
+            r = item if side == 0 else rows - 1 - item
             if side == 1 and r == item:
                 break
             i = row_start + r

@@ -44,6 +44,7 @@ from kernel.line_of_sight.depiction import (
 )
 from kernel.line_of_sight.inputs import (
     LOS_CACHE, cell_steps, cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays,
+    cover_tables as board_cover_tables,
     target_level_array, template_tuple,
 )
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
@@ -218,14 +219,18 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) 
     write them through flat views)."""
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    tpl, board_tables, cover_tables, no_counters, _ = query_tables(board, unit_index)
-    cover, ranges = cover_and_ranges(board, hex_a, level_a, hex_b, level_b, unit_index, cover_tables)
+    art_model = checked_model(model) in ART_MODELS
+    if art_model:   # the hex model's kernel tables are not built for the depiction model: only the cover's
+        pair_cover_tables = board_cover_tables(board, unit_index)
+    else:
+        tpl, board_tables, pair_cover_tables, no_counters, _ = query_tables(board, unit_index)
+    cover, ranges = cover_and_ranges(board, hex_a, level_a, hex_b, level_b, unit_index, pair_cover_tables)
     flat = len(shape) == 1
     result = PairsResult(np.empty(shape, np.bool_), np.empty(shape, np.int32), np.empty(shape, np.int32),
                          np.empty(shape, np.int8), np.empty(shape, np.bool_), np.empty(shape, np.bool_),
                          ranges if flat else ranges.reshape(shape), cover if flat else cover.reshape(shape),
                          names=board.names)
-    if checked_model(model) in ART_MODELS:
+    if art_model:
         blocked, hindrance, blocked_at, reason, slope = depiction_pairs(
             board, hex_a, level_a, hex_b, level_b, counters, per_range=model == "vasl")
         result.hindrance, result.blocked_at, result.reason = (hindrance.reshape(shape), blocked_at.reshape(shape),

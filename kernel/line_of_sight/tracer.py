@@ -34,6 +34,7 @@ import numba
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, NO_HEX
 from kernel._jit import jit, jit_parallel
+from kernel.line_of_sight._template_store import TABLE_NAMES, stored_tables
 
 #: Contact kinds stored in templates.
 INTERIOR, HEXSIDE, VERTEX = 0, 1, 2
@@ -315,6 +316,47 @@ def _bounds(max_dc, max_dy):
     return offsets
 
 
+def _build_tables(max_dc, max_dy) -> dict:
+    """The templates of every displacement up to ``(max_dc, max_dy)`` (the arrays :data:`TABLE_NAMES`)."""
+    bounds = _bounds(max_dc, max_dy)
+    total = len(bounds) - 1
+    entry = np.zeros(total, np.uint8)
+    lengths = np.zeros(total, np.int64)
+    # Built a chunk of displacements at a time into buffers of at most BUILD_CHUNK_ENTRIES (the bound
+    # per template is several times its length), keeping each template's filled prefix, so the
+    # build's peak memory stays near the templates' own size (a 20,000-hex map: 1.6 -> 0.7 GB).
+    parts = []
+    first = 0
+    while first < total:
+        last = int(np.searchsorted(bounds, bounds[first] + BUILD_CHUNK_ENTRIES, side="right")) - 1
+        last = min(max(last, first + 1), total)
+        offsets = bounds[first:last + 1] - bounds[first]
+        capacity = int(offsets[-1])
+        out_x = np.empty(capacity, np.int16)
+        out_y = np.empty(capacity, np.int16)
+        out_kind = np.empty(capacity, np.int8)
+        out_cross = np.empty(capacity, np.int8)
+        out_da = np.empty(capacity, np.int16)
+        out_db = np.empty(capacity, np.int16)
+        _build_all(max_dc, max_dy, first, offsets, out_x, out_y, out_kind, out_cross, out_da,
+                   out_db, entry, lengths)
+        filled = lengths[first:last]
+        starts = np.zeros(len(filled), np.int64)
+        np.cumsum(filled[:-1], out=starts[1:])
+        keep = np.repeat(offsets[:-1] - starts, filled) + np.arange(int(filled.sum()))
+        parts.append((out_x[keep], out_y[keep], out_kind[keep], out_cross[keep],
+                      np.stack([out_da[keep], out_db[keep]], axis=1)))
+        del out_x, out_y, out_kind, out_cross, out_da, out_db, keep
+        first = last
+    start = np.zeros(total + 1, np.int64)
+    np.cumsum(lengths, out=start[1:])
+    columns = [np.concatenate([part[k] for part in parts]) for k in range(4)]
+    # both ranges of an entry side by side (the kernels read them together)
+    ranges = np.ascontiguousarray(np.concatenate([part[4] for part in parts]))
+    del parts
+    return dict(zip(TABLE_NAMES, [start, *columns, ranges, entry]))
+
+
 class TraceTemplates:
     """Trace templates for every displacement on one board, plus the lookup grid.
 
@@ -350,43 +392,9 @@ class TraceTemplates:
         self.max_dc = int(col.max() - col.min())
         self.max_dy = int(y.max() - y.min())
         self.width = 2 * self.max_dy + 1
-        bounds = _bounds(self.max_dc, self.max_dy)
-        total = len(bounds) - 1
-        entry = np.zeros(total, np.uint8)
-        lengths = np.zeros(total, np.int64)
-        # Built a chunk of displacements at a time into buffers of at most BUILD_CHUNK_ENTRIES (the bound
-        # per template is several times its length), keeping each template's filled prefix, so the
-        # build's peak memory stays near the templates' own size (a 20,000-hex map: 1.6 -> 0.7 GB).
-        parts = []
-        first = 0
-        while first < total:
-            last = int(np.searchsorted(bounds, bounds[first] + BUILD_CHUNK_ENTRIES, side="right")) - 1
-            last = min(max(last, first + 1), total)
-            offsets = bounds[first:last + 1] - bounds[first]
-            capacity = int(offsets[-1])
-            out_x = np.empty(capacity, np.int16)
-            out_y = np.empty(capacity, np.int16)
-            out_kind = np.empty(capacity, np.int8)
-            out_cross = np.empty(capacity, np.int8)
-            out_da = np.empty(capacity, np.int16)
-            out_db = np.empty(capacity, np.int16)
-            _build_all(self.max_dc, self.max_dy, first, offsets, out_x, out_y, out_kind, out_cross, out_da,
-                       out_db, entry, lengths)
-            filled = lengths[first:last]
-            starts = np.zeros(len(filled), np.int64)
-            np.cumsum(filled[:-1], out=starts[1:])
-            keep = np.repeat(offsets[:-1] - starts, filled) + np.arange(int(filled.sum()))
-            parts.append((out_x[keep], out_y[keep], out_kind[keep], out_cross[keep],
-                          np.stack([out_da[keep], out_db[keep]], axis=1)))
-            del out_x, out_y, out_kind, out_cross, out_da, out_db, keep
-            first = last
-        self.start = np.zeros(total + 1, np.int64)
-        np.cumsum(lengths, out=self.start[1:])
-        self.dcol, self.dy, self.kind, self.cross = (np.concatenate([part[k] for part in parts]) for k in range(4))
-        #: both ranges of an entry side by side (the kernels read them together)
-        self.ranges = np.ascontiguousarray(np.concatenate([part[4] for part in parts]))
-        del parts
-        self.entry_sides = entry
+        tables = stored_tables(self.max_dc, self.max_dy, _build_tables)   # from the disk cache when there
+        self.start, self.dcol, self.dy, self.kind, self.cross, self.ranges, self.entry_sides = (
+            tables[name] for name in TABLE_NAMES)
         self.grid = np.full(
             (int(col.max()) + 1 + 2 * GRID_PAD, int(y.max()) + 1 + 2 * GRID_PAD), NO_HEX, dtype=HEX_INDEX
         )

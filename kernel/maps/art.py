@@ -47,9 +47,11 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from kernel import _disk_cache
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, NO_HEX, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
 
@@ -248,6 +250,14 @@ def board_art(board) -> MapArt:
                          f"expected at most {MAX_ART_PIXELS:,} for model='depiction' (use the hex model)")
     hex_keys, side_keys = _hex_model_keys(board)
     local_keys = [_local_keys(p.board.art, board.ruleset) for p in with_art]
+    key = _art_key(board, width, height, hex_keys, side_keys, with_art, local_keys)
+    stored = _disk_cache.load("art", key, _STORED)
+    if stored is not None and _usable(stored, width, height):
+        art = MapArt(pixels=stored["pixels"], class_terrain=stored["class_terrain"],
+                     class_levels=stored["class_levels"], class_hexside=stored["class_hexside"],
+                     drawn=bool(with_art))
+        ART_CACHE.entries(board)["_art"] = art
+        return art
     # every key the map can show, sorted (key 0 first): a pixel holds the index of its key in it
     candidates = np.unique(np.concatenate([[0], hex_keys, side_keys[side_keys >= 0]] + local_keys))
     covered = np.zeros((height, width), np.bool_)   # [y, x]; _paste writes through [x, y] views
@@ -284,5 +294,33 @@ def board_art(board) -> MapArt:
         class_hexside=(unique & 0xFFFF).astype(HEXSIDE_MASK),
         drawn=bool(with_art),
     )
+    _disk_cache.save("art", key, {name: getattr(art, name) for name in _STORED})
     ART_CACHE.entries(board)["_art"] = art
     return art
+
+
+#: The arrays of a :class:`MapArt` kept in the on-disk cache (:mod:`kernel._disk_cache`).
+_STORED = ("pixels", "class_terrain", "class_levels", "class_hexside")
+_code_digest: list[bytes] = []
+
+
+def _usable(stored, width, height) -> bool:
+    """Whether arrays read from the on-disk cache have the shapes and dtypes of a map's art."""
+    pixels, classes = stored["pixels"], stored["class_terrain"].shape
+    return (pixels.shape == (height, width) and pixels.dtype == np.uint16
+            and stored["class_terrain"].dtype == TERRAIN_MASK and stored["class_levels"].dtype == LEVEL and stored["class_hexside"].dtype == HEXSIDE_MASK
+            and stored["class_levels"].shape == classes == stored["class_hexside"].shape)
+
+
+def _art_key(board, width, height, hex_keys, side_keys, with_art, local_keys) -> str:
+    """The on-disk cache key of a map's art: a digest of this code and of every input of :func:`board_art`."""
+    if not _code_digest:
+        here = Path(__file__).resolve().parent
+        _code_digest.append(b"".join((here / name).read_bytes() for name in ("art.py", "_art_kernels.py")))
+    parts = [_code_digest[0], width, height, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
+             board.y.astype(np.int64), hex_keys, side_keys, board.ground_level.astype(PIXEL_LEVEL), len(with_art)]
+    for placement, keys in zip(with_art, local_keys):
+        spec = placement.board
+        parts += [spec.columns, spec.rows, placement.column, placement.row, bool(placement.rotated), keys,
+                  np.asarray(spec.art.terrain), np.asarray(spec.art.elevation)]
+    return _disk_cache.digest(parts)

@@ -1,0 +1,113 @@
+"""Arrays kept on disk between processes, beside numba's machine code (a map's rasterised art).
+
+A fresh process that asks for the depiction model of a map without drawn
+art would otherwise rasterise the whole map again (a few tenths of a second
+for a bundled scenario). :func:`load` and :func:`save` keep named arrays in
+``<cache root>/<kind>/<key>.npz``, the cache root being the folder family of
+numba's cache (``$HEXKERNEL_CACHE_DIR``, default ``$XDG_CACHE_HOME/hexkernel``
+or ``~/.cache/hexkernel``). The key is a digest of everything the arrays are
+computed from (:func:`digest`), the code included, so an entry is never stale:
+changed inputs or code give another key, hence another file. A file that
+cannot be read (cut short, overwritten, not an ``.npz``) is a miss: the caller
+computes the arrays again and its :func:`save` replaces the file. Files are
+written to a temporary name and renamed, so a reader never sees half a file.
+``hexkernel warm`` reads none (:data:`READ`): it computes and stores them, and
+so compiles the kernels that compute them.
+
+``HEXKERNEL_NUMBA_CACHE=0`` switches this cache off with numba's: nothing is
+read or written.
+
+Examples
+--------
+>>> import numpy as np, tempfile, os
+>>> from kernel import _disk_cache
+>>> os.environ["HEXKERNEL_CACHE_DIR"] = folder = tempfile.mkdtemp()
+>>> key = _disk_cache.digest(["example", np.arange(3)])
+>>> _disk_cache.load("example", key, ("values",)) is None    # nothing yet
+True
+>>> _disk_cache.save("example", key, {"values": np.arange(3)})
+>>> _disk_cache.load("example", key, ("values",))["values"].tolist()
+[0, 1, 2]
+>>> del os.environ["HEXKERNEL_CACHE_DIR"]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+
+#: Whether :func:`load` reads files (``hexkernel warm`` computes every array anew, so that the kernels that
+#: compute them are compiled whatever the cache holds, and stores the result).
+READ = True
+
+
+def enabled() -> bool:
+    """Whether the on-disk caches are on (``HEXKERNEL_NUMBA_CACHE`` is not ``0``)."""
+    return os.environ.get("HEXKERNEL_NUMBA_CACHE", "1") != "0"
+
+
+def cache_root() -> Path:
+    """The folder of every on-disk cache of hexkernel (numba's machine code in ``numba-<fingerprint>``)."""
+    root = os.environ.get("HEXKERNEL_CACHE_DIR")
+    if not root:
+        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                            "hexkernel")
+    return Path(root)
+
+
+def digest(parts) -> str:
+    """A hex digest of ``parts``: arrays (dtype, shape and bytes), bytes, and anything else by its ``repr``."""
+    hasher = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, np.ndarray):
+            hasher.update(f"array {part.dtype.str} {part.shape}".encode())
+            hasher.update(np.ascontiguousarray(part).tobytes())
+        elif isinstance(part, bytes):
+            hasher.update(b"bytes %d " % len(part) + part)
+        else:
+            hasher.update(f"{type(part).__name__} {part!r}".encode())
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:32]
+
+
+def _path(kind: str, key: str) -> Path:
+    return cache_root() / kind / f"{key}.npz"
+
+
+def load(kind: str, key: str, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
+    """The arrays ``names`` saved under ``kind``/``key``; ``None`` when the cache is off, the file is
+    missing, or it cannot be read or lacks one of them (the caller then computes and saves them again)."""
+    if not enabled() or not READ:
+        return None
+    path = _path(kind, key)
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            return {name: stored[name] for name in names}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+
+
+def save(kind: str, key: str, arrays: dict[str, np.ndarray]) -> None:
+    """Keep ``arrays`` under ``kind``/``key`` (nothing when the cache is off; a folder that cannot be
+    written is skipped silently: the cache only saves time)."""
+    if not enabled():
+        return
+    path = _path(kind, key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{key}-", suffix=".npz", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                np.savez(out, **arrays)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        return

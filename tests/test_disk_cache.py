@@ -1,0 +1,194 @@
+"""The on-disk cache of derived arrays (kernel/_disk_cache.py) and its use for a map's rasterised art:
+a hit gives the same art without rasterising, a changed input or code gives a new key, a damaged file is
+computed again and replaced, and HEXKERNEL_NUMBA_CACHE=0 reads and writes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kernel
+from kernel import _disk_cache
+from kernel.line_of_sight import _template_store, tracer
+from kernel.maps import _art_kernels
+from kernel.maps import art as art_module
+
+
+@pytest.fixture
+def cache_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("HEXKERNEL_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "1")
+    return tmp_path
+
+
+def _files(root):
+    return sorted(path.name for path in (root / "art").glob("*.npz")) if (root / "art").is_dir() else []
+
+
+def _same(a, b):
+    return all(np.array_equal(getattr(a, name), getattr(b, name)) for name in art_module._STORED) and a.drawn == b.drawn
+
+
+def _no_rasterising(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("rasterised although the art is on disk")
+    monkeypatch.setattr(_art_kernels, "rasterise_kernel", refuse)
+
+
+def test_art_is_read_back_from_disk_without_rasterising(cache_root, monkeypatch):
+    first = art_module.board_art(kernel.load("default"))
+    assert len(_files(cache_root)) == 1
+    _no_rasterising(monkeypatch)
+    again = art_module.board_art(kernel.load("default"))   # a new Board: nothing in memory
+    assert _same(first, again)
+
+
+def test_a_changed_input_or_code_is_a_new_key(cache_root, monkeypatch):
+    board = kernel.load("default")
+    art_module.board_art(board)
+    for seed in (0, 1):   # other maps: their own keys, their own art
+        art_module.board_art(kernel.random_board("asl", 8, 6, seed=seed))
+    assert len(_files(cache_root)) == 3
+    assert not _same(art_module.board_art(kernel.random_board("asl", 8, 6, seed=0)),
+                     art_module.board_art(kernel.random_board("asl", 8, 6, seed=1)))
+    monkeypatch.setattr(art_module, "_code_digest", [b"the art code, edited"])   # stale key: rebuilt, not read
+    calls = []
+    original = _art_kernels.rasterise_kernel
+    monkeypatch.setattr(_art_kernels, "rasterise_kernel", lambda *args: (calls.append(1), original(*args)))
+    rebuilt = art_module.board_art(kernel.load("default"))
+    assert calls == [1] and len(_files(cache_root)) == 4
+    assert _same(rebuilt, art_module.board_art(board))
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a zip file", "truncated", "missing array"])
+def test_a_damaged_file_is_computed_again_and_replaced(cache_root, damage):
+    expected = art_module.board_art(kernel.load("default"))
+    [name] = _files(cache_root)
+    path = cache_root / "art" / name
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif damage == "missing array":
+        np.savez(path, pixels=expected.pixels)
+    else:
+        path.write_bytes(damage)
+    assert _same(art_module.board_art(kernel.load("default")), expected)   # no crash, the same art
+    stored = _disk_cache.load("art", name[:-4], art_module._STORED)
+    assert stored is not None and np.array_equal(stored["pixels"], expected.pixels)   # the file was replaced
+
+
+def test_a_file_of_another_shape_is_not_used(cache_root):
+    expected = art_module.board_art(kernel.load("default"))
+    [name] = _files(cache_root)
+    np.savez(cache_root / "art" / name, pixels=expected.pixels[:-1], class_terrain=expected.class_terrain,
+             class_levels=expected.class_levels, class_hexside=expected.class_hexside)
+    assert _same(art_module.board_art(kernel.load("default")), expected)
+
+
+def test_cache_off_reads_and_writes_nothing(cache_root, monkeypatch):
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "0")
+    art_module.board_art(kernel.load("default"))
+    assert not (cache_root / "art").exists()
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "1")
+    expected = art_module.board_art(kernel.load("default"))
+    assert len(_files(cache_root)) == 1
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "0")   # a file is there, but the cache is off: not read
+    calls = []
+    original = _art_kernels.rasterise_kernel
+    monkeypatch.setattr(_art_kernels, "rasterise_kernel", lambda *args: (calls.append(1), original(*args)))
+    assert _same(art_module.board_art(kernel.load("default")), expected) and calls == [1]
+
+
+def test_an_unwritable_folder_only_costs_the_cache(tmp_path, monkeypatch):
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("HEXKERNEL_CACHE_DIR", str(blocker))   # the cache root is a file: no folder can be made
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "1")
+    _disk_cache.save("art", "key", {"values": np.arange(3)})
+    assert _disk_cache.load("art", "key", ("values",)) is None
+
+
+def test_digest_tells_arrays_apart_by_dtype_shape_and_values():
+    values = np.arange(6, dtype=np.int32)
+    keys = {_disk_cache.digest([values]), _disk_cache.digest([values.astype(np.int64)]),
+            _disk_cache.digest([values.reshape(2, 3)]), _disk_cache.digest([values + 1]), _disk_cache.digest([6])}
+    assert len(keys) == 5
+    assert _disk_cache.digest([values]) == _disk_cache.digest([values.copy()])
+
+
+def _template_files(root):
+    folder = root / "templates"
+    return sorted(folder.glob("*.npz")) if folder.is_dir() else []
+
+
+def _same_templates(a, b):
+    return all(np.array_equal(getattr(a, name), getattr(b, name)) for name in _template_store.TABLE_NAMES + (
+        "grid", "offset", "base", "packed"))
+
+
+def _counting_build(monkeypatch):
+    calls = []
+    original = tracer._build_tables
+
+    def build(*args):
+        calls.append(args)
+        return original(*args)
+    monkeypatch.setattr(tracer, "_build_tables", build)
+    return calls
+
+
+def test_templates_are_read_back_and_shared_by_maps_of_one_size(cache_root, monkeypatch):
+    board = kernel.random_board("asl", 8, 6, seed=0)
+    built = tracer.TraceTemplates(board)
+    assert len(_template_files(cache_root)) == 1
+    calls = _counting_build(monkeypatch)
+    again = tracer.TraceTemplates(kernel.random_board("asl", 8, 6, seed=1))   # same size, other terrain
+    assert calls == [] and _same_templates(built, again)
+    tracer.TraceTemplates(kernel.random_board("asl", 9, 6, seed=0))          # another size: built, stored
+    assert len(calls) == 1 and len(_template_files(cache_root)) == 2
+
+
+def test_templates_stale_damaged_or_off(cache_root, monkeypatch):
+    board = kernel.random_board("asl", 8, 6, seed=0)
+    expected = tracer.TraceTemplates(board)
+    [path] = _template_files(cache_root)
+    calls = _counting_build(monkeypatch)
+    path.write_bytes(path.read_bytes()[:100])                 # damaged: built again, no crash, file replaced
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 1
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 1
+    stored = dict(np.load(path))
+    stored["start"] = stored["start"][:-1]                    # whole file, wrong sizes: not used
+    np.savez(path, **stored)
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 2
+    monkeypatch.setattr(_template_store, "_code", [b"the template code, edited"])   # stale key: built again
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 3
+    assert len(_template_files(cache_root)) == 2
+    monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "0")          # off: neither read nor written
+    assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 4
+    monkeypatch.setattr(_template_store, "_code", [b"edited again"])
+    tracer.TraceTemplates(board)
+    assert len(calls) == 5 and len(_template_files(cache_root)) == 2
+
+
+def test_templates_over_the_size_limit_are_not_stored(cache_root, monkeypatch):
+    monkeypatch.setattr(_template_store, "MAX_STORED_BYTES", 1000)
+    tracer.TraceTemplates(kernel.random_board("asl", 8, 6, seed=0))
+    assert _template_files(cache_root) == []
+
+
+def test_warm_computes_the_arrays_anew_and_stores_them(cache_root, monkeypatch):
+    """``hexkernel warm`` reads no file (so the kernels computing the arrays are compiled whatever the disk
+    holds) and leaves the bundled maps' art and templates on disk."""
+    from kernel.cli.warm_command import run_steps
+
+    step = "bundled maps: art and trace templates on disk"
+    run_steps([step])
+    assert len(_files(cache_root)) == 2 and len(_template_files(cache_root)) == 2
+    rasterised = []
+    original = _art_kernels.rasterise_kernel
+    monkeypatch.setattr(_art_kernels, "rasterise_kernel", lambda *args: (rasterised.append(1), original(*args)))
+    built = _counting_build(monkeypatch)
+    run_steps([step])
+    assert len(rasterised) == 2 and len(built) == 2
+    assert _disk_cache.READ is True   # put back after warm's steps
+    art_module.board_art(kernel.load("default"))
+    assert len(rasterised) == 2
