@@ -61,9 +61,27 @@ def cache_root() -> Path:
     return Path(root)
 
 
+_package_digest: list[bytes] = []
+
+
+def package_digest() -> bytes:
+    """A digest of every source file of the package (paths and contents) and of numpy's version, read once
+    per process: part of every key, so that no edit of the code that computes an array (wherever it lives
+    in the package) can leave a stale one in use."""
+    if not _package_digest:
+        hasher = hashlib.sha256(f"numpy {np.__version__}".encode())
+        package = Path(__file__).resolve().parent
+        for path in sorted(package.rglob("*.py")):
+            hasher.update(str(path.relative_to(package)).encode() + b"\0")
+            hasher.update(path.read_bytes())
+        _package_digest.append(hasher.digest())
+    return _package_digest[0]
+
+
 def digest(parts) -> str:
-    """A hex digest of ``parts``: arrays (dtype, shape and bytes), bytes, and anything else by its ``repr``."""
-    hasher = hashlib.sha256()
+    """A hex digest of the package's code (:func:`package_digest`) and of ``parts``: arrays (dtype, shape
+    and bytes), bytes, and anything else by its ``repr``."""
+    hasher = hashlib.sha256(package_digest())
     for part in parts:
         if isinstance(part, np.ndarray):
             hasher.update(f"array {part.dtype.str} {part.shape}".encode())

@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numba
 
+from kernel._disk_cache import cache_root
+
 
 def _defer_blas_check() -> None:
     """Spare every process the import of ``scipy.linalg`` (about 0.15 s) that numba's CPU target makes when it
@@ -92,11 +94,7 @@ def cache_fingerprint() -> str:
 
 def cache_dir() -> Path:
     """Where the machine code of this exact kernel source is cached."""
-    root = os.environ.get("HEXKERNEL_CACHE_DIR")
-    if not root:
-        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                            "hexkernel")
-    return Path(root) / f"numba-{cache_fingerprint()}"
+    return cache_root() / f"numba-{cache_fingerprint()}"
 
 
 if CACHE and not os.environ.get("NUMBA_CACHE_DIR"):

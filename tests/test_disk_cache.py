@@ -4,6 +4,12 @@ computed again and replaced, and HEXKERNEL_NUMBA_CACHE=0 reads and writes nothin
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -51,7 +57,7 @@ def test_a_changed_input_or_code_is_a_new_key(cache_root, monkeypatch):
     assert len(_files(cache_root)) == 3
     assert not _same(art_module.board_art(kernel.random_board("asl", 8, 6, seed=0)),
                      art_module.board_art(kernel.random_board("asl", 8, 6, seed=1)))
-    monkeypatch.setattr(art_module, "_code_digest", [b"the art code, edited"])   # stale key: rebuilt, not read
+    monkeypatch.setattr(_disk_cache, "_package_digest", [b"the package code, edited"])   # stale key: rebuilt, not read
     calls = []
     original = _art_kernels.rasterise_kernel
     monkeypatch.setattr(_art_kernels, "rasterise_kernel", lambda *args: (calls.append(1), original(*args)))
@@ -159,12 +165,12 @@ def test_templates_stale_damaged_or_off(cache_root, monkeypatch):
     stored["start"] = stored["start"][:-1]                    # whole file, wrong sizes: not used
     np.savez(path, **stored)
     assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 2
-    monkeypatch.setattr(_template_store, "_code", [b"the template code, edited"])   # stale key: built again
+    monkeypatch.setattr(_disk_cache, "_package_digest", [b"the package code, edited"])   # stale key: built again
     assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 3
     assert len(_template_files(cache_root)) == 2
     monkeypatch.setenv("HEXKERNEL_NUMBA_CACHE", "0")          # off: neither read nor written
     assert _same_templates(tracer.TraceTemplates(board), expected) and len(calls) == 4
-    monkeypatch.setattr(_template_store, "_code", [b"edited again"])
+    monkeypatch.setattr(_disk_cache, "_package_digest", [b"edited again"])
     tracer.TraceTemplates(board)
     assert len(calls) == 5 and len(_template_files(cache_root)) == 2
 
@@ -192,3 +198,21 @@ def test_warm_computes_the_arrays_anew_and_stores_them(cache_root, monkeypatch):
     assert _disk_cache.READ is True   # put back after warm's steps
     art_module.board_art(kernel.load("default"))
     assert len(rasterised) == 2
+
+
+def test_an_edit_anywhere_in_the_package_changes_every_key(tmp_path):
+    """The keys hold a digest of every source file of the package, not only of the modules that compute the
+    arrays: an edit of a module they import (here one of the movement package) gives new keys."""
+    shutil.copytree(Path(kernel.__file__).parent, tmp_path / "kernel",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    code = "from kernel import _disk_cache; print(_disk_cache.digest(['templates', 3, 4]))"
+
+    def key():
+        return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                              check=True, env={**os.environ, "PYTHONPATH": str(tmp_path)}).stdout
+
+    before = key()
+    assert before == key()
+    edited = tmp_path / "kernel" / "movement" / "__init__.py"
+    edited.write_text(edited.read_text() + "\n# an edit\n")
+    assert key() != before

@@ -10,7 +10,6 @@ very large map's templates would fill the disk faster than they save time.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
@@ -23,13 +22,9 @@ _DTYPES = (np.int64, np.int16, np.int16, np.int8, np.int8, np.int16, np.uint8)
 #: Largest tables kept on disk (bytes); a map of a few thousand hexes is well under it.
 MAX_STORED_BYTES = 64 * 2**20
 
-_code: list[bytes] = []
-
-
 def _key(max_dc: int, max_dy: int) -> str:
-    if not _code:
-        _code.append((Path(__file__).resolve().parent / "tracer.py").read_bytes())
-    return _disk_cache.digest([_code[0], int(max_dc), int(max_dy)])
+    """The on-disk cache key of the templates of ``(max_dc, max_dy)`` (the package's code is part of every key)."""
+    return _disk_cache.digest(["templates", int(max_dc), int(max_dy)])
 
 
 def _usable(tables: dict, max_dc: int, max_dy: int) -> bool:

@@ -47,13 +47,12 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from kernel import _disk_cache
 from kernel._cache import BoardCache
-from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, NO_HEX, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
+from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
 
 #: Pixels per lattice unit across (VASL: 56.25 px between two columns' centres).
 UNIT_X = 18.75
@@ -202,7 +201,7 @@ def _placed_pixels(placement) -> tuple[int, int, int, int]:
 
 def _paste(keys, elevation, placement, local_keys):
     """Paste one placed board's own art into the map's keys and elevation."""
-    spec, art = placement.board, placement.board.art
+    art = placement.board.art
     width_px, height_px, ox, oy = _placed_pixels(placement)
     local = local_keys[art.terrain]
     local_elevation = art.elevation
@@ -301,7 +300,6 @@ def board_art(board) -> MapArt:
 
 #: The arrays of a :class:`MapArt` kept in the on-disk cache (:mod:`kernel._disk_cache`).
 _STORED = ("pixels", "class_terrain", "class_levels", "class_hexside")
-_code_digest: list[bytes] = []
 
 
 def _usable(stored, width, height) -> bool:
@@ -313,11 +311,9 @@ def _usable(stored, width, height) -> bool:
 
 
 def _art_key(board, width, height, hex_keys, side_keys, with_art, local_keys) -> str:
-    """The on-disk cache key of a map's art: a digest of this code and of every input of :func:`board_art`."""
-    if not _code_digest:
-        here = Path(__file__).resolve().parent
-        _code_digest.append(b"".join((here / name).read_bytes() for name in ("art.py", "_art_kernels.py")))
-    parts = [_code_digest[0], width, height, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
+    """The on-disk cache key of a map's art: a digest of the package's code and of every input of
+    :func:`board_art`."""
+    parts = [width, height, np.ascontiguousarray(board.cell_index), board.x.astype(np.int64),
              board.y.astype(np.int64), hex_keys, side_keys, board.ground_level.astype(PIXEL_LEVEL), len(with_art)]
     for placement, keys in zip(with_art, local_keys):
         spec = placement.board
