@@ -23,15 +23,15 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 #: layer (line_of_sight and movement; render and cli are not siblings) may
 #: not import each other either.
 LAYERS = {
-    "kernel._dtypes": 0, "kernel._jit": 0, "kernel._limits": 0, "kernel._cache": 0, "kernel._extras": 0,
-    "kernel._disk_cache": 0,
-    "kernel.grid": 1,
-    "kernel.maps": 2,
-    "kernel.importers": 3,
-    "kernel.loading": 4,
-    "kernel.line_of_sight": 5, "kernel.movement": 5,
-    "kernel.render": 6, "kernel.batch": 6, "kernel.concealment": 6,
-    "kernel.cli": 7,
+    "kernel._dtypes": 0, "kernel._limits": 0, "kernel._cache": 0, "kernel._extras": 0, "kernel._disk_cache": 0,
+    "kernel._jit": 1,   # (its cache folder is the on-disk cache's)
+    "kernel.grid": 2,
+    "kernel.maps": 3,
+    "kernel.importers": 4,
+    "kernel.loading": 5,
+    "kernel.line_of_sight": 6, "kernel.movement": 6,
+    "kernel.render": 7, "kernel.batch": 7, "kernel.concealment": 7,
+    "kernel.cli": 8,
 }
 #: The public face sits above everything and may import anything.
 FACE = {"kernel"}
