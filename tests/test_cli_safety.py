@@ -83,23 +83,50 @@ def test_a_full_disk_anywhere_else_names_the_output_not_its_part(tmp_path, capsy
     assert os.listdir(tmp_path) == [] and staged(str(tmp_path / "x")) == str(tmp_path / "x")
 
 
-def test_sigterm_swallowed_inside_a_c_callback_still_terminates_and_keeps_nothing(tmp_path, capsys, monkeypatch):
-    # numba loads cached kernels through ctypes callbacks; an exception raised inside one is only printed by
-    # Python, so the Terminated of a SIGTERM arriving there never reaches the command
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")],
+                         ids=["SIGTERM", "SIGINT"])
+def test_a_signal_swallowed_inside_a_c_callback_still_stops_and_keeps_nothing(tmp_path, capsys, monkeypatch, signum,
+                                                                              code, word):
+    # numba compiles its runtime and loads cached kernels through ctypes callbacks; an exception raised inside
+    # one is only printed by Python, so the Terminated or KeyboardInterrupt of a signal arriving there never
+    # reaches the command
     import ctypes
 
     write = matrix_command.write_matrix
 
-    def write_then_terminated_inside_a_callback(board, path, **options):
+    def write_then_signalled_inside_a_callback(board, path, **options):
         counts = write(board, path, **options)
-        callback = ctypes.CFUNCTYPE(None)(lambda: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(0.05)))
+        callback = ctypes.CFUNCTYPE(None)(lambda: (os.kill(os.getpid(), signum), time.sleep(0.05)))
         callback()
         return counts
 
-    monkeypatch.setattr(matrix_command, "write_matrix", write_then_terminated_inside_a_callback)
-    code, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
-    assert code == 143 and err == ["hexkernel matrix: terminated"]   # the swallowed exception is not printed
+    monkeypatch.setattr(matrix_command, "write_matrix", write_then_signalled_inside_a_callback)
+    status, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+    assert status == code and err == [f"hexkernel matrix: {word}"]   # the swallowed exception is not printed
     assert os.listdir(tmp_path) == []
+
+
+def test_an_ignored_ctrl_c_stays_ignored_and_the_handlers_come_back(tmp_path, capsys):
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        seen = []
+        write = matrix_command.write_matrix
+
+        def write_and_look(board, path, **options):
+            seen.append(signal.getsignal(signal.SIGINT))
+            return write(board, path, **options)
+
+        matrix_command.write_matrix = write_and_look
+        try:
+            status, _, _ = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+        finally:
+            matrix_command.write_matrix = write
+        assert status == 0 and seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    before = signal.getsignal(signal.SIGINT)
+    assert run(["matrix", "--map", "71", "--out", tmp_path / "m2.npy", "--quiet"], capsys)[0] == 0
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_sigterm_during_matrix_leaves_nothing(tmp_path):

@@ -103,18 +103,22 @@ def main(argv: list[str] | None = None) -> int:
         # a warning for a person: one line, no source location
         print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
 
-    terminated = threading.Event()   # set by SIGTERM, even where its Terminated was swallowed
-    previous = _terminate_as_interrupt(terminated)
+    # set by SIGTERM and SIGINT, even where the exception their handler raised was swallowed
+    terminated, interrupted = threading.Event(), threading.Event()
+    previous = _stop_on_signals(terminated, interrupted)
     unraisable = sys.unraisablehook
-    sys.unraisablehook = _quiet_terminated(unraisable)
+    sys.unraisablehook = _quiet_stops(unraisable)
     outputs = None
     try:
         # outputs are staged beside their final names and renamed only when the command completes
         with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
             warnings.showwarning = note
             args.run(args)
-            if terminated.is_set():   # a SIGTERM whose exception a C callback swallowed: no output is kept
+            # a SIGTERM or Ctrl-C whose exception a C callback swallowed: no output is kept
+            if terminated.is_set():
                 raise Terminated()
+            if interrupted.is_set():
+                raise KeyboardInterrupt()
             outputs.commit()
     except (UserError, MissingExtraError) as error:
         print(f"hexkernel {args.command}: error: {error}", file=sys.stderr)
@@ -140,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         sys.unraisablehook = unraisable
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     return 0
 
 
@@ -153,28 +157,38 @@ class Terminated(KeyboardInterrupt):
 _STORAGE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG}
 
 
-def _quiet_terminated(hook):
-    """``sys.unraisablehook`` that drops a :class:`Terminated` raised where Python cannot propagate it (the
-    command stops at its end, through the event the SIGTERM handler set) and hands everything else to
-    ``hook``."""
+def _quiet_stops(hook):
+    """``sys.unraisablehook`` that drops a :class:`Terminated` or ``KeyboardInterrupt`` raised where Python
+    cannot propagate it (the command stops at its end, through the event its signal handler set) and
+    hands everything else to ``hook``."""
     def quiet(unraisable):
-        if not isinstance(unraisable.exc_value, Terminated):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
             hook(unraisable)
     return quiet
 
 
-def _terminate_as_interrupt(terminated: threading.Event):
-    """Make SIGTERM set ``terminated`` and raise :class:`Terminated` in the main thread (inside a C callback,
-    such as numba's cache notification, Python only prints that exception); returns the handler it
-    replaces (None when not in the main thread, where signals cannot be handled)."""
+def _stop_on_signals(terminated: threading.Event, interrupted: threading.Event) -> dict:
+    """Make SIGTERM set ``terminated`` and raise :class:`Terminated`, and SIGINT set ``interrupted`` and
+    raise ``KeyboardInterrupt``, in the main thread: inside a C callback (numba compiles its runtime and
+    reports each compiled module through one, even when every kernel comes from its cache) Python only
+    prints that exception, and the event still stops the command at its end. SIGINT keeps its handler where it
+    is not Python's default (ignored, or the caller's own). Returns the handlers it replaces, by signal
+    (none when not in the main thread, where signals cannot be handled)."""
     if threading.current_thread() is not threading.main_thread():
-        return None
+        return {}
 
     def terminate(signum, frame):
         terminated.set()
         raise Terminated()
 
-    return signal.signal(signal.SIGTERM, terminate)
+    def interrupt(signum, frame):
+        interrupted.set()
+        raise KeyboardInterrupt()
+
+    replaced = {signal.SIGTERM: signal.signal(signal.SIGTERM, terminate)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # (not where Ctrl-C is ignored)
+        replaced[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
+    return replaced
 
 
 def script() -> None:
