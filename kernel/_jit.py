@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numba
 
-from kernel._disk_cache import cache_root
+from kernel._disk_cache import cache_root, enabled
 
 
 def _defer_blas_check() -> None:
@@ -68,8 +68,8 @@ def _defer_blas_check() -> None:
 
 _defer_blas_check()
 
-#: Whether kernels cache their machine code on disk.
-CACHE: bool = os.environ.get("HEXKERNEL_NUMBA_CACHE", "1") != "0"
+#: Whether kernels cache their machine code on disk (read once, at import; the arrays' cache reads the same setting).
+CACHE: bool = enabled()
 
 
 def kernel_sources() -> list[Path]:
