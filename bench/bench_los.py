@@ -29,6 +29,7 @@ from tests.comparisons import COMPARISONS
 ROOT = Path(__file__).resolve().parent.parent
 los_matrix = COMPARISONS["los_matrix"].kernel
 EXACT = "los_matrix exact, default scenario"
+PER_PAIR = "los_matrix exact, default scenario: per-pair kernel alone"
 LERP = "los_matrix naive lerp baseline, default scenario"
 
 
@@ -45,6 +46,29 @@ def test_los_matrix_exact(benchmark, default_board):
     pairs = n * (n - 1) // 2
     FIGURES["exact: ns per evaluated pair (symmetry: N(N-1)/2 pairs)"] = (seconds / pairs * 1e9, "ns")
     FIGURES["exact: ns per matrix entry (N^2 entries)"] = (seconds / (n * n) * 1e9, "ns")
+
+
+def per_pair_matrix(board):
+    """The full matrix through the per-pair kernel (each pair of the upper triangle walked on its own, then
+    mirrored, on all threads): the reference the per-source matrix of ASL maps is compared with."""
+    from kernel.line_of_sight import _kernels
+    from kernel.line_of_sight.counters import counter_tables
+    from kernel.line_of_sight.inputs import kernel_board_tables, model_code, template_tuple
+
+    hexes = np.arange(len(board), dtype=np.int32)
+    out = np.empty((len(board), len(board)), np.int8)
+    _kernels.los_matrix_kernel(model_code(board), hexes, np.zeros(len(board), np.int64), template_tuple(board),
+                               kernel_board_tables(board), counter_tables(board, None), out)
+    _kernels.mirror_lower(out)
+    return out
+
+
+def test_los_matrix_per_pair_peer(benchmark, default_board):
+    """The per-source matrix against the per-pair kernel in the same run (target: at most half its time)."""
+    assert np.array_equal(per_pair_matrix(default_board), los_matrix(default_board))
+    measure(benchmark, PER_PAIR, lambda: per_pair_matrix(default_board))
+    if EXACT in TIMINGS:
+        RATIOS.append((EXACT, PER_PAIR, "los_matrix: per-source / per-pair kernel, same run (target <= 0.5)", None))
 
 
 def test_los_matrix_naive_lerp(benchmark, default_board):
