@@ -35,6 +35,12 @@ START, END = "<!-- benchmarks -->", "<!-- /benchmarks -->"
 #: Ratio label (as the benchmarks name it) -> how the README's table words it; in this order.
 README_RATIOS = {
     "exact matrix / naive lerp (target <= 1.5)": "exact LOS matrix / a naive floating-point lerp kernel (default scenario)",
+    "los_matrix: per-source / per-pair kernel, same run (target <= 0.5)":
+        "exact LOS matrix / the same matrix through the per-pair kernel",
+    "field_of_fire, one source (71I4), 1 thread: per-source / per-pair kernel, same run":
+        "one field of fire / the same row through the per-pair kernel",
+    "tcod time / field_of_fire time, same cell count (target >= 1/3)":
+        "tcod's shadow casting (square grid, no rules) / one field of fire, as many cells",
     "scipy / kernel, one field (target >= 5)": "scipy's dijkstra / our movement field, the same graph",
     "networkx / kernel, one field (target >= 100)": "networkx / our movement field, the same graph",
     "depiction / hex model, one VASL board": "depiction model / hex model, LOS matrix of one VASL board",
