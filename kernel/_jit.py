@@ -35,6 +35,7 @@ from pathlib import Path
 import numba
 from numba.core.caching import FunctionCache
 from numba.core.runtime import rtsys
+from numba.np.ufunc import parallel as _numba_parallel
 
 from kernel._disk_cache import cache_root, enabled, package_files
 
@@ -387,6 +388,11 @@ def thread_count() -> int:
     >>> 1 <= kernel.thread_count() <= kernel.max_threads()
     True
     """
+    if not _numba_parallel._is_initialized:
+        # numba's threads are not started, so its setting was never changed (numba.set_num_threads starts them):
+        # its default, every thread (numba's documented default), without starting its threading layer (about
+        # 15 ms in a fresh process, and threads the kernels here never use: they run on a pool of their own)
+        return numba.config.NUMBA_NUM_THREADS
     return numba.get_num_threads()
 
 
