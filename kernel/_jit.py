@@ -6,8 +6,8 @@ Every kernel is compiled through :func:`jit` (serial) or :func:`jit_parallel`
 costs use ``inf`` for "unreachable" and fastmath's no-inf/no-NaN assumption
 would silently break them.
 
-On-disk caching is opt-in per kernel (``cache=True`` below is only applied by
-the wrappers here) and can be switched off for the whole package with the
+On-disk caching is opt-in per kernel (only the wrappers here give a kernel its
+cache, :class:`_CacheLoadedWithoutRefresh`) and can be switched off for the whole package with the
 environment variable ``HEXKERNEL_NUMBA_CACHE=0``.  No kernel that takes another
 jitted function as an argument is compiled through these wrappers.
 
@@ -131,10 +131,10 @@ class _CacheLoadedWithoutRefresh(FunctionCache):
     and installs every typing and lowering registry of numba (about 0.1 s in a fresh process, a quarter of
     a public function's first call), which only compiling needs. Loading machine code needs the codegen
     (made with the context) and numba's runtime (NRT), which the cached code links against: this
-    initialises the runtime (after :func:`_defer_blas_check`) and reads the cache as numba does. A compile (a cache miss) sets the whole target
-    up itself (numba's compiler refreshes both contexts first), so nothing else changes; the machine code
-    and its results are the same. ``tests/test_jit.py`` fails if numba's ``load_overload`` no longer
-    matches what this replaces.
+    initialises the runtime (after :func:`_defer_blas_check`) and reads the cache as numba does. A compile
+    (a cache miss) sets the whole target up itself (numba's compiler refreshes both contexts first), so
+    nothing else changes; the machine code and its results are the same. ``tests/test_jit.py`` fails if
+    numba's ``load_overload`` or ``enable_caching`` no longer match what this replaces.
     """
 
     def load_overload(self, sig, target_context):
