@@ -388,7 +388,7 @@ def thread_count() -> int:
     >>> 1 <= kernel.thread_count() <= kernel.max_threads()
     True
     """
-    if not _numba_parallel._is_initialized:
+    if not getattr(_numba_parallel, "_is_initialized", True):
         # numba's threads are not started, so its setting was never changed (numba.set_num_threads starts them):
         # its default, every thread (numba's documented default), without starting its threading layer (about
         # 15 ms in a fresh process, and threads the kernels here never use: they run on a pool of their own)
