@@ -61,19 +61,30 @@ def cache_root() -> Path:
     return Path(root)
 
 
+_package_files: list[tuple[tuple[Path, bytes], ...]] = []
 _package_digest: list[bytes] = []
 
 
+def package_files() -> tuple[tuple[Path, bytes], ...]:
+    """Every source file of the package (its path and bytes, in path order), read once per process: the
+    package's digest (:func:`package_digest`) and the numba cache's folder name (``kernel._jit``) both
+    come from this one reading."""
+    if not _package_files:
+        package = Path(__file__).resolve().parent
+        _package_files.append(tuple((path, path.read_bytes()) for path in sorted(package.rglob("*.py"))))
+    return _package_files[0]
+
+
 def package_digest() -> bytes:
-    """A digest of every source file of the package (paths and contents) and of numpy's version, read once
-    per process: part of every key, so that no edit of the code that computes an array (wherever it lives
-    in the package) can leave a stale one in use."""
+    """A digest of every source file of the package (paths and contents) and of numpy's version, computed
+    once per process: part of every key, so that no edit of the code that computes an array (wherever it
+    lives in the package) can leave a stale one in use."""
     if not _package_digest:
         hasher = hashlib.sha256(f"numpy {np.__version__}".encode())
         package = Path(__file__).resolve().parent
-        for path in sorted(package.rglob("*.py")):
+        for path, content in package_files():
             hasher.update(str(path.relative_to(package)).encode() + b"\0")
-            hasher.update(path.read_bytes())
+            hasher.update(content)
         _package_digest.append(hasher.digest())
     return _package_digest[0]
 

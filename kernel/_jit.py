@@ -6,8 +6,8 @@ Every kernel is compiled through :func:`jit` (serial) or :func:`jit_parallel`
 costs use ``inf`` for "unreachable" and fastmath's no-inf/no-NaN assumption
 would silently break them.
 
-On-disk caching is opt-in per kernel (``cache=True`` below is only applied by
-the wrappers here) and can be switched off for the whole package with the
+On-disk caching is opt-in per kernel (only the wrappers here give a kernel its
+cache, :class:`_CacheLoadedWithoutRefresh`) and can be switched off for the whole package with the
 environment variable ``HEXKERNEL_NUMBA_CACHE=0``.  No kernel that takes another
 jitted function as an argument is compiled through these wrappers.
 
@@ -33,20 +33,31 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numba
+from numba.core.caching import FunctionCache
+from numba.core.runtime import rtsys
+from numba.np.ufunc import parallel as _numba_parallel
 
-from kernel._disk_cache import cache_root, enabled
+from kernel._disk_cache import cache_root, enabled, package_files
 
 
 def _defer_blas_check() -> None:
-    """Spare every process the import of ``scipy.linalg`` (about 0.15 s) that numba's CPU target makes when it
-    is set up (on the first compile or cache load), unless BLAS is really used.
+    """Spare every process the import of ``scipy.linalg`` (about 0.15 s) that numba's ``numba.np.arraymath``
+    makes when it is imported (on the first compile, or on loading a kernel whose machine code refers to
+    it), unless BLAS is really used.
 
     numba's ``numba.np.arraymath`` asks at its import whether BLAS may back ``np.dot`` by importing
     ``scipy.linalg.cython_blas`` (``numba.np.linalg.ensure_blas``); no kernel here calls BLAS. For that one
     question the answer is taken from whether scipy is installed, without importing it, and numba's own
     ``ensure_blas`` is put back at once: a kernel that does use BLAS (``np.dot`` and ``np.linalg`` in user
     code) still imports and checks scipy when it is compiled. Nothing is changed once numba's target is set up.
+
+    Called once, before the first kernel is loaded or compiled (:class:`_CacheLoadedWithoutRefresh`), or at
+    import when the cache is off: ``numba.np.linalg`` imports numba's array modules (about 25 ms), which
+    loading a kernel imports anyway.
     """
+    if _blas_check_deferred:
+        return
+    _blas_check_deferred.append(True)
     if "numba.np.arraymath" in sys.modules:
         return
     import numba.np.linalg as linalg
@@ -66,29 +77,36 @@ def _defer_blas_check() -> None:
     linalg.ensure_blas = ensure_blas_once
 
 
-_defer_blas_check()
+#: Whether :func:`_defer_blas_check` ran (once per process).
+_blas_check_deferred: list[bool] = []
 
 #: Whether kernels cache their machine code on disk (read once, at import; the arrays' cache reads the same setting).
 CACHE: bool = enabled()
 
 
+def _kernel_files() -> list[tuple[Path, bytes]]:
+    """The files of :func:`kernel_sources` with their bytes (from the package's one reading of its sources)."""
+    package = Path(__file__).resolve().parent
+    files = dict(package_files())
+    first = [package / "_jit.py", package / "_dtypes.py"]
+    found = [(path, files[path]) for path in first]
+    found += [(path, content) for path, content in files.items()
+              if path not in first and (content.startswith(b"@jit") or b"\n@jit" in content)]
+    return found
+
+
 def kernel_sources() -> list[Path]:
     """The package's source files that compile kernels (a line starting ``@jit``), this module and the dtypes."""
-    package = Path(__file__).resolve().parent
-    found = [package / "_jit.py", package / "_dtypes.py"]
-    for path in sorted(package.rglob("*.py")):
-        if path not in found and any(line.startswith("@jit") for line in path.read_text(encoding="utf-8").splitlines()):
-            found.append(path)
-    return found
+    return [path for path, _ in _kernel_files()]
 
 
 def cache_fingerprint() -> str:
     """A digest of :func:`kernel_sources` (paths and contents), numba's and Python's versions."""
     digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     package = Path(__file__).resolve().parent
-    for path in kernel_sources():
+    for path, content in _kernel_files():
         digest.update(str(path.relative_to(package)).encode())
-        digest.update(path.read_bytes())
+        digest.update(content)
     return digest.hexdigest()[:16]
 
 
@@ -99,13 +117,43 @@ def cache_dir() -> Path:
 
 if CACHE and not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(cache_dir())
+if not CACHE:
+    _defer_blas_check()
 
-_COMMON = {"nogil": True, "cache": CACHE, "error_model": "numpy", "boundscheck": False}
+_COMMON = {"nogil": True, "cache": False, "error_model": "numpy", "boundscheck": False}
+
+
+class _CacheLoadedWithoutRefresh(FunctionCache):
+    """numba's on-disk cache of one kernel, which loads cached machine code without setting up numba's
+    whole CPU target first.
+
+    numba's own ``Cache.load_overload`` refreshes the target context before it reads the cache: it imports
+    and installs every typing and lowering registry of numba (about 0.1 s in a fresh process, a quarter of
+    a public function's first call), which only compiling needs. Loading machine code needs the codegen
+    (made with the context) and numba's runtime (NRT), which the cached code links against: this
+    initialises the runtime (after :func:`_defer_blas_check`) and reads the cache as numba does. A compile
+    (a cache miss) sets the whole target up itself (numba's compiler refreshes both contexts first), so
+    nothing else changes; the machine code and its results are the same. ``tests/test_jit.py`` fails if
+    numba's ``load_overload`` or ``enable_caching`` no longer match what this replaces.
+    """
+
+    def load_overload(self, sig, target_context):
+        _defer_blas_check()
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+
+def _cached(dispatcher):
+    """``dispatcher`` with its on-disk cache (:data:`CACHE`): a :class:`_CacheLoadedWithoutRefresh`."""
+    if CACHE and hasattr(dispatcher, "py_func"):
+        dispatcher._cache = _CacheLoadedWithoutRefresh(dispatcher.py_func)
+    return dispatcher
 
 
 def jit(function):
     """Compile ``function`` as a serial nopython kernel with the project options."""
-    return numba.njit(**_COMMON)(function)
+    return _cached(numba.njit(**_COMMON)(function))
 
 
 def jit_inline(function):
@@ -122,7 +170,7 @@ def jit_inline(function):
     with :func:`jit` instead (LLVM may still inline them); keep this for
     small helpers on a per-pixel or per-step hot path, measured both ways.
     """
-    return numba.njit(inline="always", **_COMMON)(function)
+    return _cached(numba.njit(inline="always", **_COMMON)(function))
 
 
 # The threads that run the parallel kernels: a kernel split into parts (:func:`jit_parallel`) runs its parts on the
@@ -320,7 +368,7 @@ def jit_parallel(function=None, *, split: tuple[str, ...] = (), offset: str | No
     [[1, 2, 3], [2, 5, 6], [3, 6, 9]]
     """
     if function is not None:
-        return numba.njit(parallel=True, **_COMMON)(function)
+        return _cached(numba.njit(parallel=True, **_COMMON)(function))
     if (count is None) == (not split):
         raise ValueError(f"jit_parallel is given split={split!r} and count={count!r}: expected exactly one of them "
                          "(the sliced parameters, or the item count of a kernel over lo, hi)")
@@ -340,6 +388,11 @@ def thread_count() -> int:
     >>> 1 <= kernel.thread_count() <= kernel.max_threads()
     True
     """
+    if not getattr(_numba_parallel, "_is_initialized", True):
+        # numba's threads are not started, so its setting was never changed (numba.set_num_threads starts them):
+        # its default, every thread (numba's documented default), without starting its threading layer (about
+        # 15 ms in a fresh process, and threads the kernels here never use: they run on a pool of their own)
+        return numba.config.NUMBA_NUM_THREADS
     return numba.get_num_threads()
 
 

@@ -56,7 +56,6 @@ from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL
 from kernel.maps.art import LEVEL_BIAS
 from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
 
@@ -98,6 +97,7 @@ def depiction_tables(board, per_range: bool = False):
     cached = DEPICTION_CACHE.entries(board).get("_depiction_tables")
     if cached is not None:
         return _for_reading(cached, DEPICTION_CACHE.entries(board)["_depiction_vasl_info"], per_range)
+    from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES   # its kernels: imported when first used
     from kernel.maps.art import board_art
     from kernel.maps.board import terrain_los_values
 
