@@ -140,6 +140,9 @@ class _CacheLoadedWithoutRefresh(FunctionCache):
     def load_overload(self, sig, target_context):
         _defer_blas_check()
         rtsys.initialize(target_context)
+        # the one registry module that adds symbols machine code may link against (the string hash secrets);
+        # numba's array modules, which the first load unpickles anyway, import it too
+        import numba.cpython.hashing  # noqa: F401
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
 
