@@ -396,18 +396,10 @@ def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, c
                        out_at[lo:hi], out_reason[lo:hi], out_blind[lo:hi], out_slope[lo:hi])
 
 
-@jit
-def los_pairs_serial(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
-                     out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope):
-    """:func:`los_pairs_kernel`'s work on the calling thread, for at most one chunk of pairs.
-
-    It calls :func:`evaluate_pairs` with the argument types the parallel
-    kernel's chunks use, so both share one compiled evaluator (a call from
-    Python would compile another: its flags and steps are not constants).
-    """
-    records = np.zeros((1, 5), np.int32)
-    evaluate_pairs(model, True, False, hex_a, level_a, 1, hex_b, level_b, 1, tpl, board_tables, counters, records,
-                   out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope)
+#: :func:`los_pairs_kernel`'s work on the calling thread (at most one chunk of pairs: a call from the wrapper that
+#: cuts nothing into parts): its serial kernel itself, so that both share one compiled kernel and evaluator (a
+#: kernel of its own with the same body cost about 1 s more to compile).
+los_pairs_serial = los_pairs_kernel.serial
 
 
 @jit_parallel(split=("out",), offset="row_start")
