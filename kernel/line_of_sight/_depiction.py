@@ -40,10 +40,11 @@ from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._depiction_steps import (  # noqa: F401 (the log's layout is read through this module)
     COUNTED_SIZE, COUNTERS, HEXSIDE_RUN, KEPT_DRM, LEVEL_BIAS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX,
     LOG_LAST_PIXEL, LOG_LEVEL, LOG_REASON, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, MAX_HINDRANCE_HEXES, add_end_smoke,
-    count_hindrance, log_counters, log_run, scratch_size, slope_pixel_holds,
+    count_hindrance, hex_counters_drm, hexside_run_terrain, log_counters, log_run, scratch_size, slope_holds_all,
+    slope_pixel_holds,
 )
 from kernel.line_of_sight._pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_across, hexside_run_key, hexside_touches_end,
+    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_key, hexside_touches_end,
     near_open_far_vertex, vasl_trace, vertex_touch, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._rules import (
@@ -61,7 +62,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
     blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
     ``LOG_COLUMNS``; at least twice the walk's pixels plus two rows), else ``log`` is never touched."""
-    n_log = 0
+    n_log = np.int64(0)   # not a literal: the steps it is passed to compile once for it, as for a count
     if a == b:
         return False, 0, R_NONE, -1, False, n_log
     if a > b:
@@ -131,31 +132,18 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             x, y = walk_pixel(middle, steps, ax, ay, dx, dy, width, height, squares)
         holds, _ = slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y)
         if holds:
-            slope = True
-            crossed = 0
-            for i in range(i_first, i_last + 1):
-                if per_range:
-                    x = counted[COUNTED_SIZE + 2 * i]
-                    y = counted[COUNTED_SIZE + 2 * i + 1]
-                else:
-                    x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
-                holds, outside = slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
-                                                   lat_x, lat_y)
-                if not holds:
-                    slope = False
-                    break
-                if outside:
-                    crossed += 1
-            if crossed == 0:
-                slope = False
+            # the rest of the walk's pixels (the middle one holds on few pairs)
+            slope = slope_holds_all(i_first, i_last, per_range != 0, counted, steps, ax, ay, dx, dy, width, height,
+                                    squares, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x,
+                                    lat_y)
 
-    total = 0
+    total = np.int64(0)   # (as n_log)
     # SMOKE in the first end's own hex (A24), before the walk
     if has_counters:
         total, blocks, n_log = add_end_smoke(a, la2, total, cap, record, log, n_log, counter_info)
         if blocks:
             return True, total, R_HINDRANCE, a, slope, n_log
-    n_counted = 0
+    n_counted = np.int64(0)   # (as n_log)
     cached_hex = -1
     cached_x = 0.0
     cached_y = 0.0
@@ -164,7 +152,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     last_hex = -1
     last_row = -1
     last_counter_hex = -1
-    n_counter_hexes = 0
+    n_counter_hexes = np.int64(0)   # (as n_log)
     run = -1   # the log row of the run the last judged pixel extended (record only)
     along_hexsides = (not per_range) and (ddy == 0 or abs(ddx) == abs(ddy))   # 0 or +-60 degrees: B.6 below
     last_run_hex = -1
@@ -213,43 +201,30 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if has_counters and h != last_counter_hex:
             # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
             last_counter_hex = h
-            ignore, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
-            if smoke + vehicle > 0:
-                seen = False
-                for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
-                    if counted[k] == h:
-                        seen = True
-                        break
-                if not seen:
-                    counted[MAX_HINDRANCE_HEXES + n_counter_hexes] = h
-                    n_counter_hexes += 1
-                    total += smoke + vehicle
-                    blocks = total >= cap
-                    if record:
-                        n_log = log_counters(log, n_log, h, smoke + vehicle, BLOCK if blocks else NONE,
-                                             R_HINDRANCE if blocks else R_NONE)
-                        run = -1
-                    if blocks:
-                        return True, total, R_HINDRANCE, h, slope, n_log
+            added, n_counter_hexes = hex_counters_drm(h, S2, T2, same, slope, counter_info, counted, n_counter_hexes)
+            if added > 0:
+                total += added
+                blocks = total >= cap
+                if record:
+                    n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
+                                         R_HINDRANCE if blocks else R_NONE)
+                    run = -1
+                if blocks:
+                    return True, total, R_HINDRANCE, h, slope, n_log
         if along_hexsides and h != last_run_hex:
             # B.6: inherent terrain is its whole hex, entered by a LOS along its hexside (one count per pair)
             last_run_hex = h
-            q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
-            if q >= 0:
-                terrain = asl_hex_hindrance(h, S2, T2, same, slope, True, counter_info)[0]
-                if q != a and q != b:
-                    terrain = max(terrain, asl_hex_hindrance(q, S2, T2, same, slope, True, counter_info)[0])
-                n_counted, added = count_hindrance(counted, n_counted, min(q, h), terrain) if terrain > 0 else (
-                    n_counted, 0)
-                if added > 0:
-                    total += added
-                    blocks = total >= cap
-                    if record:
-                        n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
-                                             R_HINDRANCE if blocks else R_NONE, HEXSIDE_RUN)
-                        run = -1
-                    if blocks:
-                        return True, total, R_HINDRANCE, h, slope, n_log
+            n_counted, added = hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, slope, neighbours, lat_x, lat_y,
+                                                   counter_info, counted, n_counted)
+            if added > 0:
+                total += added
+                blocks = total >= cap
+                if record:
+                    n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
+                                         R_HINDRANCE if blocks else R_NONE, HEXSIDE_RUN)
+                    run = -1
+                if blocks:
+                    return True, total, R_HINDRANCE, h, slope, n_log
         if open_ground:
             continue
         if record:
@@ -397,6 +372,8 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
             out[out_row, j] = total if total < 127 else 127
 
 
+# numba's own parallel loops here and in depiction_pairs_kernel: as serial kernels run in parts (about 3 s less
+# compile each) they ran 8-11 % slower on one thread
 @jit_parallel
 def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix, one per row of ``out``.

@@ -2,6 +2,11 @@
 a pixel for a continuous slope, count a hindrance once and record a step (private, numba; used by
 :mod:`kernel.line_of_sight._depiction`, which re-exports the names below).
 
+The walk's steps that run once per pair or per hex, not per pixel, and only on some pairs (the whole walk
+judged for a continuous slope, a hex's counters, the inherent terrain beside a hexside the LOS runs along)
+are compiled functions of their own here, called by the walk: inlined, each was compiled again in every
+specialisation of the walk (a fifth of its compile).
+
 A recorded walk writes one log row per step (``LOG_*`` columns): a run of judged art pixels of one hex, class
 and elevation (:func:`log_run` starts one), or a step that is no art (a hex's counters, ``COUNTERS``; the
 inherent terrain beside a hexside the LOS runs along, ``HEXSIDE_RUN``: :func:`log_counters`).
@@ -10,8 +15,8 @@ inherent terrain beside a hexside the LOS runs along, ``HEXSIDE_RUN``: :func:`lo
 from __future__ import annotations
 
 from kernel._jit import jit, jit_inline
-from kernel.line_of_sight._pixel_geometry import hex_range, walk_hex
-from kernel.line_of_sight._rules import BLOCK, NONE, R_HINDRANCE, R_NONE, end_smoke
+from kernel.line_of_sight._pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
+from kernel.line_of_sight._rules import BLOCK, NONE, R_HINDRANCE, R_NONE, asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
 
 #: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
@@ -48,6 +53,58 @@ def slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, n
     if h < 0 or h == a or h == b:
         return True, False
     return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
+
+
+@jit
+def slope_holds_all(i_first, i_last, per_range, counted, steps, ax, ay, dx, dy, width, height, squares, off, a, b,
+                    ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
+    """Whether the walked pixels ``i_first .. i_last`` (VASL's trace in ``counted`` with ``per_range``) all hold
+    for a continuous slope (:func:`slope_pixel_holds`), at least one outside the ends' hexes (B.5)."""
+    crossed = 0
+    for i in range(i_first, i_last + 1):
+        if per_range:
+            x = counted[COUNTED_SIZE + 2 * i]
+            y = counted[COUNTED_SIZE + 2 * i + 1]
+        else:
+            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
+        holds, outside = slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
+                                           lat_x, lat_y)
+        if not holds:
+            return False
+        if outside:
+            crossed += 1
+    return crossed > 0
+
+
+@jit
+def hex_counters_drm(h, S2, T2, same, slope, counter_info, counted, n_counter_hexes):
+    """SMOKE and vehicle DRM of hex h when a walk meets it: ``(DRM, hexes counted)``, the DRM 0 where the
+    hex has none or counted before (the hexes counted are listed in ``counted`` from
+    ``MAX_HINDRANCE_HEXES``)."""
+    terrain, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
+    if smoke + vehicle > 0:
+        for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
+            if counted[k] == h:
+                return 0, n_counter_hexes
+        counted[MAX_HINDRANCE_HEXES + n_counter_hexes] = h
+        return smoke + vehicle, n_counter_hexes + 1
+    return 0, n_counter_hexes
+
+
+@jit
+def hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, slope, neighbours, lat_x, lat_y, counter_info, counted,
+                        n_counted):
+    """B.6: the inherent terrain of hex h, or of the hex across the hexside the LOS runs along beside it,
+    counted once per such pair of hexes (:func:`count_hindrance`): ``(keys counted, DRM added)``."""
+    q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
+    if q < 0:
+        return n_counted, 0
+    terrain = asl_hex_hindrance(h, S2, T2, same, slope, True, counter_info)[0]
+    if q != a and q != b:
+        terrain = max(terrain, asl_hex_hindrance(q, S2, T2, same, slope, True, counter_info)[0])
+    if terrain > 0:
+        return count_hindrance(counted, n_counted, min(q, h), terrain)
+    return n_counted, 0
 
 
 @jit

@@ -9,8 +9,10 @@ pairs (one end may stay fixed: a matrix row, a field-of-fire source) and
 writes each pair's status; the bulk kernels call it per row or per chunk, and
 the single-LOS API calls it for one pair with ``record=True`` to collect the
 per-step effects for ``explain()``.  The rule steps it applies to each hex,
-crossing and hexside run live in :mod:`kernel.line_of_sight._rules` and are
-inlined here by numba.
+crossing and hexside run live in :mod:`kernel.line_of_sight._rules`; those of
+a hex's interior are inlined here by numba, those of a vertex are called
+(:func:`asl_vertex_step`: few steps reach them, and inlined they cost a share
+of every specialisation's compile).
 """
 
 from __future__ import annotations
@@ -242,15 +244,9 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
             elif k == VERTEX:
                 step_kind = S_VERTEX
                 if h >= 0 and model == MODEL_ASL:
-                    r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
-                    step_effect, step_reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, True)
-                    ht, hsm, hv = asl_hex_hindrance(h, S2, T2, same, slope, True, hex_info)
-                    step_drm = ht + hsm + hv
-                    if step_effect != BLOCK and (packed[e + 1] >> 3) & 3 == INTERIOR:
-                        entered = grid[base_a + (packed[e + 1] >> 5)]  # a wall crossed here blocks at this hex
-                        if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst, hex_info,
-                                                  S2, same, slope):
-                            step_effect, step_reason, step_hex = BLOCK, R_HEXSIDE, entered
+                    step_effect, step_reason, step_drm, step_hex = asl_vertex_step(
+                        h, e, packed, grid, base_a, previous_cell, ranges, higher_is_a, a, b, col, yv, hs_obst,
+                        hex_info, S2, T2, same, slope)
             else:
                 # a hexside run X|Y: entries e and e + 1
                 step_kind = S_RUN
@@ -327,6 +323,28 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
 
 
 @jit
+def asl_vertex_step(h, e, packed, grid, base_a, previous_cell, ranges, higher_is_a, a, b, col, yv, hs_obst, hex_info,
+                    S2, T2, same, slope):
+    """(effect, reason, hindrance DRM, hex where it blocks) of an ASL LOS through a vertex of hex h, template
+    entry ``e`` (section 1 'vertices'): the hex's inherent terrain, and a wall crossed at that vertex into the
+    hex the next entry enters.
+
+    A function of :func:`evaluate_pairs` called, not written out there: few steps reach it (an inert hex's vertex
+    is skipped before), and its rule steps, inlined into every specialisation of the evaluator, cost a share of
+    each one's compile.
+    """
+    r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
+    effect, reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, True)
+    terrain, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, True, hex_info)
+    at = h
+    if effect != BLOCK and (packed[e + 1] >> 3) & 3 == INTERIOR:
+        entered = grid[base_a + (packed[e + 1] >> 5)]  # a wall crossed here blocks at this hex
+        if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst, hex_info, S2, same, slope):
+            effect, reason, at = BLOCK, R_HEXSIDE, entered
+    return effect, reason, terrain + smoke + vehicle, at
+
+
+@jit
 def _matrix_row(model, row, first, last, hexes, levels, tpl, board_tables, counters, out, out_row, buffers):
     """Entries ``first .. last - 1`` of matrix row ``row`` into ``out[out_row]``:
     total hindrance (saturated at 127) or BLOCKED.  ``buffers`` are one
@@ -396,18 +414,10 @@ def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, c
                        out_at[lo:hi], out_reason[lo:hi], out_blind[lo:hi], out_slope[lo:hi])
 
 
-@jit
-def los_pairs_serial(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
-                     out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope):
-    """:func:`los_pairs_kernel`'s work on the calling thread, for at most one chunk of pairs.
-
-    It calls :func:`evaluate_pairs` with the argument types the parallel
-    kernel's chunks use, so both share one compiled evaluator (a call from
-    Python would compile another: its flags and steps are not constants).
-    """
-    records = np.zeros((1, 5), np.int32)
-    evaluate_pairs(model, True, False, hex_a, level_a, 1, hex_b, level_b, 1, tpl, board_tables, counters, records,
-                   out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope)
+#: :func:`los_pairs_kernel`'s work on the calling thread (at most one chunk of pairs: a call from the wrapper that
+#: cuts nothing into parts): its serial kernel itself, so that both share one compiled kernel and evaluator (a
+#: kernel of its own with the same body cost about 1 s more to compile).
+los_pairs_serial = los_pairs_kernel.serial
 
 
 @jit_parallel(split=("out",), offset="row_start")

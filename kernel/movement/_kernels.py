@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numba
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
@@ -293,12 +292,13 @@ def hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, o
         out[h] = best
 
 
-@jit_parallel
+# run in parts by the package's threads (numba's parfor lowering of this kernel cost about 1 s of compile)
+@jit_parallel(split=("sources", "out"))
 def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, bypass_start, deck_location, n_locations, n_buckets,
                            limit, sources, out):
-    """One field per source hex, in parallel; iteration k writes only row k (half-MF uint16)."""
+    """One field per source hex, in parallel; source k writes only row k (half-MF uint16)."""
     n = out.shape[1]
-    for k in numba.prange(sources.shape[0]):
+    for k in range(sources.shape[0]):
         starts = np.empty(1, np.int64)
         starts[0] = 2 * location_offset[sources[k]]
         # no penalty: an empty view of a writable int64 argument (the global NO_PENALTY would be a read-only
