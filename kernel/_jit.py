@@ -41,7 +41,7 @@ from kernel._disk_cache import cache_root, enabled, package_files
 
 
 def _defer_blas_check() -> None:
-    """Spare every process the import of ``scipy.linalg`` (about 0.15 s) that numba's ``numba.np.arraymath``
+    """Spare every process the import of ``scipy.linalg`` that numba's ``numba.np.arraymath``
     makes when it is imported (on the first compile, or on loading a kernel whose machine code refers to
     it), unless BLAS is really used.
 
@@ -52,7 +52,7 @@ def _defer_blas_check() -> None:
     code) still imports and checks scipy when it is compiled. Nothing is changed once numba's target is set up.
 
     Called once, before the first kernel is loaded or compiled (:class:`_CacheLoadedWithoutRefresh`), or at
-    import when the cache is off: ``numba.np.linalg`` imports numba's array modules (about 25 ms), which
+    import when the cache is off: ``numba.np.linalg`` imports numba's array modules, which
     loading a kernel imports anyway.
     """
     if _blas_check_deferred:
@@ -128,9 +128,9 @@ class _CacheLoadedWithoutRefresh(FunctionCache):
     whole CPU target first.
 
     numba's own ``Cache.load_overload`` refreshes the target context before it reads the cache: it imports
-    and installs every typing and lowering registry of numba (about 0.1 s in a fresh process, a quarter of
-    a public function's first call), which only compiling needs. Loading machine code needs the codegen
-    (made with the context) and numba's runtime (NRT), which the cached code links against: this
+    and installs every typing and lowering registry of numba (a large share of a public function's first call
+    in a fresh process), which only compiling needs. Loading machine code needs the codegen (made with the
+    context) and numba's runtime (NRT), which the cached code links against: this
     initialises the runtime (after :func:`_defer_blas_check`) and reads the cache as numba does. A compile
     (a cache miss) sets the whole target up itself (numba's compiler refreshes both contexts first), so
     nothing else changes; the machine code and its results are the same. ``tests/test_jit.py`` fails if
@@ -393,8 +393,8 @@ def thread_count() -> int:
     """
     if not getattr(_numba_parallel, "_is_initialized", True):
         # numba's threads are not started, so its setting was never changed (numba.set_num_threads starts them):
-        # its default, every thread (numba's documented default), without starting its threading layer (about
-        # 15 ms in a fresh process, and threads the kernels here never use: they run on a pool of their own)
+        # its default, every thread (numba's documented default), without starting its threading layer (a
+        # fresh process's time, and threads the kernels here never use: they run on a pool of their own)
         return numba.config.NUMBA_NUM_THREADS
     return numba.get_num_threads()
 

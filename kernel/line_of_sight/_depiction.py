@@ -372,8 +372,8 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
             out[out_row, j] = total if total < 127 else 127
 
 
-# numba's own parallel loops here and in depiction_pairs_kernel: as serial kernels run in parts (about 3 s less
-# compile each) they ran 8-11 % slower on one thread
+# numba's own parallel loops here and in depiction_pairs_kernel: as serial kernels run in parts they compile
+# faster but run slower, on one thread too
 @jit_parallel
 def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix, one per row of ``out``.

@@ -41,7 +41,7 @@ def _matrix_items(model, hexes, levels, row_start, upper, tpl, board_tables, cou
 
 
 # run in parts by the package's threads (the rows' work is in source_row): numba's parfor lowering of this
-# kernel cost about 6 s of compile, as much as source_row itself
+# kernel costs about as much compile as source_row itself
 @jit_parallel(count=_matrix_items)
 def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, upper, tpl, board_tables, counters,
                          cell_step, trie, out):

@@ -416,7 +416,7 @@ def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, c
 
 #: :func:`los_pairs_kernel`'s work on the calling thread (at most one chunk of pairs: a call from the wrapper that
 #: cuts nothing into parts): its serial kernel itself, so that both share one compiled kernel and evaluator (a
-#: kernel of its own with the same body cost about 1 s more to compile).
+#: kernel of its own with the same body would be one more compile).
 los_pairs_serial = los_pairs_kernel.serial
 
 

@@ -478,7 +478,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
         out[pending[i]] = BLOCKED if blocked[i] else total_b[i]
 
 
-# numba's own parallel loop: run in parts as a serial kernel (7 s less compile) it ran 5 % slower on one source
+# numba's own parallel loop: run in parts as a serial kernel it compiles faster but runs slower on one source
 @jit_parallel
 def source_fields_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
                          cell_step, trie, parts, out):

@@ -2,10 +2,10 @@
 
 The templates of a map depend only on its largest column and ``y``
 displacements (and the code that builds them), so every map of one size
-shares them. Building them costs a fresh process about 0.1 s on a bundled
-scenario (most of it loading the two build kernels); reading them back costs
-a few milliseconds. Tables over :data:`MAX_STORED_BYTES` are not stored: a
-very large map's templates would fill the disk faster than they save time.
+shares them. Building them costs a fresh process far more than reading them
+back (most of it loading the two build kernels). Tables over
+:data:`MAX_STORED_BYTES` are not stored: a very large map's templates would
+fill the disk faster than they save time.
 """
 
 from __future__ import annotations

@@ -34,8 +34,7 @@ codes through it (carrying the DRM, the slope and soft-block flags and the
 largest blind-hex bound term plus twice the range, each target decided at
 its template's end) looked at 13,290 entries from the default map's 71I4
 and, with the decisions, made that row slower than the per-target walks,
-which stop at a line's first block or blind hex (172 against 143 µs, one
-thread).
+which stop at a line's first block or blind hex.
 
 Memory: the compressed tree, built once per board: 4 bytes per node of the
 plain tree (at most one per inner template entry), 44 bytes per compressed

@@ -292,7 +292,7 @@ def hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, o
         out[h] = best
 
 
-# run in parts by the package's threads (numba's parfor lowering of this kernel cost about 1 s of compile)
+# run in parts by the package's threads (numba's parfor lowering of this kernel costs compile time and buys nothing)
 @jit_parallel(split=("sources", "out"))
 def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, bypass_start, deck_location, n_locations, n_buckets,
                            limit, sources, out):
