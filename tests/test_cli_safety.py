@@ -106,6 +106,51 @@ def test_a_signal_swallowed_inside_a_c_callback_still_stops_and_keeps_nothing(tm
     assert os.listdir(tmp_path) == []
 
 
+def test_a_finalizer_error_of_what_a_ctrl_c_cut_short_is_not_printed(tmp_path, capsys, monkeypatch):
+    # a Ctrl-C inside a constructor (a dask Future's, during a batch job) leaves an object without its
+    # attributes, whose __del__ then fails: the stop's doing, reported in one line, not a traceback
+    import gc
+
+    class HalfBuilt:
+        def __init__(self):
+            self.itself = self   # a reference cycle: freed by the garbage collector, not at once
+            os.kill(os.getpid(), signal.SIGINT)
+            self.client = None
+
+        def __del__(self):
+            self.client.release()
+
+    def write_interrupted(board, path, **options):
+        HalfBuilt()
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    monkeypatch.setattr(matrix_command, "write_matrix", write_interrupted)
+    status, _, err = run(["matrix", "--map", "71", "--out", tmp_path / "m.npy", "--quiet"], capsys)
+    gc.collect()
+    assert status == 130 and err == ["hexkernel matrix: interrupted"] and seen == []
+    assert os.listdir(tmp_path) == []
+
+
+def test_finalizer_errors_are_dropped_only_while_a_command_stops():
+    from kernel.cli.app import _quiet_stops
+
+    class Unraisable:
+        def __init__(self, error):
+            self.exc_value = error
+
+    seen, stopping = [], []
+    quiet = _quiet_stops(seen.append, lambda: bool(stopping))
+    error, interrupt = Unraisable(AttributeError("client")), Unraisable(KeyboardInterrupt())
+    quiet(error)
+    quiet(interrupt)
+    assert seen == [error]
+    stopping.append(True)
+    quiet(error)
+    quiet(interrupt)
+    assert seen == [error]
+
+
 def test_an_ignored_ctrl_c_stays_ignored_and_the_handlers_come_back(tmp_path, capsys):
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import errno
+import gc
 import os
 import signal
 import sys
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     terminated, interrupted = threading.Event(), threading.Event()
     previous = _stop_on_signals(terminated, interrupted)
     unraisable = sys.unraisablehook
-    sys.unraisablehook = _quiet_stops(unraisable)
+    sys.unraisablehook = _quiet_stops(unraisable, lambda: terminated.is_set() or interrupted.is_set())
     outputs = None
     try:
         # outputs are staged beside their final names and renamed only when the command completes
@@ -143,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     finally:
+        if terminated.is_set() or interrupted.is_set():
+            # objects the stop left half-built and in reference cycles are finalized while the quiet hook holds
+            gc.collect()
         sys.unraisablehook = unraisable
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -157,12 +161,14 @@ class Terminated(KeyboardInterrupt):
 _STORAGE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG}
 
 
-def _quiet_stops(hook):
+def _quiet_stops(hook, stopping):
     """``sys.unraisablehook`` that drops a :class:`Terminated` or ``KeyboardInterrupt`` raised where Python
-    cannot propagate it (the command stops at its end, through the event its signal handler set) and
-    hands everything else to ``hook``."""
+    cannot propagate it (the command stops at its end, through the event its signal handler set), and,
+    once ``stopping()`` is true, every error of a finalizer: an object the stop interrupted while it was
+    being built (a dask ``Future`` whose ``__init__`` a Ctrl-C cut short fails in its ``__del__``) is the
+    stop's doing, which the command reports in one line. Everything else goes to ``hook``."""
     def quiet(unraisable):
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt) and not stopping():
             hook(unraisable)
     return quiet
 
