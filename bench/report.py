@@ -203,6 +203,7 @@ def document(run: dict, where: str, first_run: dict | None, command: str, note: 
     out += ["", "## Measured apart", "",
             "* compile cost of each kernel, by numba's own accounting: `python -m bench.compile_costs`;",
             "* the interactive page in a real browser: `python -m bench.page_load`;",
+            "* the floor of a per-source walk shared by one source's lines: `python -m bench.shared_walk_floor`;",
             "* a 64-board map: `python -m bench.large_map`; batch jobs on a local cluster: `python -m bench.batch_scaling`",
             "  ([batch-jobs.md](batch-jobs.md));",
             "* agreement with VASL's LOS engine: `python -m bench.vasl_engine` ([vasl-agreement.md](vasl-agreement.md)).",
