@@ -6,17 +6,19 @@ Run on demand (a few seconds; not part of CI)::
     .venv/bin/python -m bench.shared_walk_floor [--board default] [--source 71I4]
 
 Exact centre-to-centre LOS from one source reads, for every target, the
-hexes its trace template crosses.  Lines to neighbouring targets cross the
+hexes its trace template crosses, up to the first block.  Lines to neighbouring targets cross the
 same hexes first, and a kernel can share that work through the templates'
 prefix tree (:mod:`kernel.line_of_sight._template_trie`): one step per
 distinct prefix of the lines, where the per-target walks take one step per
 template entry.  This module builds, for the source and before any timing,
 the list of exactly the prefixes its lines to the wanted targets have (in
-pre-order, each with its parent), and times a loop that does nothing but
-one addition per prefix (the hindrance DRM of the hex it ends in, with no
-rule, no block, no check of the map's edges) and one read per target: the
-cost of the sharing itself, below any real kernel built on it.  Next to it,
-on one thread and in the same run:
+pre-order, each with its parent), cut where each line is blocked (a walk
+stops there: the hexes in the shadow of a block cost nothing), and times a
+loop that does nothing but one addition per prefix (the hindrance DRM of
+the hex it ends in, with no rule, no test of a block, no check of the map's
+edges) and one read per target: the cost of the sharing itself, below any
+kernel that walks the shared prefixes.  Next to it, on one thread and in
+the same run:
 
 * the per-source codes a source above its targets needs (``down_codes``,
   one pass over the hexes);
@@ -43,18 +45,23 @@ from kernel.line_of_sight.inputs import kernel_board_tables, template_tuple
 
 
 @jit
-def prefix_list(a, first_target, nodes, targets, grid, base, col, yv, max_dc, max_dy):
-    """The prefixes of the lines from hex ``a`` to the hexes ``first_target ..``, from the plain tree
-    (``build_trie``): ``(parent, offset, end_node, target_hex)``, with a root at index 0 (parent 0,
-    offset 0) and every prefix after its parent; ``end_node[k]``: the prefix (inner entries) of the
-    line to ``target_hex[k]`` (lines with no inner entry, to the hexes next to ``a``, left out)."""
+def prefix_list(a, first_target, blocked_at, nodes, targets, grid, base, start, packed, col, yv, max_dc, max_dy):
+    """The prefixes of the lines from hex ``a`` to the hexes ``first_target ..`` that a walk stopping at
+    each line's block must reach, from the plain tree (``build_trie``): ``(parent, offset, end_node,
+    target_hex)``, with a root at index 0 (parent 0, offset 0) and every prefix after its parent.
+    ``blocked_at[h]``: the hex where the LOS to hex ``h`` is blocked (-1: visible); a line is cut after
+    its first entry in that hex (at its first entry where that hex is not among its entries, so that
+    the count stays a floor).  ``end_node[k]``: the last prefix of the line to ``target_hex[k]`` (lines
+    with no inner entry, to the hexes next to ``a``, left out)."""
     n = nodes.shape[0]
     dc_lo = dy_lo = np.int64(1 << 30)
     dc_hi = dy_hi = np.int64(-(1 << 30))
     for h in range(col.shape[0]):
         dc_lo, dc_hi = min(dc_lo, col[h] - col[a] + max_dc), max(dc_hi, col[h] - col[a] + max_dc)
         dy_lo, dy_hi = min(dy_lo, yv[h] - yv[a] + max_dy), max(dy_hi, yv[h] - yv[a] + max_dy)
+    width = 2 * max_dy + 1
     parent_of = np.full(n, -1, np.int64)
+    cut = np.full(targets.shape[0], -1, np.int64)
     last = np.full(n + 1, -1, np.int64)  # the last node met at each depth
     kept = np.zeros(n, np.bool_)
     wanted = 0
@@ -67,7 +74,9 @@ def prefix_list(a, first_target, nodes, targets, grid, base, col, yv, max_dc, ma
                 h = grid[base[a] + targets[j, 2]]
                 if h >= first_target and h != a:
                     wanted += 1
-                    p = i
+                    cut[j] = line_cut(i, (targets[j, 0] * width + targets[j, 1]), blocked_at[h], nodes, parent_of,
+                                      start, packed, grid, base[a])
+                    p = cut[j]
                     while p >= 0 and not kept[p]:  # the line's prefixes, up to one already kept
                         kept[p] = True
                         p = parent_of[p]
@@ -83,18 +92,36 @@ def prefix_list(a, first_target, nodes, targets, grid, base, col, yv, max_dc, ma
     target_hex = np.empty(wanted, np.int32)
     k = 0
     for i in range(n):
-        if not kept[i]:
-            continue
-        parent[index[i]] = index[parent_of[i]] if parent_of[i] >= 0 else 0
-        offset[index[i]] = nodes[i, T.N_ENTRY] >> 5
+        if kept[i]:
+            parent[index[i]] = index[parent_of[i]] if parent_of[i] >= 0 else 0
+            offset[index[i]] = nodes[i, T.N_ENTRY] >> 5
         for j in range(nodes[i, T.N_TPL], nodes[i, T.N_TPL] + nodes[i, T.N_OWN]):
             if dc_lo <= targets[j, 0] <= dc_hi and dy_lo <= targets[j, 1] <= dy_hi:
                 h = grid[base[a] + targets[j, 2]]
                 if h >= first_target and h != a:
-                    end_node[k] = index[i]
+                    end_node[k] = index[cut[j]] if cut[j] >= 0 else 0
                     target_hex[k] = h
                     k += 1
     return parent, offset, end_node, target_hex
+
+
+@jit
+def line_cut(node, t, stop, nodes, parent_of, start, packed, grid, base_a):
+    """The prefix where a walk of template ``t`` (ending at ``node``) stops: at its first entry in hex
+    ``stop``, at its first entry where ``stop`` is a hex it does not enter, ``node`` where ``stop`` is
+    -1; -1 for none (the line stops before its first inner entry)."""
+    if stop < 0:
+        return node
+    depth = -1
+    for e in range(start[t] + 1, start[t + 1] - 1):
+        if grid[base_a + (packed[e] >> 5)] == stop:
+            depth = e - start[t] - 1
+            break
+    if depth < 0:
+        return -1
+    while nodes[node, T.N_DEPTH] > depth:
+        node = parent_of[node]
+    return node
 
 
 @jit
@@ -130,12 +157,19 @@ def hindrance_codes(board) -> np.ndarray:
     return np.where(grid >= 0, info[np.maximum(grid, 0), H_HINDRANCE], 0).astype(np.int32)
 
 
-def source_lists(board, a: int, first_target: int = 0):
-    """:func:`prefix_list` of hex ``a`` on ``board`` (the plain tree built here)."""
+def source_lists(board, a: int, first_target: int = 0, *, shadows: bool = True):
+    """:func:`prefix_list` of hex ``a`` on ``board`` (the plain tree built here); with ``shadows`` the lines
+    are cut at their blocks (the LOS from :func:`kernel.los_pairs`), else walked whole."""
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
     col, yv = kernel_board_tables(board)[:2]
     nodes, targets = tree(board)
-    return prefix_list(a, first_target, nodes, targets, grid, base, col, yv, max_dc, max_dy)
+    blocked_at = np.full(len(board), -1, np.int64)
+    if shadows:
+        others = np.arange(first_target, len(board))
+        blocked_at[others] = kernel.los_pairs(board, np.full(len(others), a), others).blocked_at
+        blocked_at[a] = -1
+    return prefix_list(a, first_target, blocked_at, nodes, targets, grid, base, start, packed, col, yv, max_dc,
+                       max_dy)
 
 
 _TREES: dict = {}
@@ -169,10 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     a = board.index(args.source)
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
     code = hindrance_codes(board)
+    whole = source_lists(board, a, shadows=False)
     parent, offset, end_node, target_hex = source_lists(board, a)
     entries = sum(max(0, int(start[t + 1] - start[t]) - 2) for t in wanted_templates(board, a))
     print(f"{args.board}, {len(board)} hexes, source {args.source}: {len(target_hex)} lines with inner entries, "
-          f"{entries} inner entries, {len(parent) - 1} distinct prefixes")
+          f"{entries} inner entries, {len(whole[0]) - 1} distinct prefixes, {len(parent) - 1} of them before "
+          f"the lines' blocks")
     state = np.empty(len(parent), np.int32)
     out = np.zeros(len(board), np.int32)
     previous = kernel.set_thread_count(1)
@@ -194,12 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         kernel.set_thread_count(previous)
     print("one source, 1 thread (best of several calls):")
-    print(f"  floor: one addition per distinct prefix and one read per target: {floor * 1e6:.1f} us")
+    print(f"  floor: one addition per distinct prefix before the blocks and one read per target: {floor * 1e6:.1f} us")
     print(f"  the per-source codes of a source above its targets (down_codes): {down * 1e6:.1f} us")
     print(f"  field_of_fire (public call): {public * 1e6:.1f} us; the per-pair kernel's row: {per_pair * 1e6:.1f} us")
     matrix_floor, matrix, prefixes = matrix_figures(board, code)
     print(f"the matrix's lines (each source to the hexes after it), {thread_count()} threads: {prefixes} distinct "
-          f"prefixes; floor {matrix_floor * 1e3:.2f} ms; los_matrix {matrix * 1e3:.2f} ms")
+          f"prefixes before the blocks; floor {matrix_floor * 1e3:.2f} ms; los_matrix {matrix * 1e3:.2f} ms")
     return 0
 
 

@@ -9,8 +9,9 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._kernels import CHUNK, evaluate_pairs, pair_buffers
-from kernel.line_of_sight._rules import BLIND as BLIND_EFFECT, BLOCKED, H_GROUND2
+from kernel.line_of_sight._rules import BLIND as BLIND_EFFECT, BLOCKED
 from kernel.line_of_sight._source_kernels import source_row
+from kernel.line_of_sight._target_table import target_table
 
 
 @jit_parallel
@@ -53,10 +54,8 @@ def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, uppe
     LOS is symmetric) and work item k takes rows k and ``rows - 1 - k`` (balanced work); each item
     writes only its own rows; a call runs items ``lo_item .. hi_item - 1``."""
     n = hexes.shape[0]
-    hex_info = counters[0]
-    lowest = np.int64(1 << 30)   # int64 arguments throughout: the same compiled source_row as fields of fire
-    for j in range(n):
-        lowest = min(lowest, hex_info[hexes[j], H_GROUND2] + 2 * levels[j])
+    # int64 arguments throughout: the same compiled source_row as fields of fire
+    target_info, lowest = target_table(hexes, levels, board_tables[0], board_tables[1], counters[0], board_tables[7])
     rows = out.shape[0]
     buffer = np.empty(n, np.int32)
     for item in range(lo_item, hi_item):
@@ -66,8 +65,8 @@ def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, uppe
                 break
             i = row_start + r
             lo = i + 1 if upper else np.int64(0)
-            source_row(model, hexes[i], levels[i], lo, np.int64(n), hexes, levels, tpl, board_tables, counters,
-                       cell_step, trie, lowest, buffer)
+            source_row(model, hexes[i], levels[i], lo, np.int64(n), hexes, levels, target_info, tpl, board_tables,
+                       counters, cell_step, trie, lowest, buffer)
             for j in range(lo, n):
                 out[r, j] = BLOCKED if buffer[j] == BLOCKED else min(buffer[j], 127)
             out[r, i] = 0

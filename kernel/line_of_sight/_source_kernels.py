@@ -54,6 +54,8 @@ from kernel.line_of_sight._rules import (
     H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
     asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
+from kernel.line_of_sight._target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
+    target_table
 from kernel.line_of_sight._template_trie import HARD as STATE_HARD, level_states
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
@@ -73,6 +75,7 @@ SOFT_BLOCK = HARD_BIT | 1  # blocks unless the line is a continuous slope
 MIN_LEVELS_BELOW = 1
 VERTEX_COMPLEX = 1 << 20  # in vcodes: an inherent obstacle or a hexside feature at the vertex
 RUN_COMPLEX = 1 << 21  # in vcodes: an obstacle, hindrance, SMOKE or hexside feature (off the map: plain)
+NEXT_TO = STATE_HARD - 2  # (a state) the source itself or a hex next to it: a line with no inner entry
 
 
 @jit
@@ -139,11 +142,12 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
 
 
 @jit
-def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tables, counters, cell_step, trie,
-               lowest, out):
+def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, tpl, board_tables, counters, cell_step,
+               trie, lowest, out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
-    (not saturated), or BLOCKED.  ``trie``: the templates' prefix tree (``nodes, entries, targets, depth``,
-    :mod:`kernel.line_of_sight._template_trie`); ``lowest``: the lowest target's height in half levels."""
+    (not saturated), or BLOCKED.  ``target_info``: the targets' table (:func:`target_table`); ``trie``: the
+    templates' prefix tree (``nodes, entries, targets, depth``, :mod:`kernel.line_of_sight._template_trie`);
+    ``lowest``: the lowest target's height in half levels."""
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
     hex_info, fast_grid, same_code, level_row, level_min = counters
@@ -158,14 +162,12 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     waiting = 0
     plain_source = model == MODEL_ASL and end_smoke(a, la2, hex_info) == 0 and not (
         level_a == 0 and depression_group[a] >= 0)
+    heights, target_flags = target_info[T_HEIGHT], target_info[T_FLAGS]
     well_below = 0
     at_level = 0
     for j in range(lo, hi):
-        lb2 = hex_info[targets[j], H_GROUND2] + 2 * target_levels[j]
-        if lb2 <= la2 - 2 * MIN_LEVELS_BELOW:
-            well_below += 1
-        elif lb2 == la2:
-            at_level += 1
+        well_below += heights[j] <= la2 - 2 * MIN_LEVELS_BELOW
+        at_level += heights[j] == la2
     # the codes pay where most targets lie below the source (level-1 sources of the default map: 0.93x
     # the per-pair time; at ground level most pairs are same-level ones)
     usable = plain_source and la2 > lowest and 2 * well_below >= count
@@ -179,17 +181,21 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     width = 2 * max_dy + 1
     at_level_states = np.empty(0, np.int64)
     if code_row >= 0:
-        # the targets' column and exact-y offsets, as the tree's template boxes (bounds kept in locals: written
-        # to an array at every target, they took a third of a ground source's row outside the walks)
+        # the targets' column and exact-y offsets, as the tree's template boxes (bounds in locals, not an array)
         dc_lo = dy_lo = np.int64(1 << 30)
         dc_hi = dy_hi = np.int64(-(1 << 30))
+        columns, ys = target_info[T_COLUMN], target_info[T_Y]
         for j in range(lo, hi):
-            dc_lo, dc_hi = min(dc_lo, col[targets[j]]), max(dc_hi, col[targets[j]])
-            dy_lo, dy_hi = min(dy_lo, yv[targets[j]]), max(dy_hi, yv[targets[j]])
+            dc_lo, dc_hi = min(dc_lo, columns[j]), max(dc_hi, columns[j])
+            dy_lo, dy_hi = min(dy_lo, ys[j]), max(dy_hi, ys[j])
         box = np.empty(4, np.int64)
         box[0], box[1] = dc_lo - col[a] + max_dc, dc_hi - col[a] + max_dc
         box[2], box[3] = dy_lo - yv[a] + max_dy, dy_hi - yv[a] + max_dy
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
+        at_level_states[a] = NEXT_TO  # (the lines with no inner entry are not in the tree)
+        for d in range(neighbours.shape[1]):
+            if neighbours[a, d] >= 0:
+                at_level_states[neighbours[a, d]] = NEXT_TO
         level_states(a, la2, box, nodes, entries, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
                      same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
     prepared = False
@@ -198,20 +204,16 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
     blind = np.empty((0, 4), np.int32)
     for j in range(lo, hi if usable or code_row >= 0 else lo):
         b = targets[j]
-        level_b = target_levels[j]
-        lb2 = hex_info[b, H_GROUND2] + 2 * level_b
-        if lb2 == la2 and code_row >= 0 and end_smoke(b, lb2, hex_info) == 0 and not (
-                level_b == 0 and depression_group[b] >= 0):
+        lb2 = heights[j]
+        if lb2 == la2 and code_row >= 0 and target_flags[j] == 0:
             state = at_level_states[b]
-            t = (col[b] - col[a] + max_dc) * width + (yv[b] - yv[a] + max_dy)
-            if start[t + 1] - start[t] > 2:  # (a target next to the source has no inner entry, no state)
-                if state >= 0:
-                    out[j] = BLOCKED if cap > 0 and state >= cap else state
-                    continue
-                if state == STATE_HARD:
-                    out[j] = BLOCKED
-                    continue
-        if not usable or lb2 >= la2 or end_smoke(b, lb2, hex_info) > 0:
+            if state >= 0:
+                out[j] = BLOCKED if cap > 0 and state >= cap else state
+                continue
+            if state == STATE_HARD:
+                out[j] = BLOCKED
+                continue
+        if not usable or lb2 >= la2 or target_flags[j] & TARGET_SMOKE:
             pending[waiting] = j
             waiting += 1
             continue
@@ -225,7 +227,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, tpl, board_tab
         first = start[t]
         last = start[t + 1] - 1
         # a target at ground level in a depression sees out only across its banks (A6.3)
-        group_b = depression_group[b] if level_b == 0 else -1
+        group_b = depression_group[b] if target_flags[j] & TARGET_DEPRESSION else -1
         ground_b = hex_info[b, H_GROUND2]
         # The walk, written out here (as a function, binding its arrays per target cost more than the walk).
         # state: 0 seen (total: its DRM before the cap), 1 blocked, 2 for the per-pair evaluator.  A block
@@ -486,15 +488,13 @@ def source_fields_kernel(model, sources, source_levels, targets, target_levels, 
     BLOCKED.  Work items are (source, one of ``parts`` slices of the targets); each writes only its
     own slice of row k."""
     n = targets.shape[0]
-    hex_info = counters[0]
-    lowest = np.int64(1 << 30)   # an int64, not a literal: one compiled source_row
-    for j in range(n):
-        lowest = min(lowest, hex_info[targets[j], H_GROUND2] + 2 * target_levels[j])
+    target_info, lowest = target_table(targets, target_levels, board_tables[0], board_tables[1], counters[0],
+                                       board_tables[7])
     size = (n + parts - 1) // parts
     for item in numba.prange(sources.shape[0] * parts):
         k = item // parts
         lo = (item % parts) * size
         hi = min(n, lo + size)
         if lo < hi:
-            source_row(model, sources[k], source_levels[k], lo, hi, targets, target_levels, tpl, board_tables,
-                       counters, cell_step, trie, lowest, out[k])
+            source_row(model, sources[k], source_levels[k], lo, hi, targets, target_levels, target_info, tpl,
+                       board_tables, counters, cell_step, trie, lowest, out[k])
