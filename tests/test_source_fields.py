@@ -225,6 +225,27 @@ def test_the_tree_holds_every_template_once():
     assert len(nodes) < (np.diff(start)[inner] - 2).sum() / 2  # lines share prefixes
 
 
+@pytest.mark.parametrize("ruleset", [None, "asl", "valor-victory", "ccn"], ids=lambda r: r or "default")
+def test_only_the_source_and_its_neighbours_have_lines_with_no_inner_entry(ruleset):
+    """The per-source kernel marks the source and its neighbours (``neighbours``) as the hexes the tree holds
+    no line to: the templates of two entries or fewer are exactly those of range 0 and 1."""
+    from kernel.line_of_sight._source_kernels import hex_range
+
+    board = kernel.load("default") if ruleset is None else random_board(ruleset, 14, 11, seed=5)
+    grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
+    col, yv, *_, neighbours, _ = kernel_board_tables(board)
+    width = 2 * max_dy + 1
+    length = np.diff(start)
+    for t in np.flatnonzero(length > 0):
+        near = hex_range(t // width - max_dc, t % width - max_dy) <= 1
+        assert (length[t] <= 2) == near, (t // width - max_dc, t % width - max_dy, int(length[t]))
+    for a in range(len(board)):
+        for b in neighbours[a][neighbours[a] >= 0]:
+            assert hex_range(col[b] - col[a], yv[b] - yv[a]) == 1
+        assert (neighbours[a] >= 0).sum() == sum(hex_range(col[b] - col[a], yv[b] - yv[a]) == 1
+                                                 for b in range(len(board)))
+
+
 def test_the_compressed_tree_holds_the_same_paths():
     """Each compressed node is a chain of the tree's nodes (one child each, no template but at the last):
     its path from the root, its entries, end at the same templates; subtrees stay pre-order ranges."""
