@@ -224,6 +224,12 @@ def main(argv: list[str] | None = None) -> int:
         S2 = int(info[a, H_GROUND2])
         down = best_of(lambda: S.down_codes(a, S2, base, col, yv, info, fast_grid, codes, vcodes, blind), 500)
         public = best_of(lambda: kernel.field_of_fire(board, a), 300)
+        from kernel.line_of_sight.bulk import source_rows
+        from kernel.line_of_sight.inputs import target_level_array
+
+        one, zero = np.array([a], np.int32), np.zeros(1, np.int64)
+        levels = target_level_array(board, 0)
+        row = best_of(lambda: source_rows(board, one, zero, levels, None), 300)
         from bench.bench_fields import per_pair_rows
 
         per_pair = best_of(lambda: per_pair_rows(board, [a]), 100)
@@ -232,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     print("one source, 1 thread (best of several calls):")
     print(f"  floor: one addition per distinct prefix before the blocks and one read per target: {floor * 1e6:.1f} us")
     print(f"  the per-source codes of a source above its targets (down_codes): {down * 1e6:.1f} us")
-    print(f"  field_of_fire (public call): {public * 1e6:.1f} us; the per-pair kernel's row: {per_pair * 1e6:.1f} us")
+    print(f"  field_of_fire (public call): {public * 1e6:.1f} us, of which the per-source kernel's row "
+          f"{row * 1e6:.1f} us; the per-pair kernel's row: {per_pair * 1e6:.1f} us")
     matrix_floor, matrix, prefixes = matrix_figures(board, code)
     print(f"the matrix's lines (each source to the hexes after it), {thread_count()} threads: {prefixes} distinct "
           f"prefixes before the blocks; floor {matrix_floor * 1e3:.2f} ms; los_matrix {matrix * 1e3:.2f} ms")
