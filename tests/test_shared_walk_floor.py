@@ -1,5 +1,6 @@
 """The shared-walk floor (:mod:`bench.shared_walk_floor`) computes what it claims: one prefix per distinct
-prefix of the source's lines, and each line's total of the codes of the hexes it crosses."""
+prefix of the source's lines (whole, or up to their blocks), and each line's total of the codes of the hexes
+it crosses."""
 
 from __future__ import annotations
 
@@ -18,23 +19,30 @@ def board():
     return kernel.load("71")
 
 
-def naive_lines(board, a, first_target=0):
-    """Per target hex after ``first_target``: the cells of its line's inner entries, read straight off the templates."""
+def naive_lines(board, a, first_target=0, shadows=False):
+    """Per target hex after ``first_target``: its line's inner entries, read straight off the templates (with
+    ``shadows``, up to the first entry in the hex where single LOS queries say the line is blocked)."""
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
     lines = {}
     for b, t in zip([b for b in range(len(board)) if b != a], wanted_templates(board, a)):
-        inner = packed[start[t] + 1:start[t + 1] - 1]
-        if b >= first_target and len(inner):
-            lines[b] = [int(e) for e in inner]
+        inner = [int(e) for e in packed[start[t] + 1:start[t + 1] - 1]]
+        if b < first_target or not inner:
+            continue
+        stop = kernel.los(board, a, b).blocked_at if shadows else None
+        if stop is not None and stop >= 0:
+            hexes = [int(grid[base[a] + (e >> 5)]) for e in inner]
+            inner = inner[:hexes.index(stop) + 1] if stop in hexes else []
+        lines[b] = inner
     return lines
 
 
+@pytest.mark.parametrize("shadows", [False, True], ids=["whole-lines", "to-the-blocks"])
 @pytest.mark.parametrize("name", ["71A1", "71I5", "71GG10"])
-def test_one_prefix_per_distinct_prefix_and_each_line_total(board, name):
+def test_one_prefix_per_distinct_prefix_and_each_line_total(board, name, shadows):
     a = board.index(name)
     base = template_tuple(board)[1]
-    parent, offset, end_node, target_hex = source_lists(board, a)
-    lines = naive_lines(board, a)
+    parent, offset, end_node, target_hex = source_lists(board, a, shadows=shadows)
+    lines = naive_lines(board, a, shadows=shadows)
     prefixes = {tuple(entries[:k]) for entries in lines.values() for k in range(1, len(entries) + 1)}
     assert len(parent) - 1 == len(prefixes)
     assert sorted(target_hex.tolist()) == sorted(lines)
@@ -57,7 +65,7 @@ def test_every_source_at_once_gives_the_rows_after_each_source(board):
     add_per_prefix_all(node_start, target_start, base[sources].astype(np.int64), arrays[0], arrays[1], code, arrays[2],
                        arrays[3], np.empty(len(arrays[0]), np.int32), out)
     for row, a in enumerate(sources):
-        lines = naive_lines(board, a, a + 1)
+        lines = naive_lines(board, a, a + 1, shadows=True)
         assert set(np.flatnonzero(out[row] >= 0).tolist()) == set(lines)
         for b, entries in lines.items():
             assert out[row, b] == sum(int(code[base[a] + (e >> 5)]) for e in entries)
