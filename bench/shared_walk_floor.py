@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = kernel.set_thread_count(1)
     try:
         floor = best_of(lambda: add_per_prefix(base[a], parent, offset, code, end_node, target_hex, state, out), 500)
-        from kernel.line_of_sight import _source_kernels as S
+        from kernel.line_of_sight._down_codes import down_codes
 
         col, yv = kernel_board_tables(board)[:2]
         info, fast_grid = counter_tables(board, None)[:2]
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         vcodes = np.empty(grid.shape[0], np.int32)
         blind = np.empty((grid.shape[0], 4), np.int32)
         S2 = int(info[a, H_GROUND2])
-        down = best_of(lambda: S.down_codes(a, S2, base, col, yv, info, fast_grid, codes, vcodes, blind), 500)
+        down = best_of(lambda: down_codes(a, S2, base, col, yv, info, fast_grid, codes, vcodes, blind), 500)
         public = best_of(lambda: kernel.field_of_fire(board, a), 300)
         from kernel.line_of_sight.bulk import source_rows
         from kernel.line_of_sight.inputs import target_level_array

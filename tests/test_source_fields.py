@@ -229,7 +229,7 @@ def test_the_tree_holds_every_template_once():
 def test_only_the_source_and_its_neighbours_have_lines_with_no_inner_entry(ruleset):
     """The per-source kernel marks the source and its neighbours (``neighbours``) as the hexes the tree holds
     no line to: the templates of two entries or fewer are exactly those of range 0 and 1."""
-    from kernel.line_of_sight._source_kernels import hex_range
+    from kernel.line_of_sight._down_codes import hex_range
 
     board = kernel.load("default") if ruleset is None else random_board(ruleset, 14, 11, seed=5)
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
@@ -374,6 +374,32 @@ def test_matrices_of_random_maps(ruleset, with_counters, seed):
     assert_same_matrices(board, counters=counters)
     hexes = np.arange(len(board), dtype=np.int32)
     assert_same_matrices(board, hexes, np.asarray(target_level_array(board, 9), np.int64), counters)
+
+
+@pytest.mark.parametrize("seed", range(2), ids=lambda s: f"seed{s}")
+def test_the_upper_matrix_computes_each_pair_once_from_the_higher_end_when_lifted(seed):
+    """Before the mirror, exactly one entry of each pair is written: the lower-indexed row's, unless the other
+    Location is at least ``lifted_height`` high and higher (then its row's, left of the diagonal)."""
+    board = random_board("asl", 14, 10, seed=400 + seed, max_level=3, hills=4)
+    hexes = np.arange(len(board), dtype=np.int32)
+    levels = np.zeros(len(board), np.int64)
+    unset = 99
+    out = np.full((len(board), len(board)), unset, np.int8)
+    per_pair.source_matrix_kernel(model_code(board), hexes, levels, 0, True, template_tuple(board),
+                                  kernel_board_tables(board), counter_tables(board, None), cell_steps(board),
+                                  template_trie(board), out)
+    heights = counter_tables(board, None)[0][:, 0].astype(np.int64)
+    lifted = per_pair.lifted_height(heights)
+    assert lifted == np.bincount(heights - heights.min()).argmax() + heights.min() + 1
+    i, j = np.triu_indices(len(board), 1)
+    from_higher = (heights[j] > heights[i]) & (heights[j] >= lifted)
+    assert from_higher.sum() > 0
+    assert (out[j[from_higher], i[from_higher]] != unset).all() and (out[i[from_higher], j[from_higher]] == unset).all()
+    assert (out[i[~from_higher], j[~from_higher]] != unset).all()
+    assert (out[j[~from_higher], i[~from_higher]] == unset).all()
+    expected = reference_matrix(board, hexes, levels)
+    computed = out != unset
+    assert np.array_equal(out[computed], expected[computed])
 
 
 @pytest.mark.parametrize("threads", [1, 2])

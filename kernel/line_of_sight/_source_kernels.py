@@ -9,8 +9,9 @@ any lower target, when that LOS is not a continuous slope, depends on the
 hex alone except for its blind-hex test (ASL; ``docs/los-semantics.md``
 section 2): it blocks outright (hill ground at or above ``S2``, an
 obstacle reaching ``S2``), or adds a fixed hindrance DRM and may be a blind
-hex for targets close enough below it.  :func:`down_codes` writes these
-per grid cell once per source (int32 ``codes``, with the blind-hex bounds
+hex for targets close enough below it.
+:func:`~kernel.line_of_sight._down_codes.down_codes` writes these per grid
+cell once per source (int32 ``codes``, with the blind-hex bounds
 in ``blind``, the vertex touches in ``vcodes``); each target's line then
 reads one int32 per crossed hex.  The line is walked from the target's end
 (blind hexes lie near the target, so a blocked line ends sooner), and
@@ -48,105 +49,34 @@ import numba
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
+from kernel.line_of_sight._down_codes import (
+    DRM_MASK, ON_MAP_BIT, RUN_COMPLEX, SIDES_SHIFT, SLOPE_BIT, TOP_OFFSET, TOP_SHIFT, VERTEX_COMPLEX, down_codes,
+)
 from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._rules import (
-    BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE, H_HINDRANCE_INHERENT, H_HINDRANCE_TOP, H_OBSTACLE,
-    H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT, H_SMOKE, H_SMOKE_TOP, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect,
-    asl_run_wall_blocks, asl_vertex_wall_blocks, depression_bank, end_smoke,
+    BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect, asl_run_wall_blocks,
+    asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
 from kernel.line_of_sight._target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
     target_table
 from kernel.line_of_sight._template_trie import HARD as STATE_HARD, level_states
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
-# Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
-# slope, with every DRM bit set: ask the per-pair evaluator).
-DRM_MASK = (1 << 13) - 1
-SIDES_SHIFT = 13  # 6 bits: the hex's hexsides with a LOS feature
-SLOPE_BIT = 1 << 19  # ground exactly one level lower per hex of range from the source (off the map: set)
-ON_MAP_BIT = 1 << 20
-TOP_SHIFT = 21  # 10 bits: the hex's highest ground or obstacle top, + TOP_OFFSET
-TOP_OFFSET = 512
-HARD_BIT = -(1 << 31)
-UNDECIDED = HARD_BIT | DRM_MASK
-SOFT_BLOCK = HARD_BIT | 1  # blocks unless the line is a continuous slope
 #: The per-source codes serve a source when at least half its targets lie this many levels below it
 #: (else every pair goes per pair).
 MIN_LEVELS_BELOW = 1
-VERTEX_COMPLEX = 1 << 20  # in vcodes: an inherent obstacle or a hexside feature at the vertex
-RUN_COMPLEX = 1 << 21  # in vcodes: an obstacle, hindrance, SMOKE or hexside feature (off the map: plain)
+#: ``skip_from`` of a row with no target left out.
+NO_SKIP = 1 << 40
 NEXT_TO = STATE_HARD - 2  # (a state) the source itself or a hex next to it: a line with no inner entry
 
 
 @jit
-def hex_range(dc, dy):
-    """Range between two hexes ``dc`` columns and ``dy`` exact-y steps apart (as the tracer's ranges)."""
-    i = abs(dc)
-    j = abs(dy)
-    half = (i + j) // 2
-    return i if i > half else half
-
-
-@jit
-def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
-    """Write, for every hex, its cell of ``codes``, ``vcodes`` and ``blind``: its effect on a LOS from
-    hex ``a`` at ``S2`` half levels down to a lower end, when the LOS is not a continuous slope.
-
-    ``blind[cell]``: ground, its blind-hex bound term ``2G + 2 (range // 5) - S2``, obstacle top (or
-    -30000) and its term ``2O + 2 (range // 5) - S2 + 2`` (``asl_hex_effect`` less the target's
-    level)."""
-    for h in range(base.shape[0]):
-        cell = base[h]
-        G = hex_info[h, H_GROUND2]
-        sides = fast_grid[cell] & 63
-        oh = hex_info[h, H_OBSTACLE]
-        above = hex_info[h, H_OBSTACLE_ABOVE] if S2 > G else 0
-        if above > oh:
-            oh = above
-        r_s = hex_range(col[h] - col[a], yv[h] - yv[a])
-        code = (sides << SIDES_SHIFT) | ON_MAP_BIT
-        if S2 - G == 2 * r_s:
-            code |= SLOPE_BIT
-        top = G + oh if oh > 0 else G
-        drm = 0
-        if hex_info[h, H_HINDRANCE] > 0 and hex_info[h, H_HINDRANCE_TOP] >= S2:
-            drm += hex_info[h, H_HINDRANCE]
-        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
-            drm += hex_info[h, H_SMOKE]
-        if G >= S2 or top >= S2:
-            if hex_info[h, H_OBSTACLE] == 0 and code & SLOPE_BIT and G < S2:
-                code |= SOFT_BLOCK  # an orchard seen from above is no obstacle on a continuous slope
-            else:
-                code |= HARD_BIT
-        elif drm >= DRM_MASK or top + TOP_OFFSET < 0 or top + TOP_OFFSET >= 1024:
-            code |= UNDECIDED
-        else:
-            code |= drm | ((top + TOP_OFFSET) << TOP_SHIFT)
-        codes[cell] = code
-        blind[cell, 0] = G
-        blind[cell, 1] = 2 * G + 2 * (r_s // 5) - S2
-        blind[cell, 2] = G + oh if oh > 0 else -30000
-        blind[cell, 3] = 2 * (G + oh) + 2 * (r_s // 5) - S2 + 2
-        # a vertex touch: inherent obstacles and hindrances only, and wall lines through it
-        vo = hex_info[h, H_OBSTACLE] if hex_info[h, H_OBSTACLE_INHERENT] else 0
-        if above > vo:
-            vo = above
-        vdrm = 0
-        if hex_info[h, H_HINDRANCE] > 0 and hex_info[h, H_HINDRANCE_INHERENT] and hex_info[h, H_HINDRANCE_TOP] >= S2:
-            vdrm += hex_info[h, H_HINDRANCE]
-        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
-            vdrm += hex_info[h, H_SMOKE]
-        vcodes[cell] = (VERTEX_COMPLEX if (vo > 0 or sides != 0 or vdrm >= DRM_MASK) else 0) | min(vdrm, DRM_MASK)
-        if oh > 0 or sides != 0 or hex_info[h, H_HINDRANCE] > 0 or hex_info[h, H_SMOKE] > 0:
-            vcodes[cell] |= RUN_COMPLEX  # not a plain hex beside a hexside run
-
-
-@jit
 def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, tpl, board_tables, counters, cell_step,
-               trie, lowest, out):
+               trie, lowest, skip_from, out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
-    (not saturated), or BLOCKED.  ``target_info``: the targets' table (:func:`target_table`); ``trie``: the
-    templates' prefix tree (``nodes, entries, targets, depth``, :mod:`kernel.line_of_sight._template_trie`);
+    (not saturated), or BLOCKED; targets ``skip_from`` half levels high or higher are left out (``out``
+    not written).  ``target_info``: the targets' table (:func:`target_table`); ``trie``: the templates'
+    prefix tree (``nodes, entries, targets, depth``, :mod:`kernel.line_of_sight._template_trie`);
     ``lowest``: the lowest target's height in half levels."""
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
@@ -165,17 +95,19 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     heights, target_flags = target_info[T_HEIGHT], target_info[T_FLAGS]
     well_below = 0
     at_level = 0
+    skipped = 0
     for j in range(lo, hi):
         well_below += heights[j] <= la2 - 2 * MIN_LEVELS_BELOW
         at_level += heights[j] == la2
-    # the codes pay where most targets lie below the source (level-1 sources of the default map: 0.93x
-    # the per-pair time; at ground level most pairs are same-level ones)
-    usable = plain_source and la2 > lowest and 2 * well_below >= count
+        skipped += heights[j] >= skip_from
+    wanted = count - skipped
+    # the codes pay where most targets lie below the source (at ground level most pairs are same-level ones)
+    usable = plain_source and la2 > lowest and 2 * well_below >= wanted
     # LOS at the source's level: the same-level codes, through the templates' tree, whose walk visits
     # every node outside the shadows of blocks: it pays where most targets share the source's level (a
     # hill source's few same-level targets, seen far across lower ground, go per pair)
     code_row = -1
-    if plain_source and 2 * at_level >= count and nodes.shape[0] > 0 and 0 <= la2 - level_min < level_row.shape[0]:
+    if plain_source and 2 * at_level >= wanted and nodes.shape[0] > 0 and 0 <= la2 - level_min < level_row.shape[0]:
         code_row = level_row[la2 - level_min]
     base_a = base[a]
     width = 2 * max_dy + 1
@@ -202,9 +134,12 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     codes = np.empty(0, np.int32)
     vcodes = np.empty(0, np.int32)
     blind = np.empty((0, 4), np.int32)
-    for j in range(lo, hi if usable or code_row >= 0 else lo):
+    looped = usable or code_row >= 0 or skipped > 0
+    for j in range(lo, hi if looped else lo):
         b = targets[j]
         lb2 = heights[j]
+        if lb2 >= skip_from:
+            continue
         if lb2 == la2 and code_row >= 0 and target_flags[j] == 0:
             state = at_level_states[b]
             if state >= 0:
@@ -454,14 +389,14 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
             out[j] = BLOCKED
         else:
             out[j] = total
-    if waiting == 0 and (usable or code_row >= 0):
+    if waiting == 0 and looped:
         return
     # both calls below pass slices of the same kinds (one set of argument types: one compiled evaluator)
     source = np.empty(1, targets.dtype)
     source[0] = a
     source_level = np.empty(1, target_levels.dtype)
     source_level[0] = level_a
-    if not usable and code_row < 0:  # every pair per pair (another rule set, an end smoke): no copies
+    if not looped:  # every pair per pair (another rule set, an end smoke): no copies
         records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(count)
         evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
                        1, tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
@@ -497,4 +432,4 @@ def source_fields_kernel(model, sources, source_levels, targets, target_levels, 
         hi = min(n, lo + size)
         if lo < hi:
             source_row(model, sources[k], source_levels[k], lo, hi, targets, target_levels, target_info, tpl,
-                       board_tables, counters, cell_step, trie, lowest, out[k])
+                       board_tables, counters, cell_step, trie, lowest, np.int64(NO_SKIP), out[k])

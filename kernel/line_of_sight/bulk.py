@@ -91,12 +91,15 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
         K.los_rows_kernel(model, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),
                           counter_tables(board, counters), out)
         return out
-    if model == rules.MODEL_ASL:  # the per-source rows, right of the diagonal
+    if model == rules.MODEL_ASL:  # the per-source rows, each pair once
+        tables = counter_tables(board, counters)
         F.source_matrix_kernel(model, hexes, levels, 0, True, template_tuple(board), kernel_board_tables(board),
-                               counter_tables(board, counters), cell_steps(board), template_trie(board), out)
-    else:
-        K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
-                            counter_tables(board, counters), out)
+                               tables, cell_steps(board), template_trie(board), out)
+        heights = tables[0][hexes, rules.H_GROUND2].astype(np.int64) + 2 * levels
+        F.mirror_computed(heights, F.lifted_height(heights), out)
+        return out
+    K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
+                        counter_tables(board, counters), out)
     K.mirror_lower(out)
     return out
 
