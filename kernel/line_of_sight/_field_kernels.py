@@ -53,11 +53,19 @@ def lifted_height(heights):
     >>> int(lifted_height(np.array([0, 0, 2, 0, -2, 4], np.int64)))
     1
     """
-    low = heights.min()
-    counts = np.zeros(heights.max() - low + 1, np.int64)
+    if heights.shape[0] == 0:
+        return np.int64(0)
+    low = high = heights[0]
+    for h in heights:  # (loops, not numpy's reductions: their error paths add compile time)
+        low, high = min(low, h), max(high, h)
+    counts = np.zeros(high - low + 1, np.int64)
     for h in heights:
         counts[h - low] += 1
-    return counts.argmax() + low + 1
+    commonest = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > counts[commonest]:
+            commonest = k
+    return np.int64(commonest + low + 1)
 
 
 @jit
@@ -144,7 +152,12 @@ def mirror_computed(lo, hi, heights, lifted, out):
     """Fill rows ``lo .. hi - 1`` of an upper-triangle matrix of :func:`source_matrix_kernel` (Locations of
     ``heights``, rows of Locations at least ``lifted`` high holding their pairs with lower ones): each
     entry its row did not compute is copied from the row that did; each row writes only itself."""
-    high = np.flatnonzero(heights >= lifted)
+    high = np.empty(heights.shape[0], np.int64)
+    count = 0
+    for j in range(heights.shape[0]):
+        if heights[j] >= lifted:
+            high[count] = j
+            count += 1
     for i in range(lo, hi):
         h = heights[i]
         if h < lifted:
@@ -154,7 +167,7 @@ def mirror_computed(lo, hi, heights, lifted, out):
             for j in range(i):
                 if heights[j] >= h:
                     out[i, j] = out[j, i]
-        for j in high:
+        for j in high[:count]:
             if j > i and heights[j] > h:
                 out[i, j] = out[j, i]
 
