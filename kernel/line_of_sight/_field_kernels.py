@@ -131,7 +131,8 @@ def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, uppe
                 for k in range(count):
                     picked_hexes[k] = hexes[picked[k]]
                     picked_levels[k] = levels[picked[k]]
-                    picked_info[:, k] = target_info[:, picked[k]]
+                    for q in range(target_info.shape[0]):  # (no slice assignment: its shape check compiles)
+                        picked_info[q, k] = target_info[q, picked[k]]
                 source_row(model, hexes[i], levels[i], np.int64(0), np.int64(count), picked_hexes, picked_levels,
                            picked_info, tpl, board_tables, counters, cell_step, trie, lowest, np.int64(NO_SKIP),
                            buffer)
