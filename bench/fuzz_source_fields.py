@@ -57,7 +57,7 @@ def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
     col, yv, hs_obst = kernel_board_tables(board)[:3]
     hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, counters)
-    nodes, entries, tree_targets, depth = template_trie(board)
+    nodes, entries, tree_targets, depth, _ = template_trie(board)
     groups = kernel_board_tables(board)[7]
     ground2 = hex_info[:, 0].astype(int)
     smoke, smoke_top = hex_info[:, 6].astype(int), hex_info[:, 7].astype(int)
@@ -82,7 +82,7 @@ def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
         tree.level_states(a, la2, shifted, nodes, entries, tree_targets, grid, base[a], ranges, col, yv, hs_obst,
                           hex_info, same_code[level_row[row]], fast_grid, np.empty((depth, 4), np.int64), states)
         t = (col - col[a] + max_dc) * width + (yv - yv[a] + max_dy)
-        inner = (start[t + 1] - start[t]) > 2
+        inner = tree.tree_templates(start, max_dc, max_dy, tree.MAX_ENTRIES)[0][t]
         at_tree += int(((heights == la2) & plain_targets & inner & (states != tree.UNDECIDED)).sum())
     return at_tree, below
 

@@ -179,7 +179,7 @@ def tree(board):
     """The templates' plain prefix tree (``build_trie``), built once per board."""
     if id(board) not in _TREES:
         _, _, start, packed, _, _, max_dy = template_tuple(board)
-        _TREES[id(board)] = T.build_trie(start, packed, max_dy)
+        _TREES[id(board)] = T.build_trie(start, packed, max_dy, np.diff(start) > 2)
     return _TREES[id(board)]
 
 

@@ -200,7 +200,7 @@ def test_the_tree_holds_every_template_once():
     the pre-order ranges; the boxes hold their templates' offsets."""
     board = kernel.load("default")
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-    nodes, targets = tree.build_trie(start, packed, max_dy)
+    nodes, targets = tree.build_trie(start, packed, max_dy, np.diff(start) > 2)
     depth = int(nodes[:, tree.N_DEPTH].max()) + 1
     width = 2 * max_dy + 1
     path = []
@@ -251,8 +251,8 @@ def test_the_compressed_tree_holds_the_same_paths():
     its path from the root, its entries, end at the same templates; subtrees stay pre-order ranges."""
     board = kernel.load("default")
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-    nodes, entries, targets, depth = template_trie(board)
-    plain, plain_targets = tree.build_trie(start, packed, max_dy)
+    nodes, entries, targets, depth, _ = template_trie(board)
+    plain, plain_targets = tree.build_trie(start, packed, max_dy, np.diff(start) > 2)
     assert np.array_equal(targets, plain_targets) and np.array_equal(entries, plain[:, tree.N_ENTRY])
     assert len(nodes) < len(plain) / 5 and nodes[:, tree.N_COUNT].sum() == len(plain)
     width = 2 * max_dy + 1
@@ -278,7 +278,7 @@ def test_the_tree_decides_most_targets_of_a_ground_source():
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
     col, yv, hs_obst = kernel_board_tables(board)[:3]
     hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, None)
-    nodes, entries, targets, depth = template_trie(board)
+    nodes, entries, targets, depth, _ = template_trie(board)
     a = board.index("71V7")
     box = np.array([col.min() - col[a] + max_dc, col.max() - col[a] + max_dc, yv.min() - yv[a] + max_dy,
                     yv.max() - yv[a] + max_dy], np.int64)
@@ -309,6 +309,22 @@ def test_without_the_tree(monkeypatch):
     del LOS_CACHE.entries(board)["_los_template_trie"]
     assert len(template_trie(board)[0]) == 0
     assert_same_rows(board, np.arange(len(board)), counters=random_counters(board, np.random.default_rng(7)))
+
+
+def test_a_tree_of_the_shorter_lines(monkeypatch):
+    """Templates over ``MAX_ENTRIES`` entries: the tree holds the lines up to a range limit, the longer ones
+    go as without the tree; same rows and matrices."""
+    from kernel.line_of_sight.inputs import LOS_CACHE
+
+    board = random_board("asl", 18, 12, seed=8, max_level=2, hexside_density=0.2)
+    start = template_tuple(board)[2]
+    monkeypatch.setattr(tree, "MAX_ENTRIES", int(start[-1]) // 3)
+    LOS_CACHE.entries(board).pop("_los_template_trie", None)
+    nodes, entries, targets, depth, range_limit = template_trie(board)
+    assert 2 <= range_limit < tree.NO_RANGE_LIMIT and 0 < len(targets) < (np.diff(start) > 2).sum()
+    counters = random_counters(board, np.random.default_rng(8))
+    assert_same_rows(board, np.arange(len(board)), counters=counters)
+    assert_same_matrices(board, counters=counters)
 
 
 @pytest.mark.parametrize("seed", range(4), ids=lambda s: f"seed{s}")

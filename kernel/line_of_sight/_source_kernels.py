@@ -51,6 +51,7 @@ import numpy as np
 from kernel._jit import jit, jit_parallel
 from kernel.line_of_sight._down_codes import (
     DRM_MASK, ON_MAP_BIT, RUN_COMPLEX, SIDES_SHIFT, SLOPE_BIT, TOP_OFFSET, TOP_SHIFT, VERTEX_COMPLEX, down_codes,
+    hex_range,
 )
 from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._rules import (
@@ -59,7 +60,7 @@ from kernel.line_of_sight._rules import (
 )
 from kernel.line_of_sight._target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
     target_table
-from kernel.line_of_sight._template_trie import HARD as STATE_HARD, level_states
+from kernel.line_of_sight._template_trie import HARD as STATE_HARD, NO_RANGE_LIMIT, level_states
 from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 
 #: The per-source codes serve a source when at least half its targets lie this many levels below it
@@ -67,7 +68,8 @@ from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
 MIN_LEVELS_BELOW = 1
 #: ``skip_from`` of a row with no target left out.
 NO_SKIP = 1 << 40
-NEXT_TO = STATE_HARD - 2  # (a state) the source itself or a hex next to it: a line with no inner entry
+NOT_IN_TREE = STATE_HARD - 2  # (a state) a line the tree does not hold: to the source itself or a hex next to it
+# (no inner entry), or beyond the tree's range limit
 
 
 @jit
@@ -76,12 +78,12 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
     (not saturated), or BLOCKED; targets ``skip_from`` half levels high or higher are left out (``out``
     not written).  ``target_info``: the targets' table (:func:`target_table`); ``trie``: the templates'
-    prefix tree (``nodes, entries, targets, depth``, :mod:`kernel.line_of_sight._template_trie`);
+    prefix tree (``nodes, entries, targets, depth, range_limit``, :mod:`kernel.line_of_sight._template_trie`);
     ``lowest``: the lowest target's height in half levels."""
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables
     hex_info, fast_grid, same_code, level_row, level_min = counters
-    nodes, entries, tree_targets, depth = trie
+    nodes, entries, tree_targets, depth, range_limit = trie
     # the run's flags as run-time booleans, not literals: its rule steps compile once for this walk and the
     # per-pair walk (the source is the higher end; lines down, never at one level or on a continuous slope)
     higher_is_a = np.bool_(True)
@@ -124,10 +126,14 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
         box[0], box[1] = dc_lo - col[a] + max_dc, dc_hi - col[a] + max_dc
         box[2], box[3] = dy_lo - yv[a] + max_dy, dy_hi - yv[a] + max_dy
         at_level_states = np.full(hex_info.shape[0], STATE_HARD, np.int64)
-        at_level_states[a] = NEXT_TO  # (the lines with no inner entry are not in the tree)
+        at_level_states[a] = NOT_IN_TREE  # (the lines with no inner entry)
         for d in range(neighbours.shape[1]):
             if neighbours[a, d] >= 0:
-                at_level_states[neighbours[a, d]] = NEXT_TO
+                at_level_states[neighbours[a, d]] = NOT_IN_TREE
+        if range_limit < NO_RANGE_LIMIT:  # a tree of the shorter lines only
+            for j in range(lo, hi):
+                if hex_range(columns[j] - col[a], ys[j] - yv[a]) > range_limit:
+                    at_level_states[targets[j]] = NOT_IN_TREE
         level_states(a, la2, box, nodes, entries, tree_targets, grid, base_a, ranges, col, yv, hs_obst, hex_info,
                      same_code[code_row], fast_grid, np.empty((depth, 4), np.int64), at_level_states)
     prepared = False

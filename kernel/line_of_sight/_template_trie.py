@@ -40,9 +40,10 @@ Memory: the compressed tree, built once per board: 4 bytes per node of the
 plain tree (at most one per inner template entry), 44 bytes per compressed
 node and 12 bytes per template: on the default map 0.69 MB, 0.52 kB per
 hex (building it holds the plain tree's 40 bytes per node for a moment:
-3.3 MB there); boards whose templates hold more than :data:`MAX_ENTRIES`
-entries get an empty tree (their pairs take the per-source walk or the
-evaluator, as before).  Per source and parallel work item: 32 bytes per
+3.3 MB there).  On a board whose templates hold more than
+:data:`MAX_ENTRIES` entries the tree holds the lines up to the longest range
+whose templates hold at most that many (:func:`tree_templates`); the longer
+lines take the per-source walk or the evaluator.  Per source and parallel work item: 32 bytes per
 entry of the longest template (the depth stack) and 8 bytes per hex (the
 states).
 """
@@ -66,8 +67,42 @@ STATE_RUN_OPEN = 1 << 21  # the node is the first side of a hexside run
 STATE_VERTEX_OPEN = 1 << 22  # the node is a vertex beside a featured hexside
 STATE_RUN_AFTER = 1 << 23  # the node ends a hexside run beside a featured hexside: the hex after it decides
 RUN_SIDE_SHIFT = 24  # (3 bits, while a run is open: its first entry's hexside bits, the run's direction + 1)
-#: Boards with more template entries than this get no tree (building it: at most 52 bytes per entry).
+#: The most template entries a tree holds (building it: at most 52 bytes per entry).
 MAX_ENTRIES = 4_000_000
+#: The range limit of a tree that holds every line.
+NO_RANGE_LIMIT = 1 << 40
+
+
+def tree_templates(start, max_dc, max_dy, limit):
+    """``(keep, range_limit)``: the templates a tree holds (bool per template: those with an inner entry
+    and a range of at most ``range_limit``) and that limit: the longest range whose templates, with every
+    shorter one, hold at most ``limit`` entries (:data:`NO_RANGE_LIMIT` where all of them do).  The range
+    of template ``t`` is that of its offset, ``t // (2 max_dy + 1) - max_dc`` columns and
+    ``t % (2 max_dy + 1) - max_dy`` exact-y steps (as the tracer's ranges).
+
+    Examples
+    --------
+    Five offsets in one row, -2..2 columns (ranges 2, 1, 0, 1, 2), of 4, 3, 1, 3 and 4 entries:
+
+    >>> start = np.cumsum([0, 4, 3, 1, 3, 4])
+    >>> keep, limit = tree_templates(start, 2, 0, 100)
+    >>> int(limit) == NO_RANGE_LIMIT, np.flatnonzero(keep).tolist()
+    (True, [0, 1, 3, 4])
+    >>> keep, limit = tree_templates(start, 2, 0, 8)
+    >>> int(limit), np.flatnonzero(keep).tolist()
+    (1, [1, 3])
+    """
+    length = np.diff(start)
+    t = np.arange(length.shape[0])
+    i = np.abs(t // (2 * max_dy + 1) - max_dc)
+    j = np.abs(t % (2 * max_dy + 1) - max_dy)
+    ranges = np.where(i > (i + j) // 2, i, (i + j) // 2)
+    if length.sum() <= limit:
+        return length > 2, NO_RANGE_LIMIT
+    by_range = np.bincount(ranges, weights=length)
+    fits = np.flatnonzero(np.cumsum(by_range) <= limit)
+    range_limit = int(fits[-1]) if fits.shape[0] else -1
+    return (length > 2) & (ranges <= range_limit), range_limit
 # columns of the per-node table (of the compressed tree: N_FIRST in place of N_ENTRY, and N_COUNT)
 N_ENTRY, N_DEPTH, N_END, N_OWN, N_SUB, N_TPL, N_DC_LO, N_DC_HI, N_DY_LO, N_DY_HI = range(10)
 N_COLUMNS = 10
@@ -76,16 +111,17 @@ N_COUNT = 10
 
 
 @jit
-def build_trie(start, packed, max_dy):
+def build_trie(start, packed, max_dy, keep):
     """``(nodes, targets)``: the pre-order node table (int32, columns ``N_*``: the entry, its
     depth, its subtree's end, the templates ending at it and in its subtree from ``N_TPL`` on, the box of
     those templates' column and exact-y offsets), the templates in the nodes' order (their column and
-    exact-y offsets, as in the box, and the cell offset of their target)."""
+    exact-y offsets, as in the box, and the cell offset of their target); of the templates ``keep`` names
+    (:func:`tree_templates`), each with an inner entry."""
     n_tpl = start.shape[0] - 1
     width = 2 * max_dy + 1
     total = 1
     for t in range(n_tpl):
-        if start[t + 1] - start[t] > 2:
+        if keep[t] and start[t + 1] - start[t] > 2:
             total += start[t + 1] - start[t] - 2
     key = np.empty(total, np.int32)
     first_child = np.full(total, -1, np.int64)
@@ -93,8 +129,8 @@ def build_trie(start, packed, max_dy):
     end_node = np.full(n_tpl, -1, np.int64)
     count = 1  # node 0: the root (no entry)
     for t in range(n_tpl):
-        if start[t + 1] - start[t] <= 2:
-            continue  # no inner entry: the per-source walk decides at once
+        if not keep[t] or start[t + 1] - start[t] <= 2:
+            continue  # no inner entry (the per-source walk decides at once), or left out
         node = 0
         for e in range(start[t] + 1, start[t + 1] - 1):
             k = packed[e]

@@ -349,18 +349,17 @@ def source_parts(sources: int, threads: int, targets: int) -> int:
 
 def template_trie(board) -> tuple:
     """The trace templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`), compressed, as the
-    per-source kernel takes it: ``(nodes, entries, targets, depth)``, built on first use and cached on
-    the board (an empty tree for templates of more than ``MAX_ENTRIES`` entries)."""
+    per-source kernel takes it: ``(nodes, entries, targets, depth, range_limit)``, built on first use and
+    cached on the board (of templates of more than ``MAX_ENTRIES`` entries, the lines up to
+    ``range_limit``: :func:`~kernel.line_of_sight._template_trie.tree_templates`)."""
     cached = LOS_CACHE.entries(board).get("_los_template_trie")
     if cached is None:
         grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-        if packed.shape[0] > T.MAX_ENTRIES:
-            nodes, targets = np.zeros((0, T.N_COLUMNS), np.int32), np.zeros((0, 3), np.int32)
-        else:
-            nodes, targets = T.build_trie(start, packed, max_dy)
+        keep, range_limit = T.tree_templates(start, max_dc, max_dy, T.MAX_ENTRIES)
+        nodes, targets = T.build_trie(start, packed, max_dy, keep)
         nodes, entries = T.compress_trie(nodes)
         depth = int((nodes[:, T.N_DEPTH] + nodes[:, T.N_COUNT]).max()) if nodes.shape[0] else 1
-        cached = (nodes, entries, targets, depth)
+        cached = (nodes, entries, targets, depth, np.int64(range_limit))
         LOS_CACHE.entries(board)["_los_template_trie"] = cached
     return cached
 
