@@ -401,12 +401,12 @@ def test_the_upper_matrix_computes_each_pair_once_from_the_higher_end_when_lifte
     levels = np.zeros(len(board), np.int64)
     unset = 99
     out = np.full((len(board), len(board)), unset, np.int8)
-    per_pair.source_matrix_kernel(model_code(board), hexes, levels, 0, True, template_tuple(board),
-                                  kernel_board_tables(board), counter_tables(board, None), cell_steps(board),
-                                  template_trie(board), out)
     heights = counter_tables(board, None)[0][:, 0].astype(np.int64)
     lifted = per_pair.lifted_height(heights)
     assert lifted == np.bincount(heights - heights.min()).argmax() + heights.min() + 1
+    per_pair.source_matrix_kernel(model_code(board), hexes, levels, 0, lifted, template_tuple(board),
+                                  kernel_board_tables(board), counter_tables(board, None), cell_steps(board),
+                                  template_trie(board), out)
     i, j = np.triu_indices(len(board), 1)
     from_higher = (heights[j] > heights[i]) & (heights[j] >= lifted)
     assert from_higher.sum() > 0

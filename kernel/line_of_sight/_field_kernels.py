@@ -36,9 +36,9 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
                 out[k, lo + j] = total[j] if total[j] < 127 else 127
 
 
-def _matrix_items(model, hexes, levels, row_start, upper, tpl, board_tables, counters, cell_step, trie, out):
+def _matrix_items(model, hexes, levels, row_start, lifted, tpl, board_tables, counters, cell_step, trie, out):
     """Items of :func:`source_matrix_kernel`: a pair of rows each for the upper triangle, else a row each."""
-    return (out.shape[0] + 1) // 2 if upper else out.shape[0]
+    return (out.shape[0] + 1) // 2 if lifted < NO_SKIP else out.shape[0]
 
 
 @jit
@@ -91,22 +91,23 @@ def spread_stride(items):
 # run in parts by the package's threads (the rows' work is in source_row): numba's parfor lowering of this
 # kernel costs about as much compile as source_row itself
 @jit_parallel(count=_matrix_items)
-def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, upper, tpl, board_tables, counters,
+def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, lifted, tpl, board_tables, counters,
                          cell_step, trie, out):
     """Rows ``row_start ..`` of the LOS matrix over the Locations ``hexes`` at ``levels``, one per row of
     ``out`` (int8: hindrance saturated at 127, or BLOCKED; diagonal 0), from the per-source rows
     (:func:`~kernel.line_of_sight._source_kernels.source_row`, the same numbers as the per-pair rows).
 
-    With ``upper`` each pair is computed once (the caller mirrors the rest with :func:`mirror_computed`:
-    ASL LOS is symmetric): row ``i`` takes the Locations after it, but a Location at least
-    :func:`lifted_height` high takes every pair with a lower one, before or after it (its row's entries
-    left of the diagonal); work item k takes rows k and ``rows - 1 - k`` (balanced work); each item writes
-    only its own rows; a call runs items ``lo_item .. hi_item - 1``."""
+    ``lifted``: ``NO_SKIP`` for whole rows; else the matrix is computed once per pair, for
+    :func:`mirror_computed` to fill the rest (ASL LOS is symmetric): row ``i`` takes the Locations after it,
+    but a Location at least ``lifted`` high (:func:`lifted_height` of their heights) takes every pair with a
+    lower one, before or after it (its row's entries left of the diagonal), and work item k takes rows k and
+    ``rows - 1 - k`` (balanced work).  Each item writes only its own rows; a call runs items
+    ``lo_item .. hi_item - 1``."""
     n = hexes.shape[0]
     # int64 arguments throughout: the same compiled source_row as fields of fire
     target_info, lowest = target_table(hexes, levels, board_tables[0], board_tables[1], counters[0], board_tables[7])
     heights = target_info[T_HEIGHT]
-    lifted = lifted_height(heights) if upper else np.int64(NO_SKIP)
+    upper = lifted < NO_SKIP
     rows = out.shape[0]
     buffer = np.empty(n, np.int32)
     picked = np.empty(n, np.int64)  # a lifted row's targets: their columns

@@ -47,6 +47,7 @@ from kernel.line_of_sight.inputs import (
     cover_tables as board_cover_tables,
     target_level_array, template_tuple,
 )
+from kernel.line_of_sight._target_table import T_HEIGHT, target_table
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
 from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
@@ -92,11 +93,12 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
                           counter_tables(board, counters), out)
         return out
     if model == rules.MODEL_ASL:  # the per-source rows, each pair once
-        tables = counter_tables(board, counters)
-        F.source_matrix_kernel(model, hexes, levels, 0, True, template_tuple(board), kernel_board_tables(board),
-                               tables, cell_steps(board), template_trie(board), out)
-        heights = tables[0][hexes, rules.H_GROUND2].astype(np.int64) + 2 * levels
-        F.mirror_computed(heights, F.lifted_height(heights), out)
+        tables, per_call = kernel_board_tables(board), counter_tables(board, counters)
+        heights = target_table(hexes, levels, tables[0], tables[1], per_call[0], tables[7])[0][T_HEIGHT]
+        lifted = F.lifted_height(heights)
+        F.source_matrix_kernel(model, hexes, levels, 0, lifted, template_tuple(board), tables, per_call,
+                               cell_steps(board), template_trie(board), out)
+        F.mirror_computed(heights, lifted, out)
         return out
     K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
                         counter_tables(board, counters), out)
@@ -134,8 +136,8 @@ def matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows) -> Non
     rule sets through the per-pair rows (the per-source rows are theirs there)."""
     model = model_code(board)
     if model == rules.MODEL_ASL:
-        F.source_matrix_kernel(model, hexes, levels, first, False, tpl, tables, per_call, cell_steps(board),
-                               template_trie(board), rows)
+        F.source_matrix_kernel(model, hexes, levels, first, np.int64(S.NO_SKIP), tpl, tables, per_call,
+                               cell_steps(board), template_trie(board), rows)
     else:
         K.los_rows_kernel(model, hexes, levels, first, tpl, tables, per_call, rows)
 
