@@ -41,7 +41,7 @@ from kernel.line_of_sight._depiction_steps import (  # noqa: F401 (the log's lay
     COUNTED_SIZE, COUNTERS, HEXSIDE_RUN, KEPT_DRM, LEVEL_BIAS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX,
     LOG_LAST_PIXEL, LOG_LEVEL, LOG_REASON, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, MAX_HINDRANCE_HEXES, add_end_smoke,
     count_hindrance, hex_counters_drm, hexside_run_terrain, log_counters, log_run, scratch_size, slope_holds_all,
-    slope_pixel_holds,
+    slope_pixel_holds, walked_pixel,
 )
 from kernel.line_of_sight._pixel_geometry import (
     INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_key, hexside_touches_end,
@@ -157,11 +157,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     along_hexsides = (not per_range) and (ddy == 0 or abs(ddx) == abs(ddy))   # 0 or +-60 degrees: B.6 below
     last_run_hex = -1
     for i in range(i_first, i_last + 1):
-        if per_range:
-            x = counted[COUNTED_SIZE + 2 * i]
-            y = counted[COUNTED_SIZE + 2 * i + 1]
-        else:
-            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
+        x, y = walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares)
         word = pixels[y, x]
         # open ground not above the lower end (under a continuous slope: no higher than a depression's
         # ground, where an end is in one): nothing here can matter but a hex's counters

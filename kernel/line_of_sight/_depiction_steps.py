@@ -55,6 +55,15 @@ def slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, n
     return S2 - 2 * ((pixels[y, x] & 0xFF) - LEVEL_BIAS) == 2 * hex_range(high, h, lat_x, lat_y), True
 
 
+@jit_inline
+def walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares):
+    """Pixel ``i`` of a walk: of VASL's trace in ``counted`` with ``per_range``, else of the rounded segment
+    (:func:`~kernel.line_of_sight._pixel_geometry.walk_pixel`)."""
+    if per_range:
+        return counted[COUNTED_SIZE + 2 * i], counted[COUNTED_SIZE + 2 * i + 1]
+    return walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
+
+
 @jit
 def slope_holds_all(i_first, i_last, per_range, counted, steps, ax, ay, dx, dy, width, height, squares, off, a, b,
                     ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x, lat_y):
@@ -62,11 +71,7 @@ def slope_holds_all(i_first, i_last, per_range, counted, steps, ax, ay, dx, dy, 
     for a continuous slope (:func:`slope_pixel_holds`), at least one outside the ends' hexes (B.5)."""
     crossed = 0
     for i in range(i_first, i_last + 1):
-        if per_range:
-            x = counted[COUNTED_SIZE + 2 * i]
-            y = counted[COUNTED_SIZE + 2 * i + 1]
-        else:
-            x, y = walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)
+        x, y = walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares)
         holds, outside = slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours,
                                            lat_x, lat_y)
         if not holds:
