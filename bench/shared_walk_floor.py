@@ -41,7 +41,7 @@ from kernel._jit import jit, jit_parallel, thread_count
 from kernel.line_of_sight import _template_trie as T
 from kernel.line_of_sight._rules import H_GROUND2, H_HINDRANCE
 from kernel.line_of_sight.counters import counter_tables
-from kernel.line_of_sight.inputs import kernel_board_tables, template_tuple
+from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, template_tuple
 
 
 @jit
@@ -172,15 +172,13 @@ def source_lists(board, a: int, first_target: int = 0, *, shadows: bool = True):
                        max_dy)
 
 
-_TREES: dict = {}
-
-
 def tree(board):
-    """The templates' plain prefix tree (``build_trie``), built once per board."""
-    if id(board) not in _TREES:
+    """The templates' plain prefix tree (``build_trie``), built once per board (in the board's LOS cache)."""
+    cache = LOS_CACHE.entries(board)
+    if "_bench_plain_trie" not in cache:
         _, _, start, packed, _, _, max_dy = template_tuple(board)
-        _TREES[id(board)] = T.build_trie(start, packed, max_dy, np.diff(start) > 2)
-    return _TREES[id(board)]
+        cache["_bench_plain_trie"] = T.build_trie(start, packed, max_dy, np.diff(start) > 2)
+    return cache["_bench_plain_trie"]
 
 
 def best_of(function, repeats: int) -> float:
