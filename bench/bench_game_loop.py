@@ -82,13 +82,13 @@ def play(board, turns: int, seed: int = SEED) -> dict:
 
 KERNELS = [
     ("kernel.movement._kernels", "field_kernel"),
-    ("kernel.line_of_sight._kernels", "los_pairs_kernel"),
-    ("kernel.line_of_sight._kernels", "evaluate_pairs"),  # los_pairs of one chunk runs it directly
-    ("kernel.line_of_sight._field_kernels", "fields_kernel"),
-    ("kernel.line_of_sight._source_kernels", "source_fields_kernel"),  # fields_of_fire and threat maps
-    ("kernel.line_of_sight._counter_kernels", "write_counter_cells"),  # a GameState's LOS tables brought up to date
+    ("kernel.line_of_sight._hex.pairs", "los_pairs_kernel"),
+    ("kernel.line_of_sight._hex.pairs", "evaluate_pairs"),  # los_pairs of one chunk runs it directly
+    ("kernel.line_of_sight._hex.queries", "fields_kernel"),
+    ("kernel.line_of_sight._sweep.rows", "source_fields_kernel"),  # fields_of_fire and threat maps
+    ("kernel.line_of_sight._hex.counter_cells", "write_counter_cells"),  # a GameState's LOS tables brought up to date
     ("kernel.movement._kernels", "write_state_smoke"),  # and its movement SMOKE costs
-    ("kernel.line_of_sight._cover_kernel", "cover_and_range"),  # the bulk results' cover and range
+    ("kernel.line_of_sight._hex.cover", "cover_and_range"),  # the bulk results' cover and range
 ]
 
 

@@ -51,7 +51,7 @@ def test_los_matrix_exact(benchmark, default_board):
 def per_pair_matrix(board):
     """The full matrix through the per-pair kernel (each pair of the upper triangle walked on its own, then
     mirrored, on all threads): the reference the per-source matrix of ASL maps is compared with."""
-    from kernel.line_of_sight import _kernels
+    from kernel.line_of_sight._hex import pairs as _kernels
     from kernel.line_of_sight.counters import counter_tables
     from kernel.line_of_sight.inputs import kernel_board_tables, model_code, template_tuple
 

@@ -44,11 +44,12 @@ def compile_costs(step_filter: list[str] | None = None) -> tuple[list[dict], lis
     """``(rows, steps)``: one row per compiled dispatcher and signature, and each warm step's wall seconds."""
     from numba.core import event
 
+    from kernel.cli.app import main
     from kernel.cli.warm_command import warm_steps
 
     steps = []
     with event.install_recorder("numba:compile") as recorder:
-        for name, call in warm_steps():
+        for name, call in warm_steps(main):
             if step_filter and not any(word in name for word in step_filter):
                 continue
             start = time.perf_counter()

@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 from kernel import Counters, random_board
-from kernel.line_of_sight import _field_kernels as per_pair
-from kernel.line_of_sight.bulk import source_rows
+from kernel.line_of_sight._hex import queries as per_pair
+from kernel.line_of_sight._sweep.run import source_rows
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
 
@@ -47,10 +47,11 @@ def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
     decides (targets at the source's level) and those the down codes walk (lower targets of sources
     with at least half their targets MIN_LEVELS_BELOW levels or more below; a few of these still go
     per pair: possible continuous slopes, large DRMs).  The conditions are those of
-    ``_source_kernels.source_row``."""
-    from kernel.line_of_sight import _template_trie as tree
-    from kernel.line_of_sight._source_kernels import MIN_LEVELS_BELOW
-    from kernel.line_of_sight.bulk import template_trie
+    ``_sweep.rows.source_row``."""
+    from kernel.line_of_sight._sweep import tree_walk
+    from kernel.line_of_sight._templates import tree
+    from kernel.line_of_sight._sweep.rows import MIN_LEVELS_BELOW
+    from kernel.line_of_sight._sweep.run import template_trie
 
     if board.ruleset.los_model != "asl":
         return 0, 0
@@ -77,13 +78,13 @@ def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
         if not (2 * (heights == la2).sum() >= len(board) and len(nodes) and 0 <= row < len(level_row)
                 and level_row[row] >= 0):
             continue
-        states = np.full(len(board), tree.HARD, np.int64)
+        states = np.full(len(board), tree_walk.HARD, np.int64)
         shifted = box - np.array([col[a] - max_dc, col[a] - max_dc, yv[a] - max_dy, yv[a] - max_dy])
-        tree.level_states(a, la2, shifted, nodes, entries, tree_targets, grid, base[a], ranges, col, yv, hs_obst,
+        tree_walk.level_states(a, la2, shifted, nodes, entries, tree_targets, grid, base[a], ranges, col, yv, hs_obst,
                           hex_info, same_code[level_row[row]], fast_grid, np.empty((depth, 4), np.int64), states)
         t = (col - col[a] + max_dc) * width + (yv - yv[a] + max_dy)
         inner = tree.tree_templates(start, max_dc, max_dy, tree.MAX_ENTRIES)[0][t]
-        at_tree += int(((heights == la2) & plain_targets & inner & (states != tree.UNDECIDED)).sum())
+        at_tree += int(((heights == la2) & plain_targets & inner & (states != tree_walk.UNDECIDED)).sum())
     return at_tree, below
 
 

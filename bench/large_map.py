@@ -28,7 +28,7 @@ import numpy as np
 import kernel
 from bench.grid_maps import write_board_grid
 from kernel import los, visibility_bits
-from kernel.line_of_sight.tracer import templates
+from kernel.line_of_sight._templates.tracer import templates
 
 BLOCK_ROWS = 1024
 
@@ -40,7 +40,7 @@ def sixty_four_boards(folder: Path):
 
 def per_pair_bits(board) -> np.ndarray:
     """``visibility_bits(board)`` through the per-pair kernel, block by block."""
-    from kernel.line_of_sight import _kernels
+    from kernel.line_of_sight._hex import pairs as _kernels
     from kernel.line_of_sight.counters import counter_tables
     from kernel.line_of_sight.inputs import kernel_board_tables, model_code, template_tuple
 

@@ -8,7 +8,7 @@ Run on demand (a few seconds; not part of CI)::
 Exact centre-to-centre LOS from one source reads, for every target, the
 hexes its trace template crosses, up to the first block.  Lines to neighbouring targets cross the
 same hexes first, and a kernel can share that work through the templates'
-prefix tree (:mod:`kernel.line_of_sight._template_trie`): one step per
+prefix tree (:mod:`kernel.line_of_sight._templates.tree`): one step per
 distinct prefix of the lines, where the per-target walks take one step per
 template entry.  This module builds, for the source and before any timing,
 the list of exactly the prefixes its lines to the wanted targets have (in
@@ -38,8 +38,8 @@ import numpy as np
 
 import kernel
 from kernel._jit import jit, jit_parallel, thread_count
-from kernel.line_of_sight import _template_trie as T
-from kernel.line_of_sight._rules import H_GROUND2, H_HINDRANCE
+from kernel.line_of_sight._templates import tree as T
+from kernel.line_of_sight._hex.rules import H_GROUND2, H_HINDRANCE
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, template_tuple
 
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = kernel.set_thread_count(1)
     try:
         floor = best_of(lambda: add_per_prefix(base[a], parent, offset, code, end_node, target_hex, state, out), 500)
-        from kernel.line_of_sight._down_codes import down_codes
+        from kernel.line_of_sight._sweep.down_codes import down_codes
 
         col, yv = kernel_board_tables(board)[:2]
         info, fast_grid = counter_tables(board, None)[:2]
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         S2 = int(info[a, H_GROUND2])
         down = best_of(lambda: down_codes(a, S2, base, col, yv, info, fast_grid, codes, vcodes, blind), 500)
         public = best_of(lambda: kernel.field_of_fire(board, a), 300)
-        from kernel.line_of_sight.bulk import source_rows
+        from kernel.line_of_sight._sweep.run import source_rows
         from kernel.line_of_sight.inputs import target_level_array
 
         one, zero = np.array([a], np.int32), np.zeros(1, np.int64)

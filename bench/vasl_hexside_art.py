@@ -51,7 +51,8 @@ import numpy as np
 
 from kernel.grid.lattice import VERTEX_OFFSETS
 from kernel.importers.vasl.build import read_board_files
-from kernel.importers.vasl.pixels import UNIT_X, UNIT_Y, cell_name, pixel_grid
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+from kernel.importers.vasl.pixels import cell_name, pixel_grid
 
 #: The kinds, in the order a pair is given the first that applies.
 KINDS = ("crossed imported hexside", "along a hexside touching an end", "art beside its hexside", "art on no imported hexside",

@@ -85,7 +85,7 @@ _API: dict[str, tuple[str, str]] = {
     "los_matrix_rows": ("kernel.line_of_sight.bulk", "los_matrix_rows"),
     "visibility_bits": ("kernel.line_of_sight.bulk", "visibility_bits"),
     "los_pairs": ("kernel.line_of_sight.bulk", "los_pairs"),
-    "field_of_fire": ("kernel.line_of_sight.bulk", "field_of_fire"),
+    "field_of_fire": ("kernel.line_of_sight.fields", "field_of_fire"),
     "coverage": ("kernel.line_of_sight.vantage", "coverage"),
     "Coverage": ("kernel.line_of_sight.vantage", "Coverage"),
     "Counters": ("kernel.maps.counters", "Counters"),
@@ -129,9 +129,9 @@ _API: dict[str, tuple[str, str]] = {
     "map_page": ("kernel.render.page", "map_page"),
     "map_page_html": ("kernel.render.page", "map_page_html"),
     # numba
-    "thread_count": ("kernel._jit", "thread_count"),
-    "set_thread_count": ("kernel._jit", "set_thread_count"),
-    "max_threads": ("kernel._jit", "max_threads"),
+    "thread_count": ("kernel._threads", "thread_count"),
+    "set_thread_count": ("kernel._threads", "set_thread_count"),
+    "max_threads": ("kernel._threads", "max_threads"),
 }
 
 __all__ = sorted(_API)
@@ -153,7 +153,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the same names as _API (a test checks)
-    from kernel._jit import max_threads, set_thread_count, thread_count
+    from kernel._threads import max_threads, set_thread_count, thread_count
     from kernel.batch.run import run_batch
     from kernel.batch.spec import BatchJobError, read_job as read_batch_job
     from kernel.batch.storage import batch_result
@@ -162,7 +162,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the sam
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
     from kernel.line_of_sight.bulk import (
-        field_of_fire,
         los_matrix,
         los_matrix_blocks,
         los_matrix_rows,
@@ -171,7 +170,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the sam
     )
     from kernel.line_of_sight.vantage import Coverage, coverage
     from kernel.line_of_sight.depiction import DepictionWarning
-    from kernel.line_of_sight.fields import ThreatMap, fields_of_fire, threat_map
+    from kernel.line_of_sight.fields import ThreatMap, field_of_fire, fields_of_fire, threat_map
     from kernel.line_of_sight.incremental import HeldLOSMatrix
     from kernel.line_of_sight.results import BLOCKED, FieldOfFire, LOSResult, LOSStep, PairsResult, REASONS
     from kernel.line_of_sight.single import can_see, los

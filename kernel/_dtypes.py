@@ -34,3 +34,5 @@ COST = np.float64
 #: and its ground elevation in whole levels.
 PIXEL_CLASS = np.uint8
 PIXEL_LEVEL = np.int8
+#: Added to a pixel's elevation in the low byte of its uint16 word (class << 8 | elevation + LEVEL_BIAS).
+LEVEL_BIAS = 128

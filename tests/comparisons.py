@@ -14,7 +14,7 @@ import numpy as np
 
 import kernel
 from kernel import Counters, los, los_matrix, los_pairs, movement_field
-from kernel.line_of_sight.tracer import trace
+from kernel.line_of_sight._templates.tracer import trace
 from tests.reference.depiction_reference import ReferenceDepiction
 from tests.reference.los_reference import reference_los, reference_trace
 from tests.reference.movement_reference import reference_movement

@@ -60,7 +60,7 @@ def test_art_image_colours_the_terrain_of_the_pixels():
     """A small synthetic art (board 71 rasterised from its hex model): a woods hex's centre is woods-green."""
     from matplotlib.colors import to_rgb
 
-    from kernel.maps.art import UNIT_X, UNIT_Y
+    from kernel.grid.pixels import UNIT_X, UNIT_Y
 
     board = kernel.load("71")
     image, extent, names, levels = art_image(board)
@@ -136,7 +136,7 @@ def test_blind_hexes_blocking_hexes_and_hindrances_have_their_own_colours(defaul
     assert "casts a blind zone (A6.4 obstacle or crest)" in patches
     assert "blocking hex" not in patches   # nothing blocks this LOS but the blind zone
     assert "A6.4: higher end 71I4 at level 3, lower end 72M6 at level 0" in texts(figure)
-    from kernel.line_of_sight.tracer import trace
+    from kernel.line_of_sight._templates.tracer import trace
 
     zones = blind_hexes(default, result, trace(default, default.index("71I4"), default.index("72M6")))
     assert default.index("72M6") in zones[default.index("72K6")]

@@ -220,7 +220,7 @@ def test_batch_result_names_what_is_missing(tmp_path):
 
 
 def test_templates_built_in_chunks_are_the_same(monkeypatch):
-    from kernel.line_of_sight import tracer
+    from kernel.line_of_sight._templates import tracer
 
     board = kernel.random_board("asl", 14, 9, seed=41)
     whole = tracer.TraceTemplates(board)

@@ -217,7 +217,7 @@ def test_warm_compiles_every_kernel_and_names_the_cache(capsys):
     """``hexkernel warm`` (run by the set-up) calls every kernel once and says where the code is cached."""
     import json
 
-    from kernel._jit import cache_dir
+    from kernel._numba_cache import cache_dir
 
     assert main(["warm", "--json"]) in (0, None)
     report = json.loads(capsys.readouterr().out)

@@ -14,7 +14,8 @@ import pytest
 
 import kernel
 from kernel.line_of_sight.depiction import DepictionWarning, depiction_matrix
-from kernel.maps.art import UNIT_X, UNIT_Y, board_art, map_size, pixel_hexes
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+from kernel.maps.art import board_art, map_size, pixel_hexes
 from tests.comparisons import COMPARISONS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -231,8 +232,8 @@ def test_on_a_board_without_art_it_follows_the_hex_model():
     within HEXSIDE_BAND + 3/4 pixels of a vertex (a rasterised wall's band, or a rounded pixel in the hex
     beyond), and a blocking hex the segment enters by less than a pixel (its pixels round onto the
     hexside).  Each class may not grow beyond what was measured (2026-11-26)."""
-    from kernel.line_of_sight.tracer import trace
-    from kernel.maps.art import HEXSIDE_BAND
+    from kernel.line_of_sight._templates.tracer import trace
+    from kernel.maps._art_kernels import HEXSIDE_BAND
 
     board = kernel.load("default")
     with pytest.warns(DepictionWarning, match="no drawn art: its hexes are rasterised"):
@@ -371,7 +372,7 @@ ROUNDED_ACROSS = [("T53", "XX9"), ("N57", "VV7"), ("H3", "RR58")]
 
 @pytest.mark.parametrize("viewer, target", ROUNDED_ACROSS)
 def test_walk_names_only_hexes_of_the_exact_trace(long_board, viewer, target):
-    from kernel.line_of_sight.tracer import trace
+    from kernel.line_of_sight._templates.tracer import trace
 
     board = long_board
     a, b = board.index(viewer), board.index(target)
@@ -883,7 +884,7 @@ def test_inherent_terrain_beside_a_hexside_the_los_runs_along_counts_whatever_it
     _check_against_reference(board, np.array([[a, b], [a, board.index("45G7")], [board.index("45A6"),
                                                                                   board.index("45E6")]]))
     # the page's judged runs hold that step as a step without pixels, named as explain() names it
-    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction import walk as D
     from kernel.line_of_sight.depiction import judged_runs
     from kernel.render.page_steps import HEXSIDE_RUN_CLASS, judged_pixel_runs
 
@@ -926,7 +927,7 @@ def test_judged_runs_keep_bounds_the_runs_per_pair():
 
 def _pair_with_squares(board, viewer, target, squares):
     """The depiction matrix entry of one pair with the tables' pixel convention set to ``squares``."""
-    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction import walk as D
     from kernel.line_of_sight.depiction import kernel_tables, location_levels2
 
     tables = list(quiet(kernel_tables, board, None))
@@ -1105,7 +1106,7 @@ def test_vertex_touch_is_exact(grain_board):
     """``vertex_touch`` in exact lattice integers: 35A3 -> 35F1 meets 35C3 and 35D1 at a vertex alone and
     crosses 35C2 and 35B2; a LOS at 0 degrees (35A3 -> 35E3) runs along hexsides and touches no hex at a
     vertex alone."""
-    from kernel.line_of_sight._pixel_geometry import vertex_touch
+    from kernel.line_of_sight._depiction.pixel_geometry import vertex_touch
 
     touch = getattr(vertex_touch, "py_func", vertex_touch)
     board = grain_board

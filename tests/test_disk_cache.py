@@ -15,7 +15,8 @@ import pytest
 
 import kernel
 from kernel import _disk_cache
-from kernel.line_of_sight import _template_store, tracer
+from kernel.line_of_sight._templates import store as _template_store
+from kernel.line_of_sight._templates import tracer
 from kernel.maps import _art_kernels
 from kernel.maps import art as art_module
 
@@ -187,13 +188,13 @@ def test_warm_computes_the_arrays_anew_and_stores_them(cache_root, monkeypatch):
     from kernel.cli.warm_command import run_steps
 
     step = "bundled maps: art and trace templates on disk"
-    run_steps([step])
+    run_steps(None, [step])
     assert len(_files(cache_root)) == 2 and len(_template_files(cache_root)) == 2
     rasterised = []
     original = _art_kernels.rasterise_kernel
     monkeypatch.setattr(_art_kernels, "rasterise_kernel", lambda *args: (rasterised.append(1), original(*args)))
     built = _counting_build(monkeypatch)
-    run_steps([step])
+    run_steps(None, [step])
     assert len(rasterised) == 2 and len(built) == 2
     assert _disk_cache.READ is True   # put back after warm's steps
     art_module.board_art(kernel.load("default"))

@@ -25,7 +25,7 @@ def test_boards_far_apart_are_refused_with_the_extent(tmp_path):
 
 
 def test_the_bound_admits_the_largest_measured_map_and_tracks_the_builder():
-    from kernel.line_of_sight.tracer import _bounds
+    from kernel.line_of_sight._templates.tracer import _bounds
 
     assert trace_entries_bound(256, 160) < MAX_TRACE_ENTRIES  # the 64-board map of the README
     for dc, dy in ((256, 160), (672, 420), (51, 400), (10, 30), (0, 5), (100, 0)):

@@ -1,23 +1,25 @@
-"""The numba options of kernel/_jit.py: the on-disk cache follows every kernel source file."""
+"""The numba cache of kernel/_numba_cache.py: the on-disk cache follows every kernel source file."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-from kernel import _disk_cache, _jit
+from kernel import _disk_cache, _numba_cache as _jit
 
 
 def test_kernel_sources_include_the_inlined_rule_steps():
-    names = {path.relative_to(path.parents[1]).as_posix() for path in _jit.kernel_sources()}
-    assert {"line_of_sight/_rules.py", "line_of_sight/_kernels.py", "movement/_kernels.py"} <= names
+    package = Path(_jit.__file__).resolve().parent
+    names = {path.relative_to(package).as_posix() for path in _jit.kernel_sources()}
+    assert {"line_of_sight/_hex/rules.py", "line_of_sight/_hex/pairs.py", "movement/_kernels.py"} <= names
     assert "cli/app.py" not in names
 
 
 def test_an_edited_rule_file_gets_a_new_cache_folder(tmp_path, monkeypatch):
     """numba checks only a cached function's own file; the folder name covers the files it inlines."""
-    rules = next(p for p in _jit.kernel_sources() if p.name == "_rules.py")
+    rules = next(p for p in _jit.kernel_sources() if p.name == "rules.py" and p.parent.name == "_hex")
     before = _jit.cache_fingerprint()
     monkeypatch.setattr(_disk_cache, "_package_files", [])  # the sources are read again, once
     original = rules.read_bytes
@@ -29,7 +31,7 @@ def test_an_edited_rule_file_gets_a_new_cache_folder(tmp_path, monkeypatch):
 def test_cache_folder_setting():
     env = {**os.environ, "HEXKERNEL_CACHE_DIR": "somewhere-else", "HEXKERNEL_NUMBA_CACHE": "1"}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = "import numba, kernel._jit as j; print(numba.config.CACHE_DIR == str(j.cache_dir()), j.cache_dir().parent)"
+    code = "import numba, kernel._numba_cache as j; print(numba.config.CACHE_DIR == str(j.cache_dir()), j.cache_dir().parent)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert result.stdout.split() == ["True", "somewhere-else"]
 
@@ -75,7 +77,8 @@ def test_numba_still_loads_a_cached_kernel_as_the_replacement_assumes():
 
 
 def test_every_kernel_caches_through_the_loader_without_refresh():
-    from kernel.line_of_sight import _kernels, tracer
+    from kernel.line_of_sight._hex import pairs as _kernels
+    from kernel.line_of_sight._templates import tracer
     from kernel.movement import _kernels as movement_kernels
 
     kernels = [value for module in (_kernels, tracer, movement_kernels) for value in vars(module).values()
@@ -92,7 +95,7 @@ def test_a_process_that_loads_cached_kernels_sets_up_no_numba_registries_and_com
             "b = kernel.load('default')\n"
             "los = kernel.los(b, '71I4', '72M6'); pairs = kernel.los_pairs(b, ['71I4', '72M6'], ['71Q5', '71I4'])\n"
             "field = kernel.movement_field(b, '71I4', unit='infantry', allowance=4)\n"
-            "registries = ['numba.np.arraymath' in sys.modules, 'kernel.line_of_sight._depiction' in sys.modules]\n"
+            "registries = ['numba.np.arraymath' in sys.modules, 'kernel.line_of_sight._depiction.walk' in sys.modules]\n"
             "s = kernel.GameState(b); h = kernel.HeldLOSMatrix(b, s, ['71I4', '72M6']); s.place_smoke('71J5', 3)\n"
             "h.refresh()  # its kernel's machine code refers to numba's arraymath, imported on loading it\n"
             "registries.append('scipy.linalg' in sys.modules)\n"

@@ -242,7 +242,7 @@ def test_steps_are_the_recorded_walk(small, data):
 
 def per_pair_steps(board, counters, visible_hindered, blind):
     """The page's steps as they were first recorded: one recorded_kernel call per pair, filtered in Python."""
-    from kernel.line_of_sight._field_kernels import recorded_kernel
+    from kernel.line_of_sight._hex.queries import recorded_kernel
     from kernel.line_of_sight.counters import counter_tables, query_tables
     from kernel.render.page_steps import BLIND_STEP
 
@@ -348,7 +348,7 @@ def test_depiction_tables_on_a_board_with_art(board_4):
 def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
     from matplotlib.image import imread
 
-    from kernel.maps.art import LEVEL_BIAS
+    from kernel._dtypes import LEVEL_BIAS
     from kernel.render.art_layer import art_colour, art_level_colour
     from kernel.render.page_art import art_background
 

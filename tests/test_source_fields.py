@@ -2,8 +2,8 @@
 for the ASL matrices (``los_matrix``, its blocks and rows, ``visibility_bits``).
 
 ``fields_of_fire``, ``threat_map`` and ``field_of_fire`` run
-:mod:`kernel.line_of_sight._source_kernels`; the per-pair
-``_field_kernels.fields_kernel`` stays the reference.  Compared on the
+:mod:`kernel.line_of_sight._sweep.rows`; the per-pair
+``_hex.queries.fields_kernel`` stays the reference.  Compared on the
 bundled maps, on seeded random maps of all three rule sets (with and without
 counters, Locations above ground, several target levels; the seed is in the
 test id) and on VASL boards when ``../shared/vasl`` is present.  The
@@ -21,9 +21,10 @@ import pytest
 
 import kernel
 from kernel import Counters, random_board
-from kernel.line_of_sight import _field_kernels as per_pair
-from kernel.line_of_sight import _template_trie as tree
-from kernel.line_of_sight.bulk import source_rows, template_trie
+from kernel.line_of_sight._hex import queries as per_pair
+from kernel.line_of_sight._sweep import matrix, tree_walk
+from kernel.line_of_sight._templates import tree
+from kernel.line_of_sight._sweep.run import source_rows, template_trie
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import (
     cell_steps, every_hex, kernel_board_tables, model_code, target_level_array, template_tuple,
@@ -56,7 +57,7 @@ def assert_same_rows(board, hexes, levels=None, target_levels=0, counters=None):
 def coded_sources(board, hexes, levels=None) -> int:
     """How many of the sources the per-source codes serve (the rest go per pair): at least half the
     map MIN_LEVELS_BELOW levels or more below them (no SMOKE, no depression at the source assumed)."""
-    from kernel.line_of_sight._source_kernels import MIN_LEVELS_BELOW
+    from kernel.line_of_sight._sweep.rows import MIN_LEVELS_BELOW
 
     height = board.ground_level.astype(int)
     levels = np.zeros(len(hexes), int) if levels is None else np.asarray(levels)
@@ -131,12 +132,12 @@ def test_public_functions_use_it():
 
 def test_field_of_fire_takes_sources_in_blocks(monkeypatch):
     """More sources than one block: the same best source and hindrance as one block."""
-    from kernel.line_of_sight import bulk
+    from kernel.line_of_sight import fields
 
     board = random_board("asl", 12, 9, seed=5, max_level=3)
     sources = list(range(0, len(board), 2))
     whole = kernel.field_of_fire(board, sources)
-    monkeypatch.setattr(bulk, "SOURCE_BLOCK", 7)
+    monkeypatch.setattr(fields, "SOURCE_BLOCK", 7)
     blocks = kernel.field_of_fire(board, sources)
     assert np.array_equal(whole.hindrance, blocks.hindrance) and np.array_equal(whole.source, blocks.source)
 
@@ -154,7 +155,7 @@ def test_parallel_equals_serial(threads):
 
 def test_source_parts():
     """Slices only where threads would idle: one source on 2 threads in 2, 3 sources in 2, 10 in 1."""
-    from kernel.line_of_sight.bulk import source_parts
+    from kernel.line_of_sight._sweep.run import source_parts
 
     assert [source_parts(k, 2, 1332) for k in (1, 2, 3, 4, 10)] == [2, 2, 2, 1, 1]
     assert source_parts(1, 1, 1332) == 1 and source_parts(1, 16, 1332) == 6 and source_parts(1, 16, 300) == 2
@@ -163,7 +164,7 @@ def test_source_parts():
 @pytest.mark.parametrize("parts", [2, 5])
 def test_rows_in_slices_equal_whole_rows(parts):
     """Each source's row cut into slices of the targets (each slice sets up its own codes and tree walk)."""
-    from kernel.line_of_sight import _source_kernels
+    from kernel.line_of_sight._sweep import rows as _source_kernels
 
     board = kernel.load("default")
     hexes = np.array([board.index(name) for name in ("71I4", "72M6", "71A1")], np.int32)
@@ -229,7 +230,7 @@ def test_the_tree_holds_every_template_once():
 def test_only_the_source_and_its_neighbours_have_lines_with_no_inner_entry(ruleset):
     """The per-source kernel marks the source and its neighbours (``neighbours``) as the hexes the tree holds
     no line to: the templates of two entries or fewer are exactly those of range 0 and 1."""
-    from kernel.line_of_sight._down_codes import hex_range
+    from kernel.line_of_sight._sweep.down_codes import hex_range
 
     board = kernel.load("default") if ruleset is None else random_board(ruleset, 14, 11, seed=5)
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
@@ -282,19 +283,19 @@ def test_the_tree_decides_most_targets_of_a_ground_source():
     a = board.index("71V7")
     box = np.array([col.min() - col[a] + max_dc, col.max() - col[a] + max_dc, yv.min() - yv[a] + max_dy,
                     yv.max() - yv[a] + max_dy], np.int64)
-    states = np.full(len(board), tree.HARD, np.int64)
-    visited = tree.level_states(a, 0, box, nodes, entries, targets, grid, base[a], ranges, col, yv, hs_obst,
+    states = np.full(len(board), tree_walk.HARD, np.int64)
+    visited = tree_walk.level_states(a, 0, box, nodes, entries, targets, grid, base[a], ranges, col, yv, hs_obst,
                                 hex_info, same_code[level_row[-level_min]], fast_grid, np.empty((depth, 4), np.int64),
                                 states)
     at_level = board.ground_level == 0
-    assert (states[at_level] == tree.UNDECIDED).sum() < 0.1 * at_level.sum()
+    assert (states[at_level] == tree_walk.UNDECIDED).sum() < 0.1 * at_level.sum()
     assert visited < 0.2 * len(entries)  # the shadows of blocks are not walked
     row = assert_same_rows(board, [a])[0]
     # (the source and its neighbours have no inner entry, no state; the hindrance cap is 6)
-    decided = at_level & (states != tree.UNDECIDED)
+    decided = at_level & (states != tree_walk.UNDECIDED)
     decided[a] = False
     decided[board.neighbours[a][board.neighbours[a] >= 0]] = False
-    blocked = (states == tree.HARD) | (states >= 6)
+    blocked = (states == tree_walk.HARD) | (states >= 6)
     assert np.array_equal(row[decided] == kernel.BLOCKED, blocked[decided])
     assert np.array_equal(row[decided & ~blocked], states[decided & ~blocked])
 
@@ -341,7 +342,7 @@ def test_ground_sources_among_walls(seed):
 
 def reference_matrix(board, hexes, levels, counters=None):
     """The per-pair kernels' matrix (the upper triangle mirrored; every ordered pair for V&V)."""
-    from kernel.line_of_sight import _kernels as pairs
+    from kernel.line_of_sight._hex import pairs
 
     out = np.empty((len(hexes), len(hexes)), np.int8)
     tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
@@ -402,11 +403,11 @@ def test_the_upper_matrix_computes_each_pair_once_from_the_higher_end_when_lifte
     unset = 99
     out = np.full((len(board), len(board)), unset, np.int8)
     heights = counter_tables(board, None)[0][:, 0].astype(np.int64)
-    lifted = per_pair.lifted_height(heights)
+    lifted = matrix.lifted_height(heights)
     assert lifted == np.bincount(heights - heights.min()).argmax() + heights.min() + 1
-    per_pair.source_matrix_kernel(model_code(board), hexes, levels, 0, lifted, template_tuple(board),
-                                  kernel_board_tables(board), counter_tables(board, None), cell_steps(board),
-                                  template_trie(board), out)
+    matrix.source_matrix_kernel(model_code(board), hexes, levels, 0, lifted, template_tuple(board),
+                                kernel_board_tables(board), counter_tables(board, None), cell_steps(board),
+                                template_trie(board), out)
     i, j = np.triu_indices(len(board), 1)
     from_higher = (heights[j] > heights[i]) & (heights[j] >= lifted)
     assert from_higher.sum() > 0

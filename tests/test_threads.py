@@ -43,7 +43,7 @@ def test_environment_variable_sets_the_process_default():
 @pytest.mark.parametrize("count, threads, min_part", [(0, 2, 1), (1, 2, 1), (10, 1, 1), (10, 2, 1), (10, 3, 4),
                                                       (1000, 2, 256), (7, 8, 1)])
 def test_run_parts_covers_every_item_once(count, threads, min_part):
-    from kernel._jit import run_parts
+    from kernel._threads import run_parts
 
     seen = []
     run_parts(lambda lo, hi: seen.extend(range(lo, hi)), count, threads=threads, min_part=min_part)
@@ -53,7 +53,7 @@ def test_run_parts_covers_every_item_once(count, threads, min_part):
 def test_run_parts_threads_and_min_part_change_the_parts():
     import threading
 
-    from kernel._jit import run_parts
+    from kernel._threads import run_parts
 
     def parts(threads, min_part):
         found = []
@@ -66,7 +66,7 @@ def test_run_parts_threads_and_min_part_change_the_parts():
 
 
 def test_run_parts_raises_a_part_s_error_after_the_others_finished():
-    from kernel._jit import run_parts
+    from kernel._threads import run_parts
 
     finished = []
 
@@ -117,7 +117,7 @@ def test_pairs_blocks_and_depiction_on_several_threads_equal_one_thread():
 
 
 def _parts_seen(count):
-    from kernel._jit import run_parts
+    from kernel._threads import run_parts
 
     seen = []
     run_parts(lambda lo, hi: seen.extend(range(lo, hi)), count, threads=2)

@@ -29,7 +29,8 @@ import pytest
 import kernel
 from kernel.importers.vasl.build import compile_spec
 from kernel.importers.vasl.files import parse_los_data
-from kernel.importers.vasl.pixels import UNIT_X, UNIT_Y, pixel_centre
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+from kernel.importers.vasl.pixels import pixel_centre
 from kernel import (
     BLOCKED, BoardFileError, data_dir, load, los, los_matrix, movement_field, read_board_file,
     write_board_file,

@@ -34,8 +34,9 @@ def signatures():
 
 WARM = LIST_SIGNATURES + '''
 import sys, json
+from kernel.cli.app import main
 from kernel.cli.warm_command import warm_kernels
-warm_kernels()
+warm_kernels(main)
 print(json.dumps(signatures()))
 '''
 
@@ -103,9 +104,10 @@ def test_no_public_entry_point_compiles_after_warm(tmp_path):
 
 
 def test_every_grouped_step_is_a_step_and_each_once():
+    from kernel.cli.app import main
     from kernel.cli.warm_command import STEP_GROUPS, share_out, warm_steps
 
-    names = [name for name, _ in warm_steps()]
+    names = [name for name, _ in warm_steps(main)]
     grouped = [name for _, group in STEP_GROUPS for name in group]
     assert len(grouped) == len(set(grouped)) and set(grouped) <= set(names)
     for workers in (1, 2, 3, 8):

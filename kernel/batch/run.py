@@ -124,7 +124,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     bytes that match it) are not written again (a task run a second time
     after its worker died mid-way).
     """
-    from kernel._jit import max_threads, set_thread_count
+    from kernel._threads import max_threads, set_thread_count
 
     start = time.perf_counter()
     info = storage.read_map_info(Path(folder))

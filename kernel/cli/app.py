@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     Returns
     -------
     argparse.ArgumentParser
-        Each subcommand's namespace has ``run``, the function that runs it.
+        Each subcommand's namespace has ``run``, the function that runs it, and ``main``
+        (:func:`main`), for a command that runs other command lines (``warm``; the command
+        modules do not import this one).
     """
     parser = _Parser(
         prog="hexkernel",
@@ -81,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS:
         module.register(commands)
+    parser.set_defaults(main=main)
     return parser
 
 

@@ -12,6 +12,7 @@ so the cache is complete when ``warm`` returns.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -56,11 +57,20 @@ def register(commands) -> None:
     warm.add_argument("--workers", type=int, default=None, metavar="N",
                       help="worker processes (default: one per core; 0 or 1: compile in this process)")
     warm.add_argument("--json", action="store_true", help="print the report as JSON")
+    # a worker process of warm_kernels: run the steps named, print {step: seconds} as JSON
+    warm.add_argument("--worker", nargs="+", default=None, metavar="STEP", help=argparse.SUPPRESS)
     warm.set_defaults(run=command_warm)
 
 
-def warm_steps() -> list[tuple[str, object]]:
+def warm_steps(run_command) -> list[tuple[str, object]]:
     """Every step of ``warm``: ``(name, call)``, each a small call that runs kernels.
+
+    Parameters
+    ----------
+    run_command : callable
+        Runs one ``hexkernel`` command line (a list of arguments) and returns
+        its exit status: :func:`kernel.cli.app.main`, handed in by the caller
+        (the commands sit above this module).
 
     Returns
     -------
@@ -69,7 +79,7 @@ def warm_steps() -> list[tuple[str, object]]:
     """
     import kernel
     from kernel.line_of_sight.depiction import judged_runs
-    from kernel.line_of_sight.tracer import trace
+    from kernel.line_of_sight.single import trace
 
     board = kernel.random_board("asl", 8, 6, seed=0)
     first, last = board.names[0], board.names[-1]
@@ -106,9 +116,9 @@ def warm_steps() -> list[tuple[str, object]]:
         ("depiction model: los_pairs", depiction("pairs")),
         ("depiction model: los, the page's judged pixel runs", depiction("los")),
         ("los_matrix (Valor & Victory)", lambda: kernel.los_matrix(kernel.random_board("valor-victory", 6, 5, seed=0))),
-        ("commands: los, fire, move, vantage, matrix (board 71)", _commands),
+        ("commands: los, fire, move, vantage, matrix (board 71)", lambda: _commands(run_command)),
         ("bundled maps: art and trace templates on disk", _bundled_maps),
-        ("demo and interactive page (board 71)", _demo_and_page),
+        ("demo and interactive page (board 71)", lambda: _demo_and_page(run_command)),
     ]
 
 
@@ -116,13 +126,13 @@ def _bundled_maps() -> None:
     """The art and trace templates of the bundled scenario and of board 71 (the demo's and the page's), kept
     on disk: a fresh process's first depiction-model call on them reads them back."""
     import kernel
-    from kernel.line_of_sight.tracer import templates
+    from kernel.line_of_sight.inputs import template_tuple
     from kernel.maps.art import board_art
 
     for name in ("default", "71"):
         board = kernel.load(name)
         board_art(board)
-        templates(board)
+        template_tuple(board)
 
 
 def _refresh_once(kernel, board) -> None:
@@ -137,28 +147,26 @@ def _refresh_once(kernel, board) -> None:
     kernel.movement_field(board, 1, counters=state)
 
 
-def _run_commands(*argvs: list[str]) -> None:
-    """Run ``hexkernel`` command lines in this process, their output thrown away."""
+def _run_commands(run_command, *argvs: list[str]) -> None:
+    """Run ``hexkernel`` command lines in this process through ``run_command``, their output thrown away."""
     import contextlib
     import io
 
-    from kernel.cli.app import main
-
     for argv in argvs:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            status = main(argv)
+            status = run_command(argv)
         if status not in (0, None):
             raise RuntimeError(f"hexkernel {' '.join(argv)} ended with status {status}")
 
 
-def _commands() -> None:
+def _commands(run_command) -> None:
     """The commands that run kernels, as a user calls them, with and without a counters file."""
     with tempfile.TemporaryDirectory(prefix="hexkernel-warm-") as folder:
         counters = os.path.join(folder, "counters.json")
         with open(counters, "w", encoding="utf-8") as handle:
             json.dump({"smoke": {"71J5": 3}, "vehicles": ["71K5"], "units": ["71L5"]}, handle)
         common = ["--map", "71", "--json"]
-        _run_commands(["los", "71I4", "71M6", "--explain", *common],
+        _run_commands(run_command, ["los", "71I4", "71M6", "--explain", *common],
                       ["los", "71P5h1", "71I9", *common],
                       ["fire", "--from", "71I4", "--counters", counters, *common],
                       ["fire", "--from", "71P5", "--level", "1", *common],
@@ -169,20 +177,22 @@ def _commands() -> None:
                       ["matrix", "--out", os.path.join(folder, "c.npy"), "--quiet", "--counters", counters, *common])
 
 
-def _demo_and_page() -> None:
+def _demo_and_page(run_command) -> None:
     """``hexkernel demo`` (its interactive page included) and ``hexkernel page`` with counters, on board 71."""
     with tempfile.TemporaryDirectory(prefix="hexkernel-warm-") as folder:
         counters = os.path.join(folder, "counters.json")
         with open(counters, "w", encoding="utf-8") as handle:
             json.dump({"smoke": {"71J5": 3}, "vehicles": ["71K5"], "units": ["71L5"]}, handle)
-        _run_commands(["demo", "--map", "71", "--out", os.path.join(folder, "demo"), "--no-pictures", "--quiet",
+        _run_commands(run_command,
+                      ["demo", "--map", "71", "--out", os.path.join(folder, "demo"), "--no-pictures", "--quiet",
                        "--json"],
                       ["page", "--map", "71", "--counters", counters, "--max-allowance", "2",
                        "--out", os.path.join(folder, "map.html")])
 
 
-def run_steps(names: list[str] | None = None) -> list[tuple[str, float]]:
-    """Run the steps named (default: all) in this process; ``(name, seconds)`` for each.
+def run_steps(run_command, names: list[str] | None = None) -> list[tuple[str, float]]:
+    """Run the steps named (default: all) in this process; ``(name, seconds)`` for each (``run_command`` as
+    in :func:`warm_steps`).
 
     The arrays kept on disk (a map's art, the trace templates) are computed anew, not read, so that the
     kernels computing them are compiled (and the files brought up to date) whatever the disk cache held."""
@@ -191,7 +201,7 @@ def run_steps(names: list[str] | None = None) -> list[tuple[str, float]]:
     done = []
     reading, _disk_cache.READ = _disk_cache.READ, False
     try:
-        for name, call in warm_steps():
+        for name, call in warm_steps(run_command):
             if names is None or name in names:
                 start = time.perf_counter()
                 call()
@@ -233,27 +243,22 @@ def default_workers() -> int:
 
 
 def cache_is_cold() -> bool:
-    """Whether this installation's kernels have nothing in the on-disk cache yet (then workers pay off).
+    """Whether this installation's kernels have nothing in the on-disk cache yet (then workers pay off): no
+    index file of numba's in the cache folder of this exact kernel source (or the cache is off)."""
+    from kernel._numba_cache import CACHE, cache_dir
 
-    The folder numba uses for this copy of the package's LOS kernels is
-    asked of one of them; a warm cache has its index files there.
-    """
-    from numba.core.registry import CPUDispatcher
-
-    from kernel.line_of_sight import tracer
-
-    try:
-        folder = next(value for value in vars(tracer).values() if isinstance(value, CPUDispatcher))._cache._cache_path
-    except (StopIteration, AttributeError):  # no cache (HEXKERNEL_NUMBA_CACHE=0) or another numba layout
+    if not CACHE:
         return True
-    return not any(name.endswith(".nbi") for name in (os.listdir(folder) if os.path.isdir(folder) else []))
+    return not any(name.endswith(".nbi") for _, _, names in os.walk(cache_dir()) for name in names)
 
 
-def warm_kernels(workers: int | None = None) -> dict:
+def warm_kernels(run_command, workers: int | None = None) -> dict:
     """Compile every kernel of :func:`warm_steps` into the cache, in ``workers`` processes, then check.
 
     Parameters
     ----------
+    run_command : callable
+        As in :func:`warm_steps` (:func:`kernel.cli.app.main`).
     workers : int, optional
         Worker processes (default :func:`default_workers`); 0 or 1 compiles
         everything in this process. With a warm cache (:func:`cache_is_cold`
@@ -268,7 +273,7 @@ def warm_kernels(workers: int | None = None) -> dict:
         ``{step: seconds}``; ``seconds``: the whole warm's wall time.
     """
     started = time.perf_counter()
-    names = [name for name, _ in warm_steps()]
+    names = [name for name, _ in warm_steps(run_command)]
     workers = default_workers() if workers is None else workers
     groups = share_out(names, workers) if workers > 1 and cache_is_cold() else []
     reports = []
@@ -278,7 +283,7 @@ def warm_kernels(workers: int | None = None) -> dict:
             for number, group in enumerate(groups):
                 out, err = (open(os.path.join(folder, f"{number}.{kind}"), "w+", encoding="utf-8")
                             for kind in ("out", "err"))
-                started_workers.append((subprocess.Popen([sys.executable, "-m", "kernel.cli.warm_command", *group],
+                started_workers.append((subprocess.Popen([sys.executable, "-m", "kernel.cli", "warm", "--worker", *group],
                                                          stdout=out, stderr=err, text=True), out, err))
             for process, out, err in started_workers:
                 status = process.wait()
@@ -290,7 +295,7 @@ def warm_kernels(workers: int | None = None) -> dict:
                 if status != 0:
                     raise RuntimeError(f"a warm worker failed (status {status}):\n{errors.strip()[-4000:]}")
                 reports.append(json.loads(text.strip().splitlines()[-1]))
-    check = dict(run_steps())
+    check = dict(run_steps(run_command))
     return {"workers": reports, "check": check, "seconds": time.perf_counter() - started}
 
 
@@ -302,9 +307,12 @@ def command_warm(args) -> None:
     args : argparse.Namespace
         The parsed command line.
     """
-    from kernel._jit import CACHE, cache_dir
+    from kernel._numba_cache import CACHE, cache_dir
 
-    report = warm_kernels(args.workers if CACHE else 0)   # without the cache, workers would compile in vain
+    if args.worker:
+        print(json.dumps(dict(run_steps(args.main, args.worker))))
+        return
+    report = warm_kernels(args.main, args.workers if CACHE else 0)   # without the cache, workers would compile in vain
     folder = str(cache_dir()) if CACHE else None
     worker_seconds: dict[str, float] = {}
     for steps in report["workers"]:
@@ -323,6 +331,3 @@ def command_warm(args) -> None:
 
     emit(args, payload, text)
 
-
-if __name__ == "__main__":  # a worker: run the steps named on the command line, print {step: seconds} as JSON
-    print(json.dumps(dict(run_steps(sys.argv[1:]))))

@@ -1,9 +1,9 @@
-"""Bulk LOS: full matrices (in memory, block-wise, bit-packed), batches of pairs, and fields of fire.
+"""Bulk LOS: full matrices (in memory, block-wise, bit-packed) and batches of pairs.
 
 Public wrappers validate and convert their inputs once, then call the numba
-kernels of :mod:`kernel.line_of_sight._kernels`, which implement
+kernels of :mod:`kernel.line_of_sight._hex.pairs`, which implement
 ``docs/los-semantics.md`` over the exact trace templates of
-:mod:`kernel.line_of_sight.tracer`.
+:mod:`kernel.line_of_sight._templates.tracer`.
 
 Output conventions
 ------------------
@@ -14,10 +14,6 @@ Output conventions
 * :func:`los_pairs` gives a :class:`~kernel.line_of_sight.results.PairsResult`
   per pair (``sources[k] -> targets[k]``) or, with ``product=True``, per
   source and target (``K x M`` arrays).
-* :func:`field_of_fire` gives a :class:`~kernel.line_of_sight.results.FieldOfFire`:
-  per target hex, ``visible``, the least ``hindrance`` over the sources
-  (``BLOCKED`` where none sees it), the index of the best ``source`` (-1
-  where none) and the target's ``cover``.
 
 Examples
 --------
@@ -32,23 +28,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.line_of_sight import _field_kernels as F
-from kernel.line_of_sight import _kernels as K
-from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight import _source_kernels as S
-from kernel.line_of_sight import _template_trie as T
-from kernel._jit import thread_count
+from kernel.line_of_sight._hex import pairs as K
+from kernel.line_of_sight._hex import rules
+from kernel.line_of_sight._sweep import matrix as M
+from kernel.line_of_sight._sweep.rows import NO_SKIP
+from kernel.line_of_sight._sweep.run import template_trie
 from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.line_of_sight.depiction import (
-    ART_MODELS, best_of_sources, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
+    ART_MODELS, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
 from kernel.line_of_sight.inputs import (
-    LOS_CACHE, cell_steps, cover_and_ranges, cover_of, every_hex, kernel_board_tables, model_code, source_arrays,
+    cell_steps, cover_and_ranges, kernel_board_tables, model_code, source_arrays,
     cover_tables as board_cover_tables,
-    target_level_array, template_tuple,
+    template_tuple,
 )
-from kernel.line_of_sight._target_table import T_HEIGHT, target_table
-from kernel.line_of_sight.results import BLOCKED, FieldOfFire, PairsResult
+from kernel.line_of_sight._sweep.target_table import T_HEIGHT, target_table
+from kernel.line_of_sight.results import BLOCKED, PairsResult
 from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
 
@@ -95,10 +90,10 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
     if model == rules.MODEL_ASL:  # the per-source rows, each pair once
         tables, per_call = kernel_board_tables(board), counter_tables(board, counters)
         heights = target_table(hexes, levels, tables[0], tables[1], per_call[0], tables[7])[0][T_HEIGHT]
-        lifted = F.lifted_height(heights)
-        F.source_matrix_kernel(model, hexes, levels, 0, lifted, template_tuple(board), tables, per_call,
+        lifted = M.lifted_height(heights)
+        M.source_matrix_kernel(model, hexes, levels, 0, lifted, template_tuple(board), tables, per_call,
                                cell_steps(board), template_trie(board), out)
-        F.mirror_computed(heights, lifted, out)
+        M.mirror_computed(heights, lifted, out)
         return out
     K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
                         counter_tables(board, counters), out)
@@ -136,7 +131,7 @@ def matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows) -> Non
     rule sets through the per-pair rows (the per-source rows are theirs there)."""
     model = model_code(board)
     if model == rules.MODEL_ASL:
-        F.source_matrix_kernel(model, hexes, levels, first, np.int64(S.NO_SKIP), tpl, tables, per_call,
+        M.source_matrix_kernel(model, hexes, levels, first, np.int64(NO_SKIP), tpl, tables, per_call,
                                cell_steps(board), template_trie(board), rows)
     else:
         K.los_rows_kernel(model, hexes, levels, first, tpl, tables, per_call, rows)
@@ -255,161 +250,6 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) 
         K.los_pairs_kernel(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
     result.visible = ~blocked if flat else ~blocked.reshape(shape)
     return result
-
-
-@holding_state
-def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
-                  unit: str | None = None, model: str = "hex") -> FieldOfFire:
-    """What one or several sources see together: visibility, best hindrance and cover per hex.
-
-    Parameters
-    ----------
-    board : Board
-    sources : hex, Location or sequence of them
-        Firing hexes or Locations (names, ``"71P5h1"``, indices).
-    levels : int or sequence of int
-        Location level of each source (where the names do not give it).
-    target_levels : int or sequence of int
-        Level of the targets: an integer is that level in every hex that has
-        it and the hex's top level elsewhere (0, the default: ground level);
-        an array gives one Location level per hex.
-    counters : Counters or GameState, optional
-    unit : str, optional
-        Firing unit class, for the cover.
-    model : {"hex", "depiction", "vasl"}
-        As in :func:`los_matrix`.
-
-    Returns
-    -------
-    FieldOfFire
-        Arrays of shape ``(N,)``: ``visible`` (bool), ``hindrance`` (least
-        DRM over the sources that see the hex, :data:`BLOCKED` where none),
-        ``source`` (index into ``sources`` of the best one, -1 where none)
-        and ``cover`` (of each target against its best source; against the
-        first source where none sees it).  :func:`~kernel.fields_of_fire`
-        gives the same result with one row per source.
-
-    Examples
-    --------
-    >>> import kernel
-    >>> board = kernel.load("default")
-    >>> fire = field_of_fire(board, "71I4")
-    >>> bool(fire.visible[board.index("71I4")]), fire.shape == (len(board),)
-    (True, True)
-    """
-    source_hexes, source_levels = location_arrays(board, sources, levels, "sources", "levels")
-    if source_hexes.size == 0:
-        raise ValueError("field_of_fire: no sources given: expected at least one hex")
-    targets = every_hex(board)
-    target_levels = target_level_array(board, target_levels)
-    visible = np.empty(len(board), np.bool_)
-    hindrance = np.empty(len(board), np.int32)
-    best = np.empty(len(board), np.int32)
-    if checked_model(model) in ART_MODELS:
-        best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
-                        counters, per_range=model == "vasl")
-    else:
-        best_of_rows(board, source_hexes, source_levels, target_levels, counters, visible, hindrance, best)
-    return FieldOfFire(hindrance, best, source_hexes, source_levels, target_levels,
-                       best_source_cover(board, unit), visible)
-
-
-def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndarray:
-    """Row k: the LOS from ``hexes[k]`` at ``source_levels[k]`` to every hex, its hindrance DRM (not
-    saturated) or BLOCKED (int32, K x N; the per-source kernel,
-    :mod:`kernel.line_of_sight._source_kernels`)."""
-    out = np.empty((len(hexes), len(board)), np.int32)
-    parts = source_parts(len(hexes), thread_count(), len(board))
-    S.source_fields_kernel(model_code(board), hexes, source_levels, every_hex(board), target_levels,
-                           template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
-                           cell_steps(board), template_trie(board), parts, out)
-    return out
-
-
-def source_parts(sources: int, threads: int, targets: int) -> int:
-    """Into how many slices of the targets :func:`source_rows` cuts each source's row: 1 on one thread or
-    with at least two sources per thread, 2 with one to two per thread, else enough to give every
-    thread a slice; never a slice under ``CHUNK`` targets.
-
-    Each slice of a source sets up the source's codes and walks the shared first hexes of its lines
-    again (2 slices of each of 10 sources on 2 threads took 1.1-1.2x the time of whole rows; 6 slices
-    of one source 1.25x 2 slices).
-
-    Examples
-    --------
-    >>> source_parts(1, 2, 1332), source_parts(3, 2, 1332), source_parts(10, 2, 1332), source_parts(1, 16, 1332)
-    (2, 2, 1, 6)
-    """
-    if threads <= 1 or sources >= 2 * threads:
-        parts = 1
-    elif sources >= threads:
-        parts = 2
-    else:
-        parts = -(-threads // max(1, sources))
-    return max(1, min(parts, -(-targets // K.CHUNK)))
-
-
-def template_trie(board) -> tuple:
-    """The trace templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`), compressed, as the
-    per-source kernel takes it: ``(nodes, entries, targets, depth, range_limit)``, built on first use and
-    cached on the board (of templates of more than ``MAX_ENTRIES`` entries, the lines up to
-    ``range_limit``: :func:`~kernel.line_of_sight._template_trie.tree_templates`)."""
-    cached = LOS_CACHE.entries(board).get("_los_template_trie")
-    if cached is None:
-        grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-        keep, range_limit = T.tree_templates(start, max_dc, max_dy, T.MAX_ENTRIES)
-        nodes, targets = T.build_trie(start, packed, max_dy, keep)
-        nodes, entries = T.compress_trie(nodes)
-        depth = int((nodes[:, T.N_DEPTH] + nodes[:, T.N_COUNT]).max()) if nodes.shape[0] else 1
-        cached = (nodes, entries, targets, depth, np.int64(range_limit))
-        LOS_CACHE.entries(board)["_los_template_trie"] = cached
-    return cached
-
-
-#: Sources per block of :func:`best_of_rows` (its scratch: 4 bytes per source and hex of a block).
-SOURCE_BLOCK = 64
-
-
-def best_of_rows(board, hexes, source_levels, target_levels, counters, visible, hindrance, best):
-    """Per hex, the visible source with the least hindrance (ties: the first listed) into ``visible``,
-    ``hindrance`` (BLOCKED where none sees it) and ``best`` (-1 there), sources taken in blocks."""
-    if len(hexes) == 1:
-        hindrance[:] = source_rows(board, hexes, source_levels, target_levels, counters)[0]
-        np.greater_equal(hindrance, 0, out=visible)
-        best[:] = np.where(visible, 0, -1)
-        return
-    unseen = np.iinfo(np.int32).max
-    least = np.full(len(board), unseen, np.int32)
-    best[:] = -1
-    columns = np.arange(len(board))
-    for lo in range(0, len(hexes), SOURCE_BLOCK):
-        rows = source_rows(board, hexes[lo:lo + SOURCE_BLOCK], source_levels[lo:lo + SOURCE_BLOCK], target_levels,
-                           counters)
-        rows[rows == BLOCKED] = unseen
-        row = rows.argmin(axis=0)
-        value = rows[row, columns]
-        better = value < least
-        least[better] = value[better]
-        best[better] = row[better] + lo
-    visible[:] = best >= 0
-    hindrance[:] = np.where(visible, least, BLOCKED)
-
-
-def best_source_cover(board, unit):
-    """How a :class:`FieldOfFire` computes its ``cover`` on first use: each target's cover against its
-    ``source`` (the first source, or the row's, where none sees it), for the firing unit class."""
-    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-
-    def cover(fire: FieldOfFire) -> np.ndarray:
-        targets = every_hex(board)
-        if fire.hindrance.ndim == 1:
-            chosen = np.where(fire.source >= 0, fire.source, 0)
-            return cover_of(board, fire.sources[chosen], fire.levels[chosen], targets, fire.target_levels, unit_index)
-        rows = [cover_of(board, int(h), int(level), targets, fire.target_levels, unit_index)
-                for h, level in zip(fire.sources.tolist(), fire.levels.tolist())]
-        return np.array(rows, np.int16).reshape(fire.hindrance.shape)
-
-    return cover
 
 
 @holding_state

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
-from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight import _counter_kernels as K_counters
+from kernel.line_of_sight._hex import rules
+from kernel.line_of_sight._hex import counter_cells as K_counters
 from kernel.line_of_sight.inputs import (
     LOS_CACHE, board_arrays, cover_tables, kernel_board_tables, model_code, template_tuple,
 )
-from kernel.line_of_sight.tracer import templates
+from kernel.line_of_sight._templates.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
 
 __all__ = ["Counters", "GameState", "counter_tables", "prepared_tables"]
@@ -136,7 +136,7 @@ def with_inert(board, values):
     hex blocks.
 
     The counters' entries of all three are written by
-    :func:`kernel.line_of_sight._counter_kernels.write_counter_cells`, the
+    :func:`kernel.line_of_sight._hex.counter_cells.write_counter_cells`, the
     same kernel that updates a :class:`GameState`'s prepared tables.
     """
     smoke, height, vehicles, units = values

@@ -53,9 +53,8 @@ import warnings
 import numpy as np
 
 from kernel._cache import BoardCache
-from kernel._dtypes import HEX_INDEX, LEVEL
-from kernel.maps.art import LEVEL_BIAS
-from kernel.line_of_sight import _rules as rules
+from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
+from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
 
@@ -97,7 +96,7 @@ def depiction_tables(board, per_range: bool = False):
     cached = DEPICTION_CACHE.entries(board).get("_depiction_tables")
     if cached is not None:
         return _for_reading(cached, DEPICTION_CACHE.entries(board)["_depiction_vasl_info"], per_range)
-    from kernel.line_of_sight._depiction import MAX_HINDRANCE_HEXES   # its kernels: imported when first used
+    from kernel.line_of_sight._depiction.walk import MAX_HINDRANCE_HEXES   # its kernels: imported when first used
     from kernel.maps.art import board_art
     from kernel.maps.board import terrain_los_values
 
@@ -183,7 +182,8 @@ def own_hex_obstacles(board, art) -> tuple[np.ndarray, np.ndarray]:
     >>> int(class_own.sum()), int(hex_own.sum())
     (0, 0)
     """
-    from kernel.maps.art import UNIT_X, UNIT_Y, pixel_hexes
+    from kernel.grid.pixels import UNIT_X, UNIT_Y
+    from kernel.maps.art import pixel_hexes
 
     rs = board.ruleset
     mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_obstacle_in_own_hex[t])
@@ -258,12 +258,12 @@ def kernel_tables(board, counters, per_range: bool = False):
 @holding_state
 def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=None) -> np.ndarray:
     """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
-    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction import walk as D
 
     tables = kernel_tables(board, counters, per_range)
     out = np.empty((len(hexes), len(hexes)), np.int8)
     D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
-    from kernel.line_of_sight._kernels import mirror_lower
+    from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
     return out
@@ -272,7 +272,7 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
 @holding_state
 def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, per_range: bool = False) -> np.ndarray:
     """Rows ``first .. first + count`` of the depiction matrix."""
-    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction import walk as D
 
     out = np.empty((count, len(hexes)), np.int8)
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first, False,
@@ -283,7 +283,7 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
 @holding_state
 def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_range: bool = False):
     """(blocked, hindrance, blocked_at, reason, continuous slope) of pairs a[k] -> b[k] in the depiction model."""
-    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction import walk as D
 
     n = len(hex_a)
     blocked = np.empty(n, np.bool_)
@@ -319,7 +319,7 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
     """One depiction LOS with its steps: ``(blocked, hindrance, reason, blocked_at, continuous slope, log)``,
     ``log`` the kernel's rows (columns ``LOG_*`` of :mod:`._depiction`) in walking order, from the end
     with the smaller index."""
-    from kernel.line_of_sight import _depiction as D
+    from kernel.line_of_sight._depiction import walk as D
 
     levels2 = location_levels2(board, np.array([a, b], HEX_INDEX), np.array([level_a, level_b]))
     blocked, total, reason, at, slope, log = D.depiction_recorded(
@@ -351,6 +351,20 @@ def class_rule(board, c: int) -> str | None:
     return None
 
 
+def judged_run_classes() -> tuple[int, int]:
+    """The pixel classes :func:`judged_runs` gives a hex's counters step and the inherent terrain beside a
+    hexside the LOS runs along (``COUNTERS``, ``HEXSIDE_RUN``: negative, no class of the art).
+
+    Examples
+    --------
+    >>> judged_run_classes()
+    (-1, -2)
+    """
+    from kernel.line_of_sight._depiction import walk as D
+
+    return D.COUNTERS, D.HEXSIDE_RUN
+
+
 @holding_state
 def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np.ndarray, np.ndarray]:
     """The runs of art pixels that decided something in the depiction LOS of many ground-level pairs.
@@ -369,7 +383,7 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
     runs : int32 array, shape (pairs, keep, 7)
         Per pair its runs that add hindrance, block or cast a blind zone, in walking order (from the end
         with the smaller index): hex, pixel class, first pixel x, y, last pixel x, y, and the DRM
-        (> 0), :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``; a hex's
+        (> 0), :data:`~kernel.line_of_sight._depiction.runs.RUN_BLOCKS` or ``RUN_BLIND``; a hex's
         counters (SMOKE, vehicles) with an effect are a row of class ``COUNTERS`` (-1), the inherent
         terrain beside a hexside the LOS runs along one of class ``HEXSIDE_RUN`` (-2), both with pixels 0.
         Rows past the pair's count are not set.
@@ -385,8 +399,8 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
     >>> runs.shape, counts.shape
     ((1, 16, 7), (1,))
     """
-    from kernel.line_of_sight import _depiction as D
-    from kernel.line_of_sight._depiction_runs import RUN_COLUMNS, judged_runs_kernel
+    from kernel.line_of_sight._depiction import walk as D
+    from kernel.line_of_sight._depiction.runs import RUN_COLUMNS, judged_runs_kernel
 
     first = np.ascontiguousarray(first, HEX_INDEX)
     second = np.ascontiguousarray(second, HEX_INDEX)

@@ -1,7 +1,7 @@
-"""Game-loop LOS queries: per-source fields of fire in one call, and threat maps.
+"""Fields of fire: of several sources together, of each source separately in one call, and threat maps.
 
 :func:`fields_of_fire` gives one row per source (a K x N result for K
-units), where :func:`~kernel.line_of_sight.bulk.field_of_fire` merges its
+units), where :func:`field_of_fire` merges its
 sources into one best value per hex; both return a
 :class:`~kernel.line_of_sight.results.FieldOfFire`.  :func:`threat_map`
 counts, per hex, the Locations that see it and keeps the best hindrance
@@ -26,12 +26,70 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernel.line_of_sight.bulk import best_source_cover, source_rows
-from kernel.line_of_sight.inputs import target_level_array
+from kernel.line_of_sight._sweep.run import source_rows
+from kernel.line_of_sight.depiction import ART_MODELS, best_of_sources, checked_model
+from kernel.line_of_sight.inputs import cover_of, every_hex, target_level_array
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, _plain
 from kernel.maps.counters import GameState
 from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
+
+
+@holding_state
+def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
+                  unit: str | None = None, model: str = "hex") -> FieldOfFire:
+    """What one or several sources see together: visibility, best hindrance and cover per hex.
+
+    Parameters
+    ----------
+    board : Board
+    sources : hex, Location or sequence of them
+        Firing hexes or Locations (names, ``"71P5h1"``, indices).
+    levels : int or sequence of int
+        Location level of each source (where the names do not give it).
+    target_levels : int or sequence of int
+        Level of the targets: an integer is that level in every hex that has
+        it and the hex's top level elsewhere (0, the default: ground level);
+        an array gives one Location level per hex.
+    counters : Counters or GameState, optional
+    unit : str, optional
+        Firing unit class, for the cover.
+    model : {"hex", "depiction", "vasl"}
+        As in :func:`los_matrix`.
+
+    Returns
+    -------
+    FieldOfFire
+        Arrays of shape ``(N,)``: ``visible`` (bool), ``hindrance`` (least
+        DRM over the sources that see the hex, :data:`BLOCKED` where none),
+        ``source`` (index into ``sources`` of the best one, -1 where none)
+        and ``cover`` (of each target against its best source; against the
+        first source where none sees it).  :func:`~kernel.fields_of_fire`
+        gives the same result with one row per source.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> fire = field_of_fire(board, "71I4")
+    >>> bool(fire.visible[board.index("71I4")]), fire.shape == (len(board),)
+    (True, True)
+    """
+    source_hexes, source_levels = location_arrays(board, sources, levels, "sources", "levels")
+    if source_hexes.size == 0:
+        raise ValueError("field_of_fire: no sources given: expected at least one hex")
+    targets = every_hex(board)
+    target_levels = target_level_array(board, target_levels)
+    visible = np.empty(len(board), np.bool_)
+    hindrance = np.empty(len(board), np.int32)
+    best = np.empty(len(board), np.int32)
+    if checked_model(model) in ART_MODELS:
+        best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
+                        counters, per_range=model == "vasl")
+    else:
+        best_of_rows(board, source_hexes, source_levels, target_levels, counters, visible, hindrance, best)
+    return FieldOfFire(hindrance, best, source_hexes, source_levels, target_levels,
+                       best_source_cover(board, unit), visible)
 
 
 @holding_state
@@ -160,3 +218,49 @@ def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None,
     # the hex (one pass, where masking and two selections took twice as long)
     best = hindrance.view(np.uint32).min(axis=0).view(np.int32)
     return ThreatMap(count, best, rows.sources)
+
+
+#: Sources per block of :func:`best_of_rows` (its scratch: 4 bytes per source and hex of a block).
+SOURCE_BLOCK = 64
+
+
+def best_of_rows(board, hexes, source_levels, target_levels, counters, visible, hindrance, best):
+    """Per hex, the visible source with the least hindrance (ties: the first listed) into ``visible``,
+    ``hindrance`` (BLOCKED where none sees it) and ``best`` (-1 there), sources taken in blocks."""
+    if len(hexes) == 1:
+        hindrance[:] = source_rows(board, hexes, source_levels, target_levels, counters)[0]
+        np.greater_equal(hindrance, 0, out=visible)
+        best[:] = np.where(visible, 0, -1)
+        return
+    unseen = np.iinfo(np.int32).max
+    least = np.full(len(board), unseen, np.int32)
+    best[:] = -1
+    columns = np.arange(len(board))
+    for lo in range(0, len(hexes), SOURCE_BLOCK):
+        rows = source_rows(board, hexes[lo:lo + SOURCE_BLOCK], source_levels[lo:lo + SOURCE_BLOCK], target_levels,
+                           counters)
+        rows[rows == BLOCKED] = unseen
+        row = rows.argmin(axis=0)
+        value = rows[row, columns]
+        better = value < least
+        least[better] = value[better]
+        best[better] = row[better] + lo
+    visible[:] = best >= 0
+    hindrance[:] = np.where(visible, least, BLOCKED)
+
+
+def best_source_cover(board, unit):
+    """How a :class:`FieldOfFire` computes its ``cover`` on first use: each target's cover against its
+    ``source`` (the first source, or the row's, where none sees it), for the firing unit class."""
+    unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
+
+    def cover(fire: FieldOfFire) -> np.ndarray:
+        targets = every_hex(board)
+        if fire.hindrance.ndim == 1:
+            chosen = np.where(fire.source >= 0, fire.source, 0)
+            return cover_of(board, fire.sources[chosen], fire.levels[chosen], targets, fire.target_levels, unit_index)
+        rows = [cover_of(board, int(h), int(level), targets, fire.target_levels, unit_index)
+                for h, level in zip(fire.sources.tolist(), fire.levels.tolist())]
+        return np.array(rows, np.int16).reshape(fire.hindrance.shape)
+
+    return cover

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel.line_of_sight import _refresh_kernels as K
-from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight._hex import refresh as K
+from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.bulk import los_matrix
 from kernel.line_of_sight.counters import GameState, counter_tables, hex_cells
 from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, model_code, source_arrays, template_tuple
-from kernel.line_of_sight.tracer import templates
+from kernel.line_of_sight._templates.tracer import templates
 
 
 #: Above this many changed hexes, :meth:`HeldLOSMatrix.refresh` recomputes the whole matrix (each
@@ -41,7 +41,7 @@ FULL_REFRESH_HEXES = 32
 def inverse_templates(board):
     """``(inverse_start, inverse_template, offset_min, target_offset, target_dc, target_dy, col_max,
     y_max)``: per cell offset from a LOS's first end, the templates whose trace holds it (see
-    :mod:`._refresh_kernels`); cached."""
+    :mod:`._hex.refresh`); cached."""
     cached = LOS_CACHE.entries(board).get("_los_inverse_templates")
     if cached is None:
         tpl = templates(board)

@@ -6,9 +6,9 @@ import numpy as np
 
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, HINDRANCE, LEVEL
-from kernel.line_of_sight import _cover_kernel as K_cover
-from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight.tracer import templates
+from kernel.line_of_sight._hex import cover as K_cover
+from kernel.line_of_sight._hex import rules
+from kernel.line_of_sight._templates.tracer import templates
 from kernel._limits import MAX_BUILDING_LEVELS, check_range
 from kernel.maps.locations import every_hex_or, level_array
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
@@ -141,7 +141,7 @@ def hex_cover(board, unit_index: int) -> np.ndarray:
 
 
 def cover_tables(board, unit_index: int):
-    """The board's arguments of :func:`kernel.line_of_sight._cover_kernel.cover_and_range` for a
+    """The board's arguments of :func:`kernel.line_of_sight._hex.cover.cover_and_range` for a
     firing unit class (cached on the board)."""
     key = ("cover_tables", unit_index)
     cached = LOS_CACHE.entries(board).get(key)

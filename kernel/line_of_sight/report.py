@@ -184,3 +184,45 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     elif hidden:
         lines.append(f"  ({hidden} more steps with no effect; --all-steps lists them)")
     return "\n".join(lines)
+
+
+def listed_steps(board, counters, keys, hindered):
+    """The steps that matter of many ground-level LOS at once, walked as :meth:`~kernel.LOSResult.explain`
+    walks one (the hex model; the interactive page's step lists).
+
+    Parameters
+    ----------
+    board : Board
+    counters : Counters or None
+    keys : int64 array
+        Pair ``k`` is viewer ``keys[k] // N``, target ``keys[k] % N`` (hex indices, both at ground level).
+    hindered : bool array, one per key
+        True: the pair's steps that add hindrance are listed, as ``(hex, DRM saturated at 127)``;
+        False: its blind steps, as ``(hex, -1)``.
+
+    Returns
+    -------
+    counts : uint8 array, one per key
+        Entries per pair (at most 255, in walking order).
+    hexes, values : int32 and int8 arrays
+        The entries of every pair, pairs in the order of ``keys``.
+
+    Examples
+    --------
+    >>> import numpy as np, kernel
+    >>> board = kernel.load("default")
+    >>> key = board.index("71I4") * len(board) + board.index("72M6")
+    >>> counts, hexes, values = listed_steps(board, None, np.array([key]), np.array([False]))
+    >>> int(counts[0]), [board.names[h] for h in hexes], values.tolist()
+    (2, ['72G6', '72K6'], [-1, -1])
+    """
+    import numpy as np
+
+    from kernel.line_of_sight._hex.queries import listed_steps_kernel
+    from kernel.line_of_sight.counters import counter_tables, query_tables
+
+    _, _, _, no_counters, arguments = query_tables(board, 0)
+    on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
+    keys = np.ascontiguousarray(keys, np.int64)
+    hindered = np.ascontiguousarray(hindered, np.bool_)
+    return listed_steps_kernel(keys, hindered, len(board), *arguments, *on_map)

@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from kernel.line_of_sight import _rules as rules
+from kernel.line_of_sight._hex import rules
 
 
 #: Sentinel of a blocked pair in LOS matrices and fields of fire.
@@ -251,7 +251,7 @@ class PairsResult:
 
 class FieldOfFire:
     """What sources see of every hex: the result of both
-    :func:`~kernel.line_of_sight.bulk.field_of_fire` (the sources merged: arrays of shape ``(N,)``)
+    :func:`~kernel.line_of_sight.fields.field_of_fire` (the sources merged: arrays of shape ``(N,)``)
     and :func:`~kernel.line_of_sight.fields.fields_of_fire` (each source separately: ``(K, N)``).
 
     Attributes

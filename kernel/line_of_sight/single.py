@@ -1,4 +1,5 @@
-"""One LOS between two hexes or Locations, with :meth:`~kernel.line_of_sight.results.LOSResult.explain`.
+"""One LOS between two hexes or Locations, with :meth:`~kernel.line_of_sight.results.LOSResult.explain`, and
+the hexes its line crosses (:func:`trace`, the exact tracer's answer for one pair).
 
 Examples
 --------
@@ -11,9 +12,9 @@ True
 
 from __future__ import annotations
 
-
-from kernel.line_of_sight import _rules as rules
-from kernel.line_of_sight import _field_kernels as K_fields
+from kernel.line_of_sight._hex import queries as K_fields
+from kernel.line_of_sight._hex import rules
+from kernel.line_of_sight._templates.tracer import trace  # noqa: F401 (the pictures' and warm's path to it)
 from kernel.line_of_sight.counters import counter_tables, query_tables
 from kernel.maps.counters import GameState
 from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
@@ -137,7 +138,7 @@ def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, cou
 
 
 def visible_arguments(board, counters) -> tuple:
-    """The arguments of :func:`~kernel.line_of_sight._field_kernels.visible_kernel` after the two ends:
+    """The arguments of :func:`~kernel.line_of_sight._hex.queries.visible_kernel` after the two ends:
     :func:`visible_tables` and the counters' tables, as one tuple, kept (on the board without counters, on
     a :class:`GameState` for the version it was built at) so that a query of an unchanged state builds
     nothing (a third of a microsecond of ``can_see``)."""
@@ -158,8 +159,8 @@ def visible_arguments(board, counters) -> tuple:
 
 
 def visible_tables(board) -> tuple:
-    """The board's arguments of :func:`~kernel.line_of_sight._field_kernels.visible_kernel` and
-    :func:`~kernel.line_of_sight._field_kernels.recorded_kernel` after the two ends: the LOS model,
+    """The board's arguments of :func:`~kernel.line_of_sight._hex.queries.visible_kernel` and
+    :func:`~kernel.line_of_sight._hex.queries.recorded_kernel` after the two ends: the LOS model,
     the templates' and the board's kernel tables, in one flat tuple (cached on the board)."""
     cached = LOS_CACHE.entries(board).get("_los_visible_tables")
     if cached is None:
@@ -174,7 +175,7 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
     references = RULE_REFERENCE[board.ruleset.los_model]
 
     def steps():
-        from kernel.line_of_sight import _depiction as D
+        from kernel.line_of_sight._depiction import walk as D
 
         decoded = []
         for row in log.tolist():

@@ -16,7 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit_inline, jit_parallel
-from kernel.maps.art import HEXSIDE_BAND, UNIT_X, UNIT_Y
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+
+#: A rasterised hexside feature covers the pixels within this many pixels of the hexside, on both sides.
+HEXSIDE_BAND = 2.0
 
 # The three hexside axes (to the N, NE and SE neighbours' centre dots) in pixels: a unit vector along
 # each and half the distance between the two centre dots (where the hexside lies).

@@ -11,7 +11,7 @@ down, so the hex at lattice ``(x, y)`` has its centre dot at pixel
 * first every hex is *rasterised* from the hex model: each pixel takes the
   terrain, building levels and ground level of the hex whose centre dot is
   nearest the pixel's point (:func:`pixel_hexes`), and pixels within
-  :data:`HEXSIDE_BAND` pixels of a hexside carrying a LOS feature (wall,
+  :data:`~kernel.maps._art_kernels.HEXSIDE_BAND` pixels of a hexside carrying a LOS feature (wall,
   hedge, ...) take that feature.  A pixel's point is the pixel ``(x, y)``
   itself on a map without drawn art; on a map with some, pixel ``(x, y)``
   covers the square ``[x, x + 1) x [y, y + 1)`` as in VASL's art, and its
@@ -31,7 +31,7 @@ by row, ``pixels[y, x]``: the direction a LOS across a board wider than high
 mostly walks): its *class* in the high byte (an index into the map's table of
 distinct (terrain mask, building levels, hexside mask) triples, class 0 being
 Open Ground with nothing on it) and its ground elevation plus
-:data:`LEVEL_BIAS` in the low byte (whole levels, -128..127).
+:data:`~kernel._dtypes.LEVEL_BIAS` in the low byte (whole levels, -128..127).
 
 Examples
 --------
@@ -52,22 +52,14 @@ import numpy as np
 
 from kernel import _disk_cache
 from kernel._cache import BoardCache
-from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
-
-#: Pixels per lattice unit across (VASL: 56.25 px between two columns' centres).
-UNIT_X = 18.75
-#: Pixels per lattice unit down (VASL: 64.5 px from a hex's flat side to the opposite one).
-UNIT_Y = 32.25
-#: A rasterised hexside feature covers the pixels within this many pixels of the hexside, on both sides.
-HEXSIDE_BAND = 2.0
+from kernel._dtypes import HEX_INDEX, HEXSIDE_MASK, LEVEL, LEVEL_BIAS, PIXEL_CLASS, PIXEL_LEVEL, TERRAIN_MASK
+from kernel.grid.pixels import UNIT_X, UNIT_Y
 
 #: Most pixel classes one map can hold (the class is the high byte of a pixel word).
 MAX_CLASSES = 256
 #: Most pixels of one map's art.  Building it takes about 16 bytes per pixel at its peak (measured: a
 #: 51 x 200 random board, 36.3 million pixels, 0.59 GB), so the bound keeps the build under 1.6 GB.
 MAX_ART_PIXELS = 100_000_000
-#: Added to a pixel's elevation in the low byte of its word.
-LEVEL_BIAS = 128
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,9 @@ def art_image(board, box=None, *, max_width: int = MAX_DRAWN_WIDTH):
     """
     from matplotlib.colors import to_rgb
 
-    from kernel.maps.art import LEVEL_BIAS, UNIT_X, UNIT_Y, board_art
+    from kernel._dtypes import LEVEL_BIAS
+    from kernel.grid.pixels import UNIT_X, UNIT_Y
+    from kernel.maps.art import board_art
 
     art = board_art(board)
     height, width = art.pixels.shape

@@ -123,7 +123,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     from matplotlib.patches import Patch
     import matplotlib.patheffects as effects
     from kernel.line_of_sight.report import los_report
-    from kernel.line_of_sight.tracer import trace
+    from kernel.line_of_sight.single import trace
     from kernel.render.art_layer import backdrop_text, uses_art
     from kernel.render.board_map import draw_backdrop
     from kernel.render.labels import draw_labels
@@ -200,7 +200,7 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
                             label="blind hex (in the A6.4 zone, along the line)"))
     runs = pixel_runs(result)
     if runs:
-        from kernel.maps.art import UNIT_X, UNIT_Y
+        from kernel.grid.pixels import UNIT_X, UNIT_Y
         from kernel.render.common import SQRT3
 
         colours = {"blocks": "#b71c1c", "blind": BLIND_COLOUR, "hindrance": "#e65100", "no effect": "#0277bd"}

@@ -60,7 +60,7 @@ def art_background(board) -> dict | None:
     -------
     dict or None
         ``image``: a ``data:image/png;base64,...`` URL; ``width``, ``height``: its size in pixels;
-        ``unit_x``, ``unit_y``: pixels per lattice unit (:data:`kernel.maps.art.UNIT_X`, ``UNIT_Y``);
+        ``unit_x``, ``unit_y``: pixels per lattice unit (:data:`kernel.grid.pixels.UNIT_X`, ``UNIT_Y``);
         ``legend``: the colour and label of each terrain, feature and ground level the image shows.
 
     Examples
@@ -69,7 +69,8 @@ def art_background(board) -> dict | None:
     >>> art_background(kernel.load("71")) is None   # a text board: its art is the hex model's
     True
     """
-    from kernel.maps.art import UNIT_X, UNIT_Y, board_art
+    from kernel.grid.pixels import UNIT_X, UNIT_Y
+    from kernel.maps.art import board_art
 
     if board.orientation != "flat" or not any(p.board.art is not None for p in board.placements):
         return None

@@ -149,7 +149,8 @@ def map_drawing(board) -> dict:
 
 def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
     """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed."""
-    from kernel.line_of_sight.bulk import field_of_fire, los_matrix, los_pairs
+    from kernel.line_of_sight.bulk import los_matrix, los_pairs
+    from kernel.line_of_sight.fields import field_of_fire
     from kernel.render.page_steps import judged_pixel_runs, los_steps
 
     n = len(board)

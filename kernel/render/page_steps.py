@@ -11,7 +11,7 @@ read), only
   ``blind``: every obstacle or crest whose blind zone holds the lower end.
 
 These pairs are a small part of all pairs; their walks are recorded in one
-kernel call (:func:`kernel.line_of_sight._field_kernels.listed_steps_kernel`:
+kernel call (:func:`kernel.line_of_sight.report.listed_steps`:
 the walk of :meth:`kernel.LOSResult.explain`, pair after pair).  The result
 is a count of entries per pair (row = viewer, column = target, both at
 ground level; mostly 0, so it compresses to little)
@@ -64,15 +64,11 @@ def los_steps(board, counters, visible_hindered: np.ndarray, blind: np.ndarray) 
     >>> [board.names[h] for h in steps["hexes"]], steps["values"].tolist()
     (['72G6', '72K6'], [-1, -1])
     """
-    from kernel.line_of_sight._field_kernels import listed_steps_kernel
-    from kernel.line_of_sight.counters import counter_tables, query_tables
+    from kernel.line_of_sight.report import listed_steps
 
     n = len(board)
-    _, _, _, no_counters, arguments = query_tables(board, 0)
-    on_map = no_counters if counters is None else counter_tables(board, counters, bulk=False)
     keys = np.flatnonzero((visible_hindered | blind).ravel()).astype(np.int64)
-    hindered = visible_hindered.ravel()[keys]
-    pair_counts, hexes, values = listed_steps_kernel(keys, hindered, n, *arguments, *on_map)
+    pair_counts, hexes, values = listed_steps(board, counters, keys, visible_hindered.ravel()[keys])
     counts = np.zeros(n * n, np.uint8)
     counts[keys] = pair_counts
     return {"counts": counts.reshape(n, n), "hexes": hexes.astype(np.uint16), "values": values.astype(np.int8)}
@@ -94,7 +90,7 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
         ``counts`` (uint8 (N, N), upper triangle), then per run in key order (``a * N + b``): ``hexes``
         (uint16), ``classes`` (uint8, an index into ``class_names``), ``pixels`` (uint16, x0, y0, x1, y1
         of the run's first and last pixel; uint32 on art wider than 65,536 pixels) and ``values`` (int8: DRM > 0,
-        :data:`~kernel.line_of_sight._depiction_runs.RUN_BLOCKS` or ``RUN_BLIND``); ``class_names``: what each pixel class shows; ``hexside_run_name``: how a step of
+        a block or blind mark, as :func:`~kernel.line_of_sight.depiction.judged_runs` gives them); ``class_names``: what each pixel class shows; ``hexside_run_name``: how a step of
         class :data:`HEXSIDE_RUN_CLASS` is named.
 
     Examples
@@ -108,8 +104,7 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     >>> int(runs["counts"].sum()) == len(runs["values"]) > 0, int(np.tril(runs["counts"]).sum())
     (True, 0)
     """
-    from kernel.line_of_sight import _depiction as D
-    from kernel.line_of_sight.depiction import HEXSIDE_RUN_STEP, class_name, judged_runs
+    from kernel.line_of_sight.depiction import HEXSIDE_RUN_STEP, class_name, judged_run_classes, judged_runs
 
     n = len(board)
     first, second = np.nonzero(np.triu(matrix != 0, 1))
@@ -119,8 +114,9 @@ def judged_pixel_runs(board, counters, matrix: np.ndarray) -> dict:
     kept = runs[np.arange(RUNS_PER_PAIR)[None, :] < pair_counts[:, None]]   # (runs, 7), pairs in key order
     wide = bool(kept.size) and int(kept[:, 2:6].max()) > np.iinfo(np.uint16).max   # art over 65,536 pixels
     n_classes = int(kept[:, 1].max()) + 1 if kept.size else 0
-    classes = np.select([kept[:, 1] == D.COUNTERS, kept[:, 1] == D.HEXSIDE_RUN], [COUNTERS_CLASS, HEXSIDE_RUN_CLASS],
-                        kept[:, 1]).astype(np.uint8)
+    counters_class, hexside_run_class = judged_run_classes()
+    classes = np.select([kept[:, 1] == counters_class, kept[:, 1] == hexside_run_class],
+                        [COUNTERS_CLASS, HEXSIDE_RUN_CLASS], kept[:, 1]).astype(np.uint8)
     return {"counts": counts, "hexes": kept[:, 0].astype(np.uint16), "classes": classes,
             "pixels": kept[:, 2:6].astype(np.uint32 if wide else np.uint16).ravel(), "values": kept[:, 6].astype(np.int8),
             "class_names": [class_name(board, c) for c in range(n_classes)], "hexside_run_name": HEXSIDE_RUN_STEP}

@@ -45,7 +45,8 @@ from pathlib import Path
 import numpy as np
 
 from kernel.importers.vasl.files import VaslBoardFiles, read_board_files
-from kernel.importers.vasl.pixels import UNIT_X, UNIT_Y, pixel_grid
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+from kernel.importers.vasl.pixels import pixel_grid
 
 #: Hexside-obstacle pixels (walls, hedges) closer than this to the viewer's or
 #: target's hex belong to that hex's hexsides and are ignored (B9.2).

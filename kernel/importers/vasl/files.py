@@ -14,7 +14,7 @@ import numpy as np
 from kernel._limits import (MAX_ARCHIVE_MEMBERS, MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL,
                             MAX_MEMBER_BYTES, MAX_VASL_PIXELS, MIN_LEVEL, read_limited)
 from kernel.grid.columns import board_problem
-from kernel.importers.vasl.pixels import COLUMN_PITCH, HEX_HEIGHT
+from kernel.grid.pixels import COLUMN_PITCH, HEX_HEIGHT
 
 
 #: Names of the three files of a VASL board.

@@ -14,7 +14,8 @@ import numpy as np
 from kernel.grid.lattice import CENTRE_STEP, neighbour
 from kernel.importers.vasl.files import LOSData
 from kernel.importers.vasl.hex_terrain import ROAD_MIN_PIXELS, HexClasses
-from kernel.importers.vasl.pixels import UNIT_X, UNIT_Y, PixelGrid, cell_name, disc_pixels, hexside_pixels
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+from kernel.importers.vasl.pixels import PixelGrid, cell_name, disc_pixels, hexside_pixels
 from kernel.importers.vasl.terrain_map import KIND_HEXSIDE, KIND_ROAD, KIND_TERRAIN, KIND_UNMAPPED, TerrainLookup
 from kernel.maps.specs import BoardSpec
 

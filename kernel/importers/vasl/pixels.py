@@ -7,24 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernel.grid.lattice import VERTEX_OFFSETS
+from kernel.grid.pixels import COLUMN_PITCH, UNIT_X, UNIT_Y
 from kernel.maps.specs import BoardSpec
-
-
-
-#: Horizontal distance between two columns' centres, in pixels.
-COLUMN_PITCH = 56.25
-
-
-#: Height of a hex (flat side to flat side), in pixels.
-HEX_HEIGHT = 64.5
-
-
-#: One lattice unit of :mod:`kernel.grid.lattice` (``s/2`` across, ``s*sqrt(3)/2``
-#: down) in pixels: lattice ``(x, y)`` lies at pixel ``(x * UNIT_X, y * UNIT_Y)``.
-UNIT_X = COLUMN_PITCH / 3.0
-
-
-UNIT_Y = HEX_HEIGHT / 2.0
 
 
 def pixel_centre(column: int, number: int) -> tuple[float, float]:

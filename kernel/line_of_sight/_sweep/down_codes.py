@@ -1,4 +1,4 @@
-"""The per-source codes of a source above its targets (private; see :mod:`kernel.line_of_sight._source_kernels`).
+"""The per-source codes of a source above its targets (private; see :mod:`kernel.line_of_sight._sweep.rows`).
 
 For one source at ``S2`` half levels, the effect of a hex on a LOS down to
 any lower target, when that LOS is not a continuous slope, depends on the
@@ -12,7 +12,7 @@ being walked.
 from __future__ import annotations
 
 from kernel._jit import jit
-from kernel.line_of_sight._rules import (
+from kernel.line_of_sight._hex.rules import (
     H_GROUND2, H_HINDRANCE, H_HINDRANCE_INHERENT, H_HINDRANCE_TOP, H_OBSTACLE, H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT,
     H_SMOKE, H_SMOKE_TOP,
 )

@@ -1,6 +1,6 @@
 """Per-source fields of fire (private; see :mod:`kernel.line_of_sight.fields`).
 
-:func:`source_fields_kernel` answers what :func:`~kernel.line_of_sight._field_kernels.fields_kernel`
+:func:`source_fields_kernel` answers what :func:`~kernel.line_of_sight._hex.queries.fields_kernel`
 answers (per source and target: blocked, or the hindrance DRM), with the same
 numbers, faster where the source is above its targets or at their level.
 
@@ -10,7 +10,7 @@ hex alone except for its blind-hex test (ASL; ``docs/los-semantics.md``
 section 2): it blocks outright (hill ground at or above ``S2``, an
 obstacle reaching ``S2``), or adds a fixed hindrance DRM and may be a blind
 hex for targets close enough below it.
-:func:`~kernel.line_of_sight._down_codes.down_codes` writes these per grid
+:func:`~kernel.line_of_sight._sweep.down_codes.down_codes` writes these per grid
 cell once per source (int32 ``codes``, with the blind-hex bounds
 in ``blind``, the vertex touches in ``vcodes``); each target's line then
 reads one int32 per crossed hex.  The line is walked from the target's end
@@ -20,7 +20,7 @@ obstacle, or a hexside run, where the rules need the hexes before it.
 
 Targets at the source's own level, when they are at least half the
 targets (a source at ground level on most maps), are served by one walk of
-the templates' prefix tree (:mod:`kernel.line_of_sight._template_trie`)
+the templates' prefix tree (:mod:`kernel.line_of_sight._templates.tree`)
 over the same-level codes of the counters' tables: lines sharing their
 first hexes share that work, and no line in the shadow of a block is
 walked.  The tree leaves undecided the lines along a hexside or through a
@@ -30,7 +30,7 @@ For the field of fire only "blocked" and the total DRM matter, and both
 are independent of the order of the steps (every DRM is >= 0, the
 hindrance cap is compared with the total at the end).  Every other pair
 goes to the per-pair evaluator
-(:func:`~kernel.line_of_sight._kernels.evaluate_pairs`) in one call per
+(:func:`~kernel.line_of_sight._hex.pairs.evaluate_pairs`) in one call per
 source: other rule sets, targets above the source, targets at its level
 the tree leaves undecided (or of a source with fewer than half its targets
 at its level), SMOKE in an end's hex, an end in a depression, a possible
@@ -49,19 +49,20 @@ import numba
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
-from kernel.line_of_sight._down_codes import (
+from kernel.line_of_sight._sweep.down_codes import (
     DRM_MASK, ON_MAP_BIT, RUN_COMPLEX, SIDES_SHIFT, SLOPE_BIT, TOP_OFFSET, TOP_SHIFT, VERTEX_COMPLEX, down_codes,
     hex_range,
 )
-from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
-from kernel.line_of_sight._rules import (
+from kernel.line_of_sight._hex.pairs import evaluate_pairs, pair_buffers
+from kernel.line_of_sight._hex.rules import (
     BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect, asl_run_wall_blocks,
     asl_vertex_wall_blocks, depression_bank, end_smoke,
 )
-from kernel.line_of_sight._target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
+from kernel.line_of_sight._sweep.target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
     target_table
-from kernel.line_of_sight._template_trie import HARD as STATE_HARD, NO_RANGE_LIMIT, level_states
-from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
+from kernel.line_of_sight._templates.tree import NO_RANGE_LIMIT
+from kernel.line_of_sight._sweep.tree_walk import HARD as STATE_HARD, level_states
+from kernel.line_of_sight._templates.tracer import HEXSIDE, INTERIOR, VERTEX
 
 #: The per-source codes serve a source when at least half its targets lie this many levels below it
 #: (else every pair goes per pair).
@@ -78,7 +79,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
     (not saturated), or BLOCKED; targets ``skip_from`` half levels high or higher are left out (``out``
     not written).  ``target_info``: the targets' table (:func:`target_table`); ``trie``: the templates'
-    prefix tree (``nodes, entries, targets, depth, range_limit``, :mod:`kernel.line_of_sight._template_trie`);
+    prefix tree (``nodes, entries, targets, depth, range_limit``, :mod:`kernel.line_of_sight._templates.tree`);
     ``lowest``: the lowest target's height in half levels."""
     grid, base, start, packed, ranges, max_dc, max_dy = tpl
     col, yv, hs_obst, hs_hind, cap, units_block, neighbours, depression_group = board_tables

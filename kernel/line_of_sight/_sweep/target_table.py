@@ -1,5 +1,5 @@
 """The targets of a per-source kernel call as one table, read once per call rather than once per source
-(private; see :mod:`kernel.line_of_sight._source_kernels`).
+(private; see :mod:`kernel.line_of_sight._sweep.rows`).
 
 Memory: 32 bytes per target.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit
-from kernel.line_of_sight._rules import H_GROUND2, end_smoke
+from kernel.line_of_sight._hex.rules import H_GROUND2, end_smoke
 
 # Rows of the targets' table (:func:`target_table`) and its flags.
 T_HEIGHT, T_COLUMN, T_Y, T_FLAGS = range(4)

@@ -9,7 +9,7 @@ to date, so the first build and the in-place update cannot drift apart.
 from __future__ import annotations
 
 from kernel._jit import jit
-from kernel.line_of_sight._rules import (
+from kernel.line_of_sight._hex.rules import (
     CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, CODE_UNIT, H_GROUND2, H_HINDRANCE, H_HINDRANCE_TOP, H_OBSTACLE, H_SMOKE,
     H_SMOKE_TOP, H_UNITS, H_VEHICLE, MODEL_ASL, MODEL_VV,
 )

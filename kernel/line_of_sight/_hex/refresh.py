@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit
-from kernel.line_of_sight._kernels import evaluate_pairs, pair_buffers
-from kernel.line_of_sight._rules import BLOCKED
+from kernel.line_of_sight._hex.pairs import evaluate_pairs, pair_buffers
+from kernel.line_of_sight._hex.rules import BLOCKED
 
 
 @jit

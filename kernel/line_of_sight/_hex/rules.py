@@ -5,7 +5,7 @@ it.  The steps every crossed hex meets (``asl_hex_effect``,
 ``asl_hex_hindrance``, ``simple_hex_effect``, ``end_smoke``,
 ``ranges_from_higher``, ``record_step``) are compiled with
 ``inline="always"`` (``jit_inline``), so
-:func:`kernel.line_of_sight._kernels.evaluate_pairs` runs them as if written
+:func:`kernel.line_of_sight._hex.pairs.evaluate_pairs` runs them as if written
 out in its loop (no call, no argument passing per step).  The steps met once
 per pair or only at a hexside run, a vertex or a depression are plain
 kernels (``jit``): numba's inlining at IR level re-types a callee at every
@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit, jit_inline
-from kernel.line_of_sight.tracer import HEXSIDE, INTERIOR, VERTEX
+from kernel.line_of_sight._templates.tracer import HEXSIDE, INTERIOR, VERTEX
 
 # Effects of a step, ordered.
 NONE, BLIND, BLOCK = 0, 1, 2

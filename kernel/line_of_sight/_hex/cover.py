@@ -9,7 +9,7 @@ ASL, the uphill/downhill dice of CCN; none on a bridge deck).
 from __future__ import annotations
 
 from kernel._jit import jit
-from kernel.line_of_sight._rules import MODEL_ASL, MODEL_CCN
+from kernel.line_of_sight._hex.rules import MODEL_ASL, MODEL_CCN
 
 
 @jit

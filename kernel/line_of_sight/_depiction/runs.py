@@ -1,7 +1,7 @@
 """numba kernel of the judged pixel runs of many depiction-model LOS at once (private; see
 :func:`kernel.line_of_sight.depiction.judged_runs`).
 
-The depiction walk (:func:`kernel.line_of_sight._depiction.depiction_walk`)
+The depiction walk (:func:`kernel.line_of_sight._depiction.walk.depiction_walk`)
 records one step per run of judged art pixels of one hex, class and
 elevation (what ``hexkernel los --depiction --explain`` lists).  The
 interactive page marks, for the LOS it shows, the runs that decided
@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit
-from kernel.line_of_sight._depiction import (
+from kernel.line_of_sight._depiction.walk import (
     LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, depiction_walk,
     scratch_size,
 )
-from kernel.line_of_sight._rules import BLIND, BLOCK, NONE
+from kernel.line_of_sight._hex.rules import BLIND, BLOCK, NONE
 
 #: Columns of a kept run: hex, pixel class, first pixel (x, y), last pixel (x, y), value.
 (RUN_HEX, RUN_CLASS, RUN_X0, RUN_Y0, RUN_X1, RUN_Y1, RUN_VALUE) = range(7)

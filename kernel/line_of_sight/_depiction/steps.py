@@ -1,6 +1,6 @@
 """The steps of a depiction-model walk: its log's layout, its scratch memory, and the small helpers that judge
 a pixel for a continuous slope, count a hindrance once and record a step (private, numba; used by
-:mod:`kernel.line_of_sight._depiction`, which re-exports the names below).
+:mod:`kernel.line_of_sight._depiction.walk`, which re-exports the names below).
 
 The walk's steps that run once per pair or per hex, not per pixel, and only on some pairs (the whole walk
 judged for a continuous slope, a hex's counters, the inherent terrain beside a hexside the LOS runs along)
@@ -14,13 +14,12 @@ inherent terrain beside a hexside the LOS runs along, ``HEXSIDE_RUN``: :func:`lo
 
 from __future__ import annotations
 
+from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline
-from kernel.line_of_sight._pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
-from kernel.line_of_sight._rules import BLOCK, NONE, R_HINDRANCE, R_NONE, asl_hex_hindrance, end_smoke
+from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
+from kernel.line_of_sight._hex.rules import BLOCK, NONE, R_HINDRANCE, R_NONE, asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
 
-#: The map's pixel words (kernel.maps.art.MapArt.pixels, ``pixels[y, x]``): class << 8 | level + LEVEL_BIAS.
-LEVEL_BIAS = 128
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap, at least 1, is below it: each
 #: hex or range remembered adds at least 1).
 MAX_HINDRANCE_HEXES = 64
@@ -58,7 +57,7 @@ def slope_pixel_holds(x, y, off, a, b, ddx, ddy, high, S2, pixels, cell_index, n
 @jit_inline
 def walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares):
     """Pixel ``i`` of a walk: of VASL's trace in ``counted`` with ``per_range``, else of the rounded segment
-    (:func:`~kernel.line_of_sight._pixel_geometry.walk_pixel`)."""
+    (:func:`~kernel.line_of_sight._depiction.pixel_geometry.walk_pixel`)."""
     if per_range:
         return counted[COUNTED_SIZE + 2 * i], counted[COUNTED_SIZE + 2 * i + 1]
     return walk_pixel(i, steps, ax, ay, dx, dy, width, height, squares)

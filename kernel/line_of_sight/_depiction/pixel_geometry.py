@@ -1,5 +1,5 @@
 """Pixel geometry of the depiction LOS model: which hex a walked pixel belongs to, the pixels a walk visits
-(private, numba; used by :mod:`kernel.line_of_sight._depiction`).
+(private, numba; used by :mod:`kernel.line_of_sight._depiction.walk`).
 
 Pixels are VASL's: one lattice unit of :mod:`kernel.grid.lattice` is
 ``UNIT_X`` pixels across and ``UNIT_Y`` down (:mod:`kernel.maps.art`), so hex ``h`` has its
@@ -15,7 +15,7 @@ import numpy as np
 
 from kernel._jit import jit, jit_inline
 from kernel.maps._art_kernels import pixel_hex
-from kernel.maps.art import UNIT_X, UNIT_Y
+from kernel.grid.pixels import UNIT_X, UNIT_Y
 
 #: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
 #: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.

@@ -34,7 +34,7 @@ import numba
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, NO_HEX
 from kernel._jit import jit, jit_parallel
-from kernel.line_of_sight._template_store import TABLE_NAMES, stored_tables
+from kernel.line_of_sight._templates.store import TABLE_NAMES, stored_tables
 
 #: Contact kinds stored in templates.
 INTERIOR, HEXSIDE, VERTEX = 0, 1, 2

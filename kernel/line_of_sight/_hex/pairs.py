@@ -9,7 +9,7 @@ pairs (one end may stay fixed: a matrix row, a field-of-fire source) and
 writes each pair's status; the bulk kernels call it per row or per chunk, and
 the single-LOS API calls it for one pair with ``record=True`` to collect the
 per-step effects for ``explain()``.  The rule steps it applies to each hex,
-crossing and hexside run live in :mod:`kernel.line_of_sight._rules`; those of
+crossing and hexside run live in :mod:`kernel.line_of_sight._hex.rules`; those of
 a hex's interior are inlined here by numba, those of a vertex are called
 (:func:`asl_vertex_step`: few steps reach them, and inlined they cost a share
 of every specialisation's compile).
@@ -20,14 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit, jit_parallel
-from kernel.line_of_sight._rules import (
+from kernel.line_of_sight._hex.rules import (
     BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
     MODEL_ASL, MODEL_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
     S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, asl_run_wall_blocks,
     asl_vertex_wall_blocks, depression_bank, end_smoke, ranges_from_higher, record_step, simple_hex_effect, simple_run_effect,
     vv_slope_hexes,
 )
-from kernel.line_of_sight.tracer import INTERIOR, VERTEX
+from kernel.line_of_sight._templates.tracer import INTERIOR, VERTEX
 
 
 @jit
@@ -54,7 +54,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
 
     * templates: ``grid`` (grid_flat), ``base``, ``start``, ``packed`` with
       ``packed[e] = offset << 5 | kind << 3 | (cross + 1)``, ``ranges[e]`` =
-      (range from a, range from b), ``max_dc``, ``max_dy`` (see kernel.line_of_sight.tracer);
+      (range from a, range from b), ``max_dc``, ``max_dy`` (see kernel.line_of_sight._templates.tracer);
     * board: ``col``, ``yv``, hexside obstacle heights and hindrances
       ``hs_obst``/``hs_hind`` (N, 6), the hindrance ``cap`` and ``units_block``;
     * per call: ``hex_info`` (N, H_COLUMNS) with the hex's ground, obstacle,

@@ -7,11 +7,11 @@ drawn art, pixel ``(x, y)`` covers ``[x, x + 1) x [y, y + 1)`` (VASL's), the poi
 at its centre; without, the points rounded, each pixel judged at itself (``pixel_point``, as the rasteriser). A
 pixel belongs to a hex of the exact trace (one whose closed hexagon the segment meets): the one whose centre dot is
 nearest that point (ties: smaller lattice x, then y), :func:`kernel.maps.art.pixel_hexes` unless that hex misses the
-segment (:func:`._pixel_geometry.walk_hex`). The ends' hexes' pixels never count, except those of a class whose
+segment (:func:`.pixel_geometry.walk_hex`). The ends' hexes' pixels never count, except those of a class whose
 terrain is an obstacle even there (``class_own``: a rowhouse's wall between two hexes, B23.71): they block when
 that end lies below their top; ``hex_own`` marks the ends whose pixels near their centre dot are walked. Every other
 pixel is judged as a hex of its own at its own ground level, with the rule steps of
-:mod:`kernel.line_of_sight._rules` (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info``
+:mod:`kernel.line_of_sight._hex.rules` (``asl_hex_effect``, ``asl_hex_hindrance``) reading one row of ``pixel_info``
 (laid out like ``hex_info``: a row per pixel class and elevation), ranges counted in hexes from the pixel's hex. A
 wall or hedge pixel (``class_wall`` > 0) is an obstacle half a level above its ground that makes no blind hexes and
 is ignored when the hexside of its hex nearest it touches either end's hex: one of the end's own hexsides or one
@@ -36,18 +36,20 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline, jit_parallel
-from kernel.line_of_sight._depiction_steps import (  # noqa: F401 (the log's layout is read through this module)
-    COUNTED_SIZE, COUNTERS, HEXSIDE_RUN, KEPT_DRM, LEVEL_BIAS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX,
+from kernel.grid.pixels import UNIT_X, UNIT_Y
+from kernel.line_of_sight._depiction.steps import (  # noqa: F401 (the log's layout is read through this module)
+    COUNTED_SIZE, COUNTERS, HEXSIDE_RUN, KEPT_DRM, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX,
     LOG_LAST_PIXEL, LOG_LEVEL, LOG_REASON, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, MAX_HINDRANCE_HEXES, add_end_smoke,
     count_hindrance, hex_counters_drm, hexside_run_terrain, log_counters, log_run, scratch_size, slope_holds_all,
     slope_pixel_holds, walked_pixel,
 )
-from kernel.line_of_sight._pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, UNIT_X, UNIT_Y, hex_range, hexside_run_key, hexside_touches_end,
+from kernel.line_of_sight._depiction.pixel_geometry import (
+    INNER_RADIUS, INNER_RADIUS2, hex_range, hexside_run_key, hexside_touches_end,
     near_open_far_vertex, vasl_trace, vertex_touch, walk_hex, walk_pixel,
 )
-from kernel.line_of_sight._rules import (
+from kernel.line_of_sight._hex.rules import (
     BLOCK, BLOCKED, H_GROUND2, H_HINDRANCE_INHERENT, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE,
     R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
