@@ -224,6 +224,7 @@ def _depth_px(board, a, b, h):
     return np.minimum(flat, slanted).max()
 
 
+@pytest.mark.slow
 def test_on_a_board_without_art_it_follows_the_hex_model():
     """On a board without art the depiction model gives the hex model's answer (blocked or clear, the
     hindrance, the continuous slope) on every pair of the default map but the documented edge cases
