@@ -186,7 +186,7 @@ def test_pieces_past_their_limits(tmp_path, folder):
     for command, message in ((deep, rf"piece 77: more than {MAX_PIECE_TRAITS} traits in its type"),
                              ("+/78/", r"piece 78: an add command without a type"),
                              ("+/79/mark;X/1", r"piece 79: its innermost trait is 'mark': expected the basic piece"),
-                             ("+/80/" + "x" * 300_000, r"piece 1: its command has 300005 characters: expected at most 200000")):
+                             ("+/80/" + "x" * 300_000, r"piece 1: its command has 300005 characters: expected at most 100000")):
         text = join_sequence(["begin_save", join_sequence(["", command], "\x1b"), "bd\t0\t0\t05\tVER\t1.0\t",
                               "end_save"], "\x1b")
         with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: " + message):

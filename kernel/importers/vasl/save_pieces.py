@@ -85,7 +85,8 @@ def parse_piece(command: str, index: int, where: str) -> RawPiece | StackRecord:
                              f"most {MAX_PIECE_CHARS}")
     fields = split_sequence(command[2:], "/", 3, f"{where}: piece {index + 1}", "fields")
     piece_id = fields[0][:40]
-    label = f"{where}: piece {piece_id or index + 1}"
+    shown = piece_id if piece_id.isprintable() and " " not in piece_id else repr(piece_id)
+    label = f"{where}: piece {shown or index + 1}"
     if len(fields) < 2 or not fields[1]:
         raise SavedGameError(f"{label}: an add command without a type: expected +/ID/TYPE/STATE")
     type_text, state_text = fields[1], fields[2] if len(fields) > 2 else ""
