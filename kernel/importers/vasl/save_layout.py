@@ -9,7 +9,7 @@ is its picture's (its ``LOSData`` grid: 1800 x 645 pixels for a standard
 board), or its crop rectangle's, times its magnification (``ZOOM``).
 
 :func:`hex_at` turns a map pixel into the board it lies on and the board
-hex (column, number) whose centre is nearest, in that board's own pixels: as
+hex (column, number) that holds it (:func:`nearest_cell`), in that board's own pixels: as
 VASL does it, the pixel is moved to the board's corner, turned about the
 board's centre when the board lies rotated, divided by the magnification and
 moved by the crop rectangle's corner.  A pixel outside every board (the
@@ -26,7 +26,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernel.importers.vasl.pixels import COLUMN_PITCH, UNIT_Y, pixel_centre
+from kernel.importers.vasl.pixels import COLUMN_PITCH, UNIT_X, UNIT_Y, pixel_centre
 from kernel.importers.vasl.save_rules import EDGE_BUFFER
 from kernel.importers.vasl.save_stream import BoardRecord
 
@@ -115,8 +115,10 @@ def local_pixel(board: PlacedBoard, x: int, y: int) -> tuple[float, float]:
 
 
 def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, int]:
-    """The cell ``(column, number)`` of a geomorphic board whose centre is nearest its pixel ``(px, py)``
-    (ties: the lower column, then the lower number).
+    """The cell ``(column, number)`` of a geomorphic board holding its pixel ``(px, py)``, as VASL's LOS map
+    finds a piece's hex: the hex whose hexagon holds the pixel, edges included (corners ``(cx +- 37.5, cy)``
+    and ``(cx +- 18.75, cy +- 32.25)``: VASL's hexes, which tile the board), the nearest centre of two or
+    three on a hexside or vertex, then the lower column, then the lower number.
 
     >>> nearest_cell(33, 10, 450.0, 548.0), nearest_cell(33, 10, 0.0, 0.0), nearest_cell(33, 10, 57.0, 2.0)
     ((8, 9), (0, 1), (1, 0))
@@ -133,14 +135,16 @@ def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, in
             if not low <= number <= high:
                 continue
             cx, cy = pixel_centre(column, number)
-            distance = (px - cx) ** 2 + (py - cy) ** 2
-            if best is None or distance < best[0]:
-                best = (distance, column, number)
-    if best is None:  # a board of one column or row: clamp
+            dx, dy = abs(px - cx), abs(py - cy)
+            inside = dy <= UNIT_Y and UNIT_Y * dx + UNIT_X * dy <= 2 * UNIT_X * UNIT_Y
+            key = (not inside, dx * dx + dy * dy, column, number)
+            if best is None or key < best:
+                best = key
+    if best is None:  # a point beyond the board's cells (cannot happen for a pixel on the board): clamp
         column = min(max(first, 0), columns - 1)
         odd = column % 2
         return column, min(max(round((py / UNIT_Y + 1 - odd) / 2), 0 if odd else 1), rows)
-    return best[1], best[2]
+    return best[2], best[3]
 
 
 def hex_at(boards: list[PlacedBoard], x: int, y: int) -> tuple[PlacedBoard, int, int] | None:

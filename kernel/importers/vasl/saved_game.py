@@ -4,8 +4,8 @@
 decodes its commands (:mod:`~kernel.importers.vasl.save_stream`), composes
 its map from the ``bd`` record (:mod:`~kernel.importers.vasl.save_map`) and
 reads every piece (:mod:`~kernel.importers.vasl.save_pieces`).  Each piece
-on a board is placed at the hex whose centre is nearest its position
-(:mod:`~kernel.importers.vasl.save_layout`) and given what it is
+on a board is placed at the hex holding its position, as VASL's LOS map
+finds it (:mod:`~kernel.importers.vasl.save_layout`), and given what it is
 (:mod:`~kernel.importers.vasl.save_rules`):
 
 * SMOKE (its DRM and height) and vehicles and wrecks go into the state's
