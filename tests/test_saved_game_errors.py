@@ -202,6 +202,7 @@ def test_groups_nested_too_deep(tmp_path, folder):
         read(with_stream(tmp_path / "bad.vsav", obfuscated(text)), folder)
 
 
+@pytest.mark.slow
 def test_the_cli_gives_one_line_and_leaves_nothing(tmp_path, folder):
     bad = with_stream(tmp_path / "bad.vsav", b"!VCSK5b" + obfuscated(good_stream())[7:])
     out = tmp_path / "fire.png"
