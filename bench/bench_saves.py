@@ -125,7 +125,7 @@ FIRE_PEER = "fresh process: hexkernel fire --map bd01 --from 1C2 --png (whole ru
 def test_fire_picture_of_a_unit(benchmark, tmp_path):
     picture = tmp_path / "fire.png"
     seconds = measure(benchmark, FIRE, command("fire", "--map", FULL, "--from", "6-4-8 Esq", "--png", picture,
-                                               "--force", "--dpi", "100"), rounds=3)
+                                               "--force"), rounds=3)
     FIGURES["fire picture of a unit of a save, s (whole command; target <= 2)"] = (seconds, "s")
     RATIOS.append((FIRE, FIRE_PEER, "fire picture of a save's unit / of a VASL board's hex", 2.0))
     assert picture.stat().st_size > 10_000
@@ -134,7 +134,7 @@ def test_fire_picture_of_a_unit(benchmark, tmp_path):
 def test_fire_picture_of_a_vasl_boards_hex(benchmark, tmp_path):
     picture = tmp_path / "fire.png"
     measure(benchmark, FIRE_PEER, command("fire", "--map", VASL / "bd01", "--from", "1C2", "--png", picture,
-                                          "--force", "--dpi", "100"), rounds=3)
+                                          "--force"), rounds=3)
 
 
 def peak_megabytes(function) -> float:
