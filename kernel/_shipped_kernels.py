@@ -35,6 +35,13 @@ from pathlib import Path
 #: x86-64-v3 level (AVX2, FMA, BMI1/2, MOVBE: x86-64 processors since 2013-2015), from the measured losses of
 #: the portable levels against code tuned for the build machine (docs/benchmarks.md).
 TARGET = {"NUMBA_CPU_NAME": "x86-64-v3", "NUMBA_CPU_FEATURES": ""}
+#: The CPU features each portable level needs (LLVM's names): shipped code runs only on a CPU that has them all.
+LEVEL_FEATURES = {
+    "generic": (),
+    "x86-64-v2": ("cx16", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3"),
+}
+LEVEL_FEATURES["x86-64-v3"] = LEVEL_FEATURES["x86-64-v2"] + ("avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt",
+                                                             "movbe", "xsave")
 #: The folder of the shipped code inside the package.
 FOLDER_NAME = "_machine_code"
 #: The manifest of a build (the versions it needs, the target, the kernels' fingerprint).
@@ -100,7 +107,7 @@ def _read_manifest() -> dict | None:
         return None
     if not isinstance(found, dict) or found.get("environment") != environment():
         return None
-    if found.get("sources") != source_fingerprint():
+    if found.get("sources") != source_fingerprint() or missing_features(found):
         return None
     magic = found.get("magic_tuple")
     if not (isinstance(magic, list) and len(magic) == 3 and all(isinstance(part, str) for part in magic)):
@@ -111,6 +118,17 @@ def _read_manifest() -> dict | None:
 def forget() -> None:
     """Read the manifest again at the next use (after :data:`SWITCH` changed in this process)."""
     _manifest.clear()
+
+
+def missing_features(found: dict) -> list[str]:
+    """The CPU features the shipped code of manifest ``found`` needs that this CPU lacks."""
+    import llvmlite.binding as llvm
+
+    needed = found.get("cpu_features")
+    if not isinstance(needed, list):
+        return ["(the manifest names none)"]
+    here = llvm.get_host_cpu_features()
+    return [feature for feature in needed if not here.get(feature, False)]
 
 
 def usable() -> bool:
@@ -129,7 +147,14 @@ def mismatch() -> str | None:
         return None
     built, here = found.get("environment") or {}, environment()
     differences = [f"{name} {built.get(name)} (here {here[name]})" for name in here if built.get(name) != here[name]]
-    return "built for " + ", ".join(differences) if differences else "built from other package sources"
+    if differences:
+        return "built for " + ", ".join(differences)
+    if found.get("sources") != source_fingerprint():
+        return "built from other package sources"
+    lacking = missing_features(found)
+    if lacking:
+        return f"built for a CPU with {', '.join(lacking)}, which this one lacks"
+    return "not readable"
 
 
 def load(cache, sig, target_context):

@@ -22,7 +22,8 @@ def shipped(tmp_path, monkeypatch):
 
 def write_manifest(folder, **changes):
     manifest = {"environment": _shipped_kernels.environment(), "sources": _shipped_kernels.source_fingerprint(),
-                "target": _shipped_kernels.TARGET, "magic_tuple": ["x86_64-unknown-linux-gnu", "x86-64-v3", ""]}
+                "target": _shipped_kernels.TARGET, "magic_tuple": ["x86_64-unknown-linux-gnu", "x86-64-v3", ""],
+                "cpu_features": ["sse4.2"]}
     for name, value in changes.items():
         if name in manifest["environment"]:
             manifest["environment"][name] = value
@@ -61,6 +62,18 @@ def test_other_kernel_sources_fall_back(shipped):
     write_manifest(shipped, sources="0" * 32)
     assert not _shipped_kernels.usable()
     assert _shipped_kernels.mismatch() == "built from other package sources"
+
+
+def test_a_cpu_without_the_levels_features_falls_back(shipped):
+    write_manifest(shipped, cpu_features=["sse4.2", "no-such-feature"])
+    assert not _shipped_kernels.usable()
+    assert _shipped_kernels.mismatch() == "built for a CPU with no-such-feature, which this one lacks"
+
+
+def test_the_levels_features_grow_with_the_level():
+    levels = _shipped_kernels.LEVEL_FEATURES
+    assert set(levels["generic"]) < set(levels["x86-64-v2"]) < set(levels["x86-64-v3"])
+    assert {"avx2", "fma", "bmi2"} <= set(levels["x86-64-v3"]) and "avx2" not in levels["x86-64-v2"]
 
 
 @pytest.mark.parametrize("content", ["", "not json", "[1, 2]", '{"environment": 3}'])

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The wheel check of 'make test': build the sdist and (from it) the wheel, with the kernels' machine code
-# for the portable target (setup.py), install the wheel into a fresh virtual environment, core only, then
+# for the portable target (setup.py), and from the sdist a pure wheel too (HEXKERNEL_SHIPPED_KERNELS=0,
+# no machine code); install the wheel into a fresh virtual environment, core only, then
 # with every extra, and run the installed package with an empty kernel cache: tests/wheel_smoke.py core;
 # 'import kernel' and a first los() as a whole process; the first calls of the main functions with no
 # kernel compiled (tests/wheel_smoke.py first-calls, by numba's compile events and counters); 'hexkernel
@@ -34,6 +35,14 @@ size=$(stat -c %s "$wheel")
 "$python" -m zipfile -l "$wheel" | grep -q "kernel/_machine_code/manifest.json" \
   || { echo "wheel check: the wheel holds no kernel/_machine_code/manifest.json"; exit 1; }
 echo "wheel check: the wheel is $((size / 1024)) KiB with the kernels' machine code"
+HEXKERNEL_SHIPPED_KERNELS=0 "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
+  --no-build-isolation --wheel-dir "$folder/pure" "$folder"/dist/hexkernel-*.tar.gz >"$folder/pure.log" 2>&1 \
+  || { tail -30 "$folder/pure.log"; exit 1; }
+pure=$(ls "$folder"/pure/hexkernel-*-py3-none-any.whl)
+if "$python" -m zipfile -l "$pure" | grep -q _machine_code; then
+  echo "wheel check: the pure wheel holds machine code"; exit 1
+fi
+stage "the sdist also builds a pure wheel ($(basename "$pure"))"
 "$python" -c "import sys, venv; venv.main([sys.argv[1]])" "$folder/venv"
 "$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
 stage "fresh virtual environment, core install (numpy, numba)"

@@ -10,7 +10,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from kernel._shipped_kernels import MANIFEST_NAME, TARGET, PACKAGE, environment, source_fingerprint
+from kernel._shipped_kernels import LEVEL_FEATURES, MANIFEST_NAME, PACKAGE, TARGET, environment, source_fingerprint
 from kernel.cli.warm_command import default_workers, warm_kernels
 
 
@@ -55,6 +55,7 @@ def build(out: Path) -> dict:
     from numba.core.registry import cpu_target
 
     report = {"environment": environment(), "sources": source_fingerprint(), "target": TARGET,
+              "cpu_features": list(LEVEL_FEATURES[TARGET["NUMBA_CPU_NAME"]]),
               "magic_tuple": list(cpu_target.target_context.codegen().magic_tuple()), "files": files,
               "seconds": round(seconds, 1)}
     (out / MANIFEST_NAME).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
