@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import importlib.util
 import os
+import sys
 import warnings
 
 import numba
@@ -125,3 +126,9 @@ def test_a_full_disk_under_the_cache_warns_once_and_the_call_answers(module, tmp
         assert compiled(1.5) == 2.5
     assert cache_files(tmp_path, ".nbc") == []
 
+
+def test_the_kernels_use_the_checked_cache():
+    from kernel import _numba_cache
+
+    assert issubclass(_numba_cache._CacheLoadedWithoutRefresh, CheckedFunctionCache)
+    assert "kernel._cache_files" in sys.modules
