@@ -27,6 +27,9 @@ LOGGER = logging.getLogger("hexkernel.compile")
 #: What a first compile usually costs, for the notice (the seconds of ``hexkernel warm``'s steps on 2 cores).
 USUAL_SECONDS = "10 to 60 s"
 
+#: A compile shorter than this gets no closing line on the terminal (seconds).
+SHOWN_FROM = 0.5
+
 _state = {"installed": False, "noticed": False, "progress": False, "quiet": False}
 _lock = threading.Lock()
 #: Compiles seen in this process, outermost ones (a kernel and the kernels it calls compile as one).
@@ -86,7 +89,7 @@ class _Ticker:
         self.stop.set()
         self.thread.join()
         seconds = time.perf_counter() - self.started
-        if seconds >= 0.5:
+        if seconds >= SHOWN_FROM:
             sys.stderr.write(f"\rhexkernel: compiled {self.what} in {seconds:.1f} s\x1b[K\n")
             sys.stderr.flush()
 

@@ -59,3 +59,46 @@ def test_the_notice_says_why_a_wheels_code_is_not_used(monkeypatch):
     monkeypatch.setattr(_shipped_kernels, "mismatch", lambda: "built for numba 0.1 (here 9.9)")
     assert "this wheel's compiled kernels are built for numba 0.1 (here 9.9), so they compile" in \
         _compile_notice.notice("x")
+
+
+class Terminal:
+    """A stand-in for stderr on a terminal."""
+
+    def __init__(self):
+        self.text = ""
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def test_on_a_terminal_the_cli_shows_the_compile_and_its_seconds(fresh_notice, monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr(_compile_notice, "SHOWN_FROM", 0.0)
+    monkeypatch.setitem(_compile_notice._state, "noticed", True)     # the one-line notice was given already
+    fresh_notice.show_progress()
+    try:
+        numba.njit(lambda x: x - 7)(2)
+    finally:
+        fresh_notice.show_progress(False)
+    assert terminal.text.startswith("\rhexkernel: compiled tests.test_compile_notice.")
+    assert terminal.text.endswith(" s\x1b[K\n") and terminal.text.count("\n") == 1
+
+
+def test_off_a_terminal_no_display(fresh_notice, monkeypatch):
+    terminal = Terminal()
+    terminal.isatty = lambda: False
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setitem(_compile_notice._state, "noticed", True)
+    fresh_notice.show_progress()
+    try:
+        numba.njit(lambda x: x - 8)(2)
+    finally:
+        fresh_notice.show_progress(False)
+    assert terminal.text == ""
