@@ -52,20 +52,27 @@ def target_environment(target: str, cache: Path) -> dict[str, str]:
     return environment
 
 
-def measure(targets: tuple[str, ...], rounds: int) -> dict:
-    """Every target's best timing per row over ``rounds`` rounds (see the module docstring)."""
+def measure(targets: tuple[str, ...], rounds: int, caches: str | None = None) -> dict:
+    """Every target's best timing per row over ``rounds`` rounds (see the module docstring); ``caches`` keeps
+    each target's kernel cache in ``caches/<target>`` (a target warmed there once is not warmed again)."""
     best: dict[str, dict[str, float]] = {target: {} for target in targets}
     warm_seconds = {}
-    with tempfile.TemporaryDirectory(prefix="hexkernel-portable-") as folder:
+    with tempfile.TemporaryDirectory(prefix="hexkernel-portable-") as scratch:
+        folder = caches or scratch
         for target in targets:
+            marker = Path(folder) / target / ".warmed"
+            if marker.exists():
+                continue
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "kernel.cli", "warm"], cwd=ROOT, check=True, capture_output=True,
                            env=target_environment(target, Path(folder) / target))
             warm_seconds[target] = round(time.perf_counter() - start, 1)
+            marker.touch()
+            print(f"{target}: warmed in {warm_seconds[target]} s", flush=True)
         for number in range(rounds):
             for path in FILES:
                 for target in targets:
-                    out = Path(folder) / f"{target}-{number}.json"
+                    out = Path(scratch) / f"{target}-{number}.json"
                     environment = target_environment(target, Path(folder) / target)
                     subprocess.run([sys.executable, "-m", "pytest", path, "-q", "-p", "no:cacheprovider"], cwd=ROOT,
                                    env={**environment, "HEXKERNEL_BENCH_JSON": str(out)}, check=True,
@@ -130,6 +137,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated, 'tuned' first")
     parser.add_argument("--json", metavar="FILE", help="keep the figures")
+    parser.add_argument("--caches", metavar="FOLDER", help="keep each target's kernel cache in FOLDER/TARGET")
     parser.add_argument("--from", dest="source", metavar="FILE", help="kept figures instead of a new run")
     parser.add_argument("--write", action="store_true", help="write the section of docs/benchmarks.md")
     args = parser.parse_args(argv)
@@ -139,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
         targets = tuple(args.targets.split(","))
         if targets[0] != "tuned":
             raise SystemExit(f"--targets is {args.targets!r}: expected 'tuned' first (the ratios' peer)")
-        figures = measure(targets, args.rounds)
+        figures = measure(targets, args.rounds, args.caches)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     from kernel._shipped_kernels import TARGET
