@@ -38,6 +38,9 @@ START, END = "<!-- portable-code -->", "<!-- /portable-code -->"
 TARGETS = ("tuned", "generic", "x86-64-v2", "x86-64-v3")
 #: A portable target's row counts as a loss above this ratio to the tuned code.
 LOSS = 1.15
+#: Rows that run no kernel of the package (tcod, scipy, networkx): their ratios show how far the machine's load
+#: alone moved a row between the targets' runs.
+CONTROLS = ("tcod", "scipy", "networkx")
 #: The benchmark files whose rows time kernels.
 FILES = ("bench/bench_los.py", "bench/bench_fields.py", "bench/bench_movement.py", "bench/bench_game_loop.py",
          "bench/bench_depiction.py")
@@ -101,6 +104,15 @@ def section(figures: dict, shipped: str) -> list[str]:
            "the best time of each over the rounds, and its ratio to the tuned code's (above 1: slower); the files "
            "taking turns, the kernels on one thread (rows named *all threads* ran on one too). "
            f"The wheel ships `{shipped}`. Pictures, batch jobs and start-up are left out.", ""]
+    controls = [figures["best"][target][row] / tuned[row] for target in targets for row in rows
+                if any(word in row for word in CONTROLS)]
+    if controls:
+        out += [f"The machine's load average was {figures.get('load', float('nan')):.1f} at the end of the run (2 cores, "
+                "shared). The rows that run no kernel of the package (tcod, scipy, networkx), whose code is the same for "
+                f"every target, came out at {min(controls):.2f} × to {max(controls):.2f} × of the tuned run: differences "
+                "within that band are the load's, not the code's."
+                + (" The machine was busier than its cores: rerun it idle before these ratios pick the target."
+                   if figures.get("load", 0.0) > (os.cpu_count() or 1) else ""), ""]
     for target in targets:
         ratios = [tuned and figures["best"][target][row] / tuned[row] for row in rows]
         losers = [row for row, ratio in zip(rows, ratios) if ratio > LOSS]
