@@ -107,12 +107,12 @@ def section(figures: dict, shipped: str) -> list[str]:
     controls = [figures["best"][target][row] / tuned[row] for target in targets for row in rows
                 if any(word in row for word in CONTROLS)]
     if controls:
-        out += [f"The machine's load average was {figures.get('load', float('nan')):.1f} at the end of the run (2 cores, "
-                "shared). The rows that run no kernel of the package (tcod, scipy, networkx), whose code is the same for "
+        spread = max(controls) / min(controls)
+        out += ["The rows that run no kernel of the package (tcod, scipy, networkx), whose code is the same for "
                 f"every target, came out at {min(controls):.2f} × to {max(controls):.2f} × of the tuned run: differences "
-                "within that band are the load's, not the code's."
-                + (" The machine was busier than its cores: rerun it idle before these ratios pick the target."
-                   if figures.get("load", 0.0) > (os.cpu_count() or 1) else ""), ""]
+                "within that band are the machine's other work, not the code's."
+                + (" That band is wider than the 15 % at stake: rerun on an idle machine before these ratios pick the "
+                   "target." if spread > LOSS else ""), ""]
     for target in targets:
         ratios = [tuned and figures["best"][target][row] / tuned[row] for row in rows]
         losers = [row for row, ratio in zip(rows, ratios) if ratio > LOSS]
