@@ -4,11 +4,18 @@ Slow are the tests that start a real browser or cluster, run ``hexkernel warm`` 
 subprocesses, read the real VASL boards of ``../shared``, fuzz at length, and the benchmarks: the files
 below as a whole, and single tests marked ``@pytest.mark.slow`` in their own files.
 ``docs/developing.md`` lists the slowest files and how long they take.
+
+While ``HEXKERNEL_HIDE_SHARED`` hides ``../shared``, a test that opens or lists the real folder fails
+(``tests/shared_data.py``).
 """
 
 from __future__ import annotations
 
 import pytest
+
+from tests.shared_data import guard_hidden_folder
+
+guard_hidden_folder()
 
 #: Whole test files that are slow, by why.
 SLOW_FILES = {

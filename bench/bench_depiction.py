@@ -18,12 +18,13 @@ import pytest
 import kernel
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, one_thread
 from tests.comparisons import COMPARISONS
+from tests.shared_data import needs, vasl_folder
 
 #: What is timed is what tests/test_depiction.py checks against the reference.
 DEPICTION = COMPARISONS["los_matrix[depiction]"]
 
-VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
-pytestmark = pytest.mark.skipif(not (VASL / "bd02").is_dir(), reason="VASL boards (../shared/vasl) not present")
+VASL = vasl_folder()
+pytestmark = needs("vasl", "bd02")
 
 ONE = "depiction matrix, VASL board 2"
 ONE_SERIAL = "depiction matrix, VASL board 2, 1 thread"

@@ -36,13 +36,14 @@ import pytest
 
 import kernel
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure
+from tests.shared_data import needs, vasl_folder
 
-VASL = Path(__file__).resolve().parent.parent.parent / "shared" / "vasl"
+VASL = vasl_folder()
 SAVES = VASL / "saves"
 HILL = SAVES / "Hill 621 (Scenario E).vsav"
 STALINGRAD = SAVES / "The Streets Of Stalingrad (Scenario C).vsav"
 FULL = SAVES / "full.vsav"
-pytestmark = pytest.mark.skipif(not HILL.is_file(), reason="VASL saved games (../shared/vasl/saves) not present")
+pytestmark = needs("vasl", "saves", "Hill 621 (Scenario E).vsav")
 
 SAVE_BOARDS = {"Hill 621": (HILL, ("bd02", "bd04", "bd03")), "Stalingrad": (STALINGRAD, ("bd01",))}
 

@@ -4,7 +4,9 @@
 with an empty kernel cache (a new temporary ``HEXKERNEL_CACHE_DIR`` each
 time), in parallel processes (the default: one per core) and in one process
 (``--workers 1``), alternately, ``--rounds`` times each; the ratio of the two
-is what the parallel warm saves on this machine whatever its load. With
+is what the parallel warm saves on this machine whatever its load. Between
+them it times the compile of a reference numba kernel in a fresh process
+(:mod:`bench.reference_compile`), the anchor of the warm's ratio target. With
 ``--make-demo`` it also clones the repository into a temporary folder and
 times ``make demo`` there: the virtual environment, the install from the
 package index, ``hexkernel warm`` and the demo. ``--json FILE`` writes the
@@ -70,14 +72,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
-    parallel, serial, parallel_cpu, serial_cpu = [], [], [], []
+    from bench.reference_compile import timed_reference_compile
+
+    parallel, serial, parallel_cpu, serial_cpu, reference = [], [], [], [], []
     for _ in range(args.rounds):   # alternately, so that a change of load hits both
         for walls, cpus, workers in ((parallel, parallel_cpu, None), (serial, serial_cpu, 1)):
+            reference.append(timed_reference_compile())
             wall, cpu = timed_warm(workers)
             walls.append(wall)
             cpus.append(cpu)
     figures = {"warm_parallel_s": parallel, "warm_one_process_s": serial, "warm_parallel_cpu_s": parallel_cpu,
-               "warm_one_process_cpu_s": serial_cpu,
+               "warm_one_process_cpu_s": serial_cpu, "reference_compile_s": reference,
                "cores": len(os.sched_getaffinity(0)), "machine": platform.processor() or platform.machine()}
     if args.make_demo:
         figures["make_demo_s"] = timed_make_demo()
@@ -86,7 +91,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"hexkernel warm from an empty cache, {figures['cores']} cores: parallel "
           f"{', '.join(f'{s:.1f}' for s in parallel)} s; one process {', '.join(f'{s:.1f}' for s in serial)} s; "
           f"ratio {min(parallel) / min(serial):.2f}; CPU seconds {', '.join(f'{s:.0f}' for s in parallel_cpu)} / "
-          f"{', '.join(f'{s:.0f}' for s in serial_cpu)}")
+          f"{', '.join(f'{s:.0f}' for s in serial_cpu)}; the reference kernel's compile "
+          f"{', '.join(f'{s:.2f}' for s in reference)} s (warm / reference {min(parallel) / min(reference):.1f})")
     if args.make_demo:
         print(f"make demo in a fresh clone: {figures['make_demo_s']:.1f} s")
     print(f"load average before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f}")

@@ -144,6 +144,17 @@ def first_run_section(first_run: dict, before: dict | None = None, costs: dict |
         if key in first_run or (before and key in before):
             cells = ([cell(before, key, unit)] if before else []) + [cell(first_run, key, unit)]
             out.append(f"| {words.format(cores=first_run.get('cores', ''))} | {' | '.join(cells)} | {target} |")
+    if "reference_compile_s" in first_run:
+        def ratio(figures):
+            if not figures or "reference_compile_s" not in figures:
+                return ""
+            return f"{min(figures['warm_parallel_s']) / min(figures['reference_compile_s']):.1f} ×"
+
+        out.append(f"| the reference numba kernel's compile, same run (`bench/reference_compile.py`) | "
+                   + (f"{cell(before, 'reference_compile_s', ' s', min) if before else ''} | " if before else "")
+                   + f"{cell(first_run, 'reference_compile_s', ' s', min)} |  |")
+        out.append("| `hexkernel warm` / the reference kernel's compile | "
+                   + (f"{ratio(before)} | " if before else "") + f"{ratio(first_run)} | ≤ 12 × |")
     if costs:
         total, compiles, by_kernel = compile_seconds(costs)
         out += ["", "Compile cost by numba's own accounting (`python -m bench.compile_costs --json FILE`, every warm "
@@ -183,6 +194,20 @@ def replace_first_run(text: str, section: list[str]) -> str:
         return pattern.sub(lambda _: block, text)
     anchor = text.index("## Ratios against peers")
     return text[:anchor] + block + text[anchor:]
+
+
+def keep_portable_code(old: str, new: str) -> str:
+    r"""``new`` with the portable-code section of ``old`` (``python -m bench.portable_code --write``) kept.
+
+    Examples
+    --------
+    >>> keep_portable_code("<!-- portable-code -->\nfigures\n<!-- /portable-code -->\n", "# B\n\n## Ratios against peers\n")
+    '# B\n\n<!-- portable-code -->\nfigures\n<!-- /portable-code -->\n\n## Ratios against peers\n'
+    """
+    from bench.portable_code import END as PORTABLE_END, START as PORTABLE_START, replace_section
+
+    found = re.search(re.escape(PORTABLE_START) + r".*?" + re.escape(PORTABLE_END), old, re.S)
+    return replace_section(new, found.group(0).split("\n")) if found else new
 
 
 def document(run: dict, where: str, first_run: dict | None, command: str, note: str, before: dict | None = None,
@@ -244,7 +269,9 @@ def main(argv: list[str] | None = None) -> None:
     first_run = json.loads(Path(args.first_run).read_text()) if args.first_run else None
     command = "python -m bench.report" + (" --full" if args.full else "")
     where = machine()
-    DOC.write_text(document(run, where, first_run, command, args.note, **extra), encoding="utf-8")
+    written = document(run, where, first_run, command, args.note, **extra)
+    DOC.write_text(keep_portable_code(DOC.read_text(encoding="utf-8") if DOC.exists() else "", written),
+                   encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
     if not pattern.search(readme):

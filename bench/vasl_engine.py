@@ -55,11 +55,12 @@ import numpy as np
 import kernel
 from bench.vasl_hexside_art import KINDS, HexsideArt, classify_pairs
 from bench.vasl_report import format_report
+from tests.shared_data import shared_folder
 
 #: The repository root (this file is ``bench/vasl_engine.py``).
 REPO = Path(__file__).resolve().parents[1]
 #: ``../shared`` seen from the repository root.
-SHARED = REPO.parent / "shared"
+SHARED = shared_folder()
 #: VASL's reason for a block by wall, hedge or bocage art; its pairs are sorted into kinds by
 #: :mod:`bench.vasl_hexside_art`.
 HEXSIDE_TERRAIN_REASON = "(B9.2)"

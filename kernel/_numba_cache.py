@@ -14,6 +14,9 @@ cache therefore lives in a folder named by a fingerprint of every source file
 that compiles kernels (and of the numba and Python versions):
 ``$HEXKERNEL_CACHE_DIR`` (default ``$XDG_CACHE_HOME/hexkernel`` or
 ``~/.cache/hexkernel``) ``/numba-<fingerprint>``.
+
+The first compile of a process says so in one line (:mod:`kernel._compile_notice`, which listens to
+numba's compile events from the import of this module on).
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ import sys
 from pathlib import Path
 
 import numba
-from numba.core.caching import FunctionCache
 from numba.core.runtime import rtsys
 
+from kernel import _compile_notice
+from kernel._cache_files import CheckedFunctionCache
 from kernel._disk_cache import cache_root, enabled, package_files
 
 
@@ -110,11 +114,13 @@ if CACHE and not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(cache_dir())
 if not CACHE:
     _defer_blas_check()
+_compile_notice.install()
 
 
-class _CacheLoadedWithoutRefresh(FunctionCache):
+class _CacheLoadedWithoutRefresh(CheckedFunctionCache):
     """numba's on-disk cache of one kernel, which loads cached machine code without setting up numba's
-    whole CPU target first.
+    whole CPU target first (its files checked and written as :class:`kernel._cache_files.CheckedFunctionCache`
+    says; a miss there loads a wheel's portable code where it matches, :mod:`kernel._shipped_kernels`).
 
     numba's own ``Cache.load_overload`` refreshes the target context before it reads the cache: it imports
     and installs every typing and lowering registry of numba (a large share of a public function's first call

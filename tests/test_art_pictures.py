@@ -19,10 +19,11 @@ from kernel.render.board_map import board_picture
 from kernel.render.fire_map import fire_picture
 from kernel.render.los_trace import BLIND_COLOUR, BLOCKING_COLOUR, blind_hexes, los_picture, pixel_runs
 from kernel.render.matrix_map import value_norm, values_picture
+from tests.shared_data import needs, vasl_folder
 
 DPI = 60
-VASL = Path(__file__).resolve().parent.parent.parent / "shared" / "vasl"
-needs_vasl = pytest.mark.skipif(not (VASL / "bd04").is_dir(), reason="VASL board data (../shared/vasl) not present")
+VASL = vasl_folder()
+needs_vasl = needs("vasl", "bd04")
 
 
 def texts(figure) -> str:

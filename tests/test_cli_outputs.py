@@ -24,6 +24,7 @@ from kernel.cli import main
 from tests.cli_processes import wait_for_part_file
 from kernel.cli.errors import UserError
 from kernel.cli.outputs import Outputs, staged
+from tests.shared_data import vasl_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,7 +94,7 @@ def test_outputs_are_checked_before_any_work(tmp_path, capsys, argv, fragment):
 def test_import_vasl_refuses_to_overwrite(tmp_path, capsys):
     out = tmp_path / "2.board"
     out.write_text("mine")
-    vasl = ROOT.parent / "shared" / "vasl" / "bd02"
+    vasl = vasl_folder() / "bd02"
     user_error(["import-vasl", vasl, "--out", out], capsys, f"--out: {out} already exists")
     assert out.read_text() == "mine"
 

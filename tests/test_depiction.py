@@ -17,10 +17,11 @@ from kernel.line_of_sight.depiction import DepictionWarning, depiction_matrix
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.maps.art import board_art, map_size, pixel_hexes
 from tests.comparisons import COMPARISONS
+from tests.shared_data import needs, vasl_folder
 
 REPO = Path(__file__).resolve().parents[1]
-VASL = REPO.parent / "shared" / "vasl"
-needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
+VASL = vasl_folder()
+needs_vasl = needs("vasl")
 
 
 def quiet(function, *args, **kwargs):

@@ -27,9 +27,10 @@ from kernel.importers.vasl.files import parse_los_data, read_board_files
 from tests.fuzzing import fuzz, tried
 from tests.reference.los_reference import reference_los
 from tests.reference.movement_reference import reference_movement
+from tests.shared_data import require, vasl_folder
 
 REPO = Path(__file__).resolve().parent.parent
-VASL = REPO.parent / "shared" / "vasl"
+VASL = vasl_folder()
 API_ERRORS = (TypeError, ValueError, KeyError, IndexError)
 
 
@@ -69,6 +70,7 @@ def test_fuzz_los_data(width, height, dw, dh, cut, flip):
 
 
 def board_archive(path: Path) -> bytes:
+    require("vasl", "bd02")
     with zipfile.ZipFile(path, "w") as archive:
         for member in ("LOSData", "BoardMetadata.xml"):
             archive.write(VASL / "bd02" / member, member)
@@ -83,6 +85,7 @@ def archive_bytes(tmp_path_factory):
 @fuzz(80)
 @given(data=st.data())
 def test_fuzz_vasl_archives(tmp_path, archive_bytes, data):
+    require("vasl", "SharedBoardMetadata.xml")
     raw = bytearray(archive_bytes)
     kind = data.draw(st.sampled_from(["flip", "truncate", "rename", "flags", "none"]))
     if kind == "flip":

@@ -21,9 +21,10 @@ from kernel._limits import (MAX_BOARD_ROWS, MAX_BUILDING_LEVELS, MAX_LEVEL, MAX_
 from kernel.importers.vasl.files import parse_los_data, read_board_files
 from kernel.maps.bundled import data_dir
 from kernel.maps.specs import BoardFileError
+from tests.shared_data import needs, require, vasl_folder
 
 REPO = Path(__file__).resolve().parent.parent
-VASL = REPO.parent / "shared" / "vasl"
+VASL = vasl_folder()
 BOARD_71 = (data_dir() / "boards" / "71.board").read_text(encoding="utf-8")
 
 
@@ -215,7 +216,10 @@ def test_a_gzip_bomb_stops_inflating_at_the_limit():
 
 
 def board_archive(tmp_path, name="bd02", **replace):
-    """A zip of real board 2's files; ``replace`` maps a member name to (bytes, compress_type)."""
+    """A zip of real board 2's files; ``replace`` maps a member name to (bytes, compress_type) (a skip where
+    ``../shared`` is absent)."""
+    require("vasl", "bd02")
+    require("vasl", "SharedBoardMetadata.xml")
     path = tmp_path / name
     with zipfile.ZipFile(path, "w") as archive:
         for member in ("LOSData", "BoardMetadata.xml"):
@@ -264,6 +268,7 @@ def test_encrypted_unknown_method_and_truncated_archives_are_named(tmp_path):
         kernel.load(truncated)
 
 
+@needs("vasl", "bd02")
 def test_terrain_table_and_metadata_numbers_out_of_range(tmp_path):
     table = (VASL / "SharedBoardMetadata.xml").read_text(encoding="utf-8")
     bad = re.sub(r'height="\d+"', 'height="inf"', table, count=1)

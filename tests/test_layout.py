@@ -25,6 +25,8 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 LAYERS = {
     "kernel._dtypes": 0, "kernel._limits": 0, "kernel._cache": 0, "kernel._extras": 0, "kernel._disk_cache": 0,
     "kernel._threads": 0,
+    "kernel._shipped_kernels": 0.5,   # a wheel's machine code, which numba's cache finds
+    "kernel._cache_files": 0.75, "kernel._compile_notice": 0.75,   # numba's cache files; the first-compile notice
     "kernel._numba_cache": 1,   # (its folder is the on-disk cache's)
     "kernel._jit": 1.5,         # (the options, with the cache and the threads below them)
     "kernel.grid": 2,

@@ -24,9 +24,10 @@ import pytest
 
 from kernel._limits import MAX_MEMBER_BYTES
 from kernel.maps.bundled import data_dir
+from tests.shared_data import needs, vasl_folder
 
 REPO = Path(__file__).resolve().parent.parent
-VASL = REPO.parent / "shared" / "vasl"
+VASL = vasl_folder()
 #: The child's whole address space: numba, numpy and a compiled map fit in about 1 GiB.
 ADDRESS_SPACE = 1536 * 2**20
 
@@ -66,8 +67,9 @@ print(json.dumps(results))
 """
 
 
-def hostile_inputs(folder: Path) -> tuple[dict, dict]:
-    """The inputs (kind, path) and, per input, a pattern its outcome must match."""
+def hostile_inputs(folder: Path, vasl: bool = False) -> tuple[dict, dict]:
+    """The inputs (kind, path) and, per input, a pattern its outcome must match: VASL archives made of real
+    board 2 (``../shared``) when ``vasl``, the others otherwise."""
     board = (data_dir() / "boards" / "71.board").read_text(encoding="utf-8")
     cases, expected = {}, {}
 
@@ -75,6 +77,19 @@ def hostile_inputs(folder: Path) -> tuple[dict, dict]:
         cases[name] = (kind, str(path))
         expected[name] = pattern
 
+    if vasl:
+        big = folder / "big-member"
+        with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.write(VASL / "bd02" / "LOSData", "LOSData")
+            archive.writestr("BoardMetadata.xml", bytes(MAX_MEMBER_BYTES + 2**20))
+        add("zip member over the limit", "archive", big, r"refused: ValueError: .*BoardMetadata.xml: \d+ bytes: expected")
+        lying = folder / "lying-member"
+        data = bytearray(big.read_bytes())
+        entry = data.find(b"PK\x01\x02", data.find(b"BoardMetadata.xml") - 100)
+        data[entry + 24:entry + 28] = struct.pack("<I", 1000)      # the central directory claims 1000 bytes
+        lying.write_bytes(bytes(data))
+        add("zip member lying about its size", "archive", lying, r"refused: ValueError: .*(inflates to more than|damaged)")
+        return cases, expected
     for rows in ("100000", "10000000"):
         path = folder / f"rows{rows}.board"
         path.write_text(re.sub(r"^rows\s*=\s*10", f"rows = {rows}", board, flags=re.M))
@@ -88,25 +103,15 @@ def hostile_inputs(folder: Path) -> tuple[dict, dict]:
     add("LOSData header 52 x 999", "los_data", folder / "LOSData-header", r"refused: ValueError: .*header says 52x999")
     (folder / "LOSData-bomb").write_bytes(gzip.compress(bytes(MAX_MEMBER_BYTES + 2**20), compresslevel=9))
     add("gzip bomb", "los_data", folder / "LOSData-bomb", "refused: ValueError: .*inflates to more than")
-    big = folder / "big-member"
-    with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.write(VASL / "bd02" / "LOSData", "LOSData")
-        archive.writestr("BoardMetadata.xml", bytes(MAX_MEMBER_BYTES + 2**20))
-    add("zip member over the limit", "archive", big, r"refused: ValueError: .*BoardMetadata.xml: \d+ bytes: expected")
-    lying = folder / "lying-member"
-    data = bytearray(big.read_bytes())
-    entry = data.find(b"PK\x01\x02", data.find(b"BoardMetadata.xml") - 100)
-    data[entry + 24:entry + 28] = struct.pack("<I", 1000)      # the central directory claims 1000 bytes
-    lying.write_bytes(bytes(data))
-    add("zip member lying about its size", "archive", lying, r"refused: ValueError: .*(inflates to more than|damaged)")
     deep = folder / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
     add("counters nested 100,000 deep", "counters", deep, "refused: UserError: .*nested deeper than")
     return cases, expected
 
 
-def test_hostile_inputs_are_refused_within_a_capped_address_space(tmp_path):
-    cases, expected = hostile_inputs(tmp_path)
+@pytest.mark.parametrize("vasl", [False, pytest.param(True, id="vasl", marks=needs("vasl", "bd02"))])
+def test_hostile_inputs_are_refused_within_a_capped_address_space(tmp_path, vasl):
+    cases, expected = hostile_inputs(tmp_path, vasl)
     process = subprocess.run([sys.executable, "-c", CHILD, str(ADDRESS_SPACE), json.dumps(cases),
                               str(VASL / "SharedBoardMetadata.xml")], capture_output=True, text=True, timeout=600,
                              cwd=REPO)

@@ -23,6 +23,7 @@ import kernel
 from kernel.cli import main
 from kernel.render.page_data import NO_BLOCKING_HEX, NOT_REACHABLE, page_data
 from kernel.render.page_paths import FULL_PATH
+from tests.shared_data import vasl_folder
 
 
 def unpack(text, dtype, shape=None):
@@ -316,7 +317,7 @@ def test_a_map_without_art_has_no_depiction_view(data):
     assert data["art"] is None and "los_depiction" not in data
 
 
-VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
+VASL = vasl_folder()
 
 
 @pytest.fixture(scope="module")
@@ -374,7 +375,7 @@ def test_the_art_background_is_the_boards_art_in_terrain_colours(board_4):
     assert tuple(int(round(v * 255)) for v in pixels[tuple(open_ground)][:3]) == tuple(int(want[i:i + 2], 16) for i in (0, 2, 4))
 
 
-VASL_BOARD_4 = Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+VASL_BOARD_4 = vasl_folder() / "bd04"
 
 
 @pytest.mark.skipif(not VASL_BOARD_4.is_dir(), reason="needs the VASL boards beside the repository (../shared)")

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import kernel
+from tests.shared_data import vasl_folder
 
 COUNTERS = {"smoke": {"71I9": 3, "72M6": 2, "71P5": 1}, "vehicles": ["71J9", "71P5"], "units": ["71K9", "71P5"]}
 MAX_ALLOWANCE = 6
@@ -492,7 +493,7 @@ def test_the_movement_view_shows_the_path_to_the_hovered_or_clicked_hex(page, bo
     assert page.find_element(By.ID, "path-line").get_attribute("data-path") == want
 
 
-VASL_BOARD_4 = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+VASL_BOARD_4 = vasl_folder() / "bd04"
 ART_COUNTERS = {"smoke": {"4M5": 2}, "vehicles": ["4P4"], "units": ["4L5"]}
 
 

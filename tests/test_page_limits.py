@@ -14,6 +14,7 @@ import kernel
 from kernel.cli import main
 from kernel.render import page as page_module
 from kernel.render.page import map_page_html
+from tests.shared_data import vasl_folder
 
 HOSTILE = '<img src=x onerror="alert(document.title)">'
 
@@ -59,7 +60,7 @@ def test_a_vasl_board_page_with_its_art_stays_within_4_mb():
     import warnings
     from pathlib import Path
 
-    folder = Path(__file__).resolve().parents[1].parent / "shared" / "vasl" / "bd04"
+    folder = vasl_folder() / "bd04"
     if not folder.is_dir():
         pytest.skip("VASL board data (../shared/vasl) not present")
     with warnings.catch_warnings():

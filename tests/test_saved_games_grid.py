@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -32,8 +31,9 @@ from kernel.importers.vasl.save_writer import SaveBoard, SavePiece, write_saved_
 from tests.reference.vasl_grid_reference import (NAME_PATTERN, board_label, board_origins, geomorphic_board_size,
                                                  hex_at_pixel, hex_centre, read_save)
 from tests.vasl_saves import write_boards
+from tests.shared_data import vasl_folder
 
-VASL = Path(__file__).resolve().parent.parent.parent / "shared" / "vasl"
+VASL = vasl_folder()
 SAVES = VASL / "saves"
 REAL = ["Hill 621 (Scenario E).vsav", "The Streets Of Stalingrad (Scenario C).vsav", "full.vsav"]
 

@@ -14,17 +14,17 @@ from __future__ import annotations
 import json
 import warnings
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 import kernel
 from kernel.cli import main
+from tests.shared_data import needs, vasl_folder
 
-VASL = Path(__file__).resolve().parent.parent.parent / "shared" / "vasl"
+VASL = vasl_folder()
 SAVES = VASL / "saves"
 HILL, STALINGRAD = SAVES / "Hill 621 (Scenario E).vsav", SAVES / "The Streets Of Stalingrad (Scenario C).vsav"
-pytestmark = pytest.mark.skipif(not HILL.is_file(), reason="VASL saved games (../shared/vasl/saves) not present")
+pytestmark = needs("vasl", "saves", "Hill 621 (Scenario E).vsav")
 
 
 def read(path):

@@ -29,9 +29,10 @@ from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import (
     cell_steps, every_hex, kernel_board_tables, model_code, target_level_array, template_tuple,
 )
+from tests.shared_data import needs, vasl_folder
 
-VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
-needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
+VASL = vasl_folder()
+needs_vasl = needs("vasl")
 
 
 def reference_rows(board, hexes, levels, target_levels, counters):

@@ -35,11 +35,12 @@ from kernel import (
     BLOCKED, BoardFileError, data_dir, load, los, los_matrix, movement_field, read_board_file,
     write_board_file,
 )
+from tests.shared_data import needs, vasl_folder
 
 REPO = Path(__file__).resolve().parents[1]
-VASL = REPO.parent / "shared" / "vasl"
+VASL = vasl_folder()
 BOARDS = ("bd01", "bd02", "bd03", "bd04", "bd06", "bd13", "bd14", "bd15")
-needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
+needs_vasl = needs("vasl")
 
 GRID_W, GRID_H = 1800, 645
 

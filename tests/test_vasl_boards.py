@@ -26,11 +26,12 @@ import kernel
 from kernel.importers.vasl.files import read_board_files
 from kernel.importers.vasl.terrain_map import KIND_TERRAIN, KIND_UNKNOWN, KIND_UNMAPPED, TERRAIN_CODES, terrain_lookup
 from kernel.maps.rulesets import load_ruleset
+from tests.shared_data import needs, vasl_folder
 
 REPO = Path(__file__).resolve().parents[1]
-VASL = REPO.parent / "shared" / "vasl"
+VASL = vasl_folder()
 FOLDERS = sorted(path.name for path in VASL.glob("bd*") if (path / "LOSData").is_file()) if VASL.is_dir() else []
-needs_vasl = pytest.mark.skipif(not VASL.is_dir(), reason="VASL board data (../shared/vasl) not present")
+needs_vasl = needs("vasl")
 
 #: VASL terrain with no asl equivalent that the shared boards use (docs/vasl-agreement.md): a hex it
 #: decides is imported as Open Ground, and either way a warning names it and the hexes.

@@ -71,9 +71,8 @@ from tests.reference.vasl_grid_reference import (
     read_save,
     save_commands,
 )
+from tests.shared_data import require, vasl_folder
 
-REPO = Path(__file__).resolve().parents[1]
-SAVES = REPO.parent / "shared" / "vasl" / "saves"
 HILL_621 = "Hill 621 (Scenario E).vsav"
 STALINGRAD = "The Streets Of Stalingrad (Scenario C).vsav"
 
@@ -85,10 +84,7 @@ HILL_621_LAYOUT = [(0, 0, "02", False), (0, 1, "04", False), (0, 2, "03", False)
 
 def save_path(name: str) -> Path:
     """The saved game ``name`` from ``../shared/vasl/saves``, or skip the test."""
-    path = SAVES / name
-    if not path.is_file():
-        pytest.skip(f"VASL saved game {name!r} (../shared/vasl/saves) not present")
-    return path
+    return require("vasl", "saves", name)
 
 
 def split_name(name: str) -> tuple[str, int, int]:

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# The wheel check of 'make test': build the sdist and (from it) the wheel, install the wheel into a
-# fresh virtual environment, core only, then with every extra, and run the installed package:
-# tests/wheel_smoke.py core, 'hexkernel warm' from an empty kernel cache, 'hexkernel demo' and
-# tests/wheel_smoke.py extras. Prints the seconds of each stage and in all.
+# The wheel check of 'make test': build the sdist and (from it) the wheel, with the kernels' machine code
+# for the portable target (setup.py), and from the sdist a pure wheel too (HEXKERNEL_SHIPPED_KERNELS=0,
+# no machine code); install the wheel into a fresh virtual environment, core only, then
+# with every extra, and run the installed package with an empty kernel cache: tests/wheel_smoke.py core;
+# 'import kernel' and a first los() as a whole process; the first calls of the main functions with no
+# kernel compiled (tests/wheel_smoke.py first-calls, by numba's compile events and counters); 'hexkernel
+# demo' and tests/wheel_smoke.py extras; then 'hexkernel warm' from an empty cache (code tuned to this CPU).
+# Prints the seconds of each stage and in all.
+# pip installs as a user's pip does, compiling the modules' bytecode (the first import does not).
 # Usage: bash tests/wheel_check.sh PYTHON_OF_THE_DEV_ENVIRONMENT FOLDER
 set -euo pipefail
 python=$1
@@ -25,19 +30,45 @@ mkdir -p "$folder"
 wheel=$(ls "$folder"/dist/hexkernel-*.whl)
 ls "$folder"/dist/hexkernel-*.tar.gz >/dev/null
 stage "sdist and wheel built ($(basename "$wheel"))"
+size=$(stat -c %s "$wheel")
+[ "$size" -le $((40 * 1024 * 1024)) ] || { echo "wheel check: the wheel is $size bytes: expected at most 40 MiB"; exit 1; }
+"$python" -m zipfile -l "$wheel" | grep -q "kernel/_machine_code/manifest.json" \
+  || { echo "wheel check: the wheel holds no kernel/_machine_code/manifest.json"; exit 1; }
+echo "wheel check: the wheel is $((size / 1024)) KiB with the kernels' machine code"
+HEXKERNEL_SHIPPED_KERNELS=0 "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
+  --no-build-isolation --wheel-dir "$folder/pure" "$folder"/dist/hexkernel-*.tar.gz >"$folder/pure.log" 2>&1 \
+  || { tail -30 "$folder/pure.log"; exit 1; }
+pure=$(ls "$folder"/pure/hexkernel-*-py3-none-any.whl)
+if "$python" -m zipfile -l "$pure" | grep -q _machine_code; then
+  echo "wheel check: the pure wheel holds machine code"; exit 1
+fi
+stage "the sdist also builds a pure wheel ($(basename "$pure"))"
 "$python" -c "import sys, venv; venv.main([sys.argv[1]])" "$folder/venv"
-"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile "$wheel"
+"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
 stage "fresh virtual environment, core install (numpy, numba)"
+export HEXKERNEL_CACHE_DIR=$root/$folder/cache
 (cd "$folder" && venv/bin/python "$smoke" core)
 stage "smoke test of the core install"
-"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile "$wheel[plot,batch,graph]"
+rm -rf "$HEXKERNEL_CACHE_DIR"
+(cd "$folder" && venv/bin/python -c "import kernel; b = kernel.load('default'); kernel.los(b, b.names[0], b.names[-1])")
+stage "import kernel + first los(), a whole process, empty cache"
+rm -rf "$HEXKERNEL_CACHE_DIR"
+(cd "$folder" && venv/bin/python "$smoke" first-calls wheel)
+stage "first calls with no kernel compiled (core install)"
+"$folder/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[plot,batch,graph]"
 stage "extras plot, batch, graph installed"
-export HEXKERNEL_CACHE_DIR=$root/$folder/cache
-(cd "$folder" && venv/bin/hexkernel warm)
-stage "hexkernel warm from an empty cache"
+rm -rf "$HEXKERNEL_CACHE_DIR"
+(cd "$folder" && venv/bin/python "$smoke" first-calls wheel picture)
+stage "first calls and a picture, no kernel compiled"
+rm -rf "$HEXKERNEL_CACHE_DIR"
 (cd "$folder" && venv/bin/hexkernel demo --out demo --quiet)
-stage "hexkernel demo"
+stage "hexkernel demo from the wheel, empty cache"
 (cd "$folder" && venv/bin/python "$smoke" extras demo)
 stage "smoke test with every extra"
+rm -rf "$HEXKERNEL_CACHE_DIR"
+(cd "$folder" && venv/bin/hexkernel warm)
+stage "hexkernel warm from an empty cache (tuned to this CPU)"
+(cd "$folder" && venv/bin/python "$smoke" first-calls cache picture)
+stage "first calls after warm: its tuned code, not the wheel's"
 stage_start=$started
 stage "in all"

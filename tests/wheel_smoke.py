@@ -7,6 +7,17 @@ template are there; no extra's package is installed; each feature that
 needs an extra raises an ImportError naming it. ``python tests/wheel_smoke.py
 extras DEMO_DIR`` then checks, with every extra installed, the files that
 ``hexkernel demo --out DEMO_DIR`` wrote, a picture and ``movement_graph``.
+``python tests/wheel_smoke.py first-calls wheel|cache [picture]`` runs in a
+fresh process: it times ``import kernel`` with the first
+``los()`` together, then the first ``field_of_fire``, ``los_matrix``,
+``movement_field`` (and, with ``picture``, ``board_picture``) one by one, and
+checks that no kernel was compiled, by numba's own figures: its compile
+events (``numba:compile``, listened to from after the first ``los()``) and
+every kernel dispatcher's cache-miss counters (every call of the process);
+and where the machine code came from: ``wheel``, every kernel from the
+wheel's portable code (an empty cache); ``cache``, none (after ``hexkernel
+warm``, whose tuned code wins).
+The times are printed, one line each, and as JSON on the last line.
 Each check prints one line; any failure ends the run with status 1.
 """
 
@@ -15,6 +26,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 CHECKS: list[str] = []
@@ -83,12 +95,78 @@ def extras(demo: str) -> None:
         check(importlib.util.find_spec(package) is not None, f"the extras installed {package}")
 
 
+def kernel_dispatchers():
+    """Every numba dispatcher of the package's modules imported in this process (the serial kernels of the
+    parallel ones included)."""
+    from numba.core.dispatcher import Dispatcher
+
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name == "kernel" or name.startswith("kernel."):
+            for value in list(vars(module).values()):
+                value = getattr(value, "serial", value)
+                if isinstance(value, Dispatcher):
+                    found[id(value)] = value
+    return list(found.values())
+
+
+def first_calls(picture: bool, source: str) -> None:
+    started = time.perf_counter()
+    import kernel
+
+    board = kernel.load("default")
+    kernel.los(board, board.names[0], board.names[-1])
+    seconds = {"import kernel + first los()": time.perf_counter() - started}
+    from numba.core import event
+
+    compiled = []
+
+    class Compiles(event.Listener):
+        def on_start(self, happening):
+            compiled.append(str(getattr(happening.data.get("dispatcher"), "py_func", "?")))
+
+        def on_end(self, happening):
+            pass
+
+    event.register("numba:compile", Compiles())
+    calls = [("field_of_fire", lambda: kernel.field_of_fire(board, [board.names[5]])),
+             ("los_matrix", lambda: kernel.los_matrix(board)),
+             ("movement_field", lambda: kernel.movement_field(board, board.names[5], unit="infantry"))]
+    if picture:
+        calls.append(("board_picture", lambda: kernel.board_picture(board)))
+    for name, call in calls:
+        start = time.perf_counter()
+        call()
+        seconds[f"first {name}"] = time.perf_counter() - start
+    dispatchers = kernel_dispatchers()
+    misses = {f"{d.py_func.__module__}.{d.py_func.__qualname__}": sum(d._cache_misses.values()) for d in dispatchers}
+    hits = sum(sum(d._cache_hits.values()) for d in dispatchers)
+    for what, value in seconds.items():
+        print(f"     {what:<40} {value:6.3f} s")
+    check(len(dispatchers) > 10 and hits > 0, f"{hits} kernels loaded from machine code ({len(dispatchers)} dispatchers)")
+    from kernel import _shipped_kernels
+
+    shipped = len(_shipped_kernels.LOADED)
+    if source == "wheel":
+        check(shipped == hits, f"every kernel came from the wheel's portable machine code ({shipped} of {hits})")
+    else:
+        check(shipped == 0, f"every kernel came from the cache that 'hexkernel warm' filled, none from the wheel "
+                            f"({shipped} from the wheel)")
+    check(not compiled, f"no numba compile event after the first los() ({compiled[:3]})")
+    check(sum(misses.values()) == 0,
+          f"no kernel compiled: every dispatcher's cache misses are 0 ({[k for k, v in misses.items() if v][:3]})")
+    print(json.dumps({what: round(value, 3) for what, value in seconds.items()}))
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     if mode == "core":
         core()
     elif mode == "extras" and len(sys.argv) == 3:
         extras(sys.argv[2])
+    elif mode == "first-calls" and len(sys.argv) in (3, 4) and sys.argv[2] in ("wheel", "cache") \
+            and sys.argv[3:] in ([], ["picture"]):
+        first_calls(picture=sys.argv[3:] == ["picture"], source=sys.argv[2])
     else:
-        raise SystemExit("usage: wheel_smoke.py core | extras DEMO_DIR")
+        raise SystemExit("usage: wheel_smoke.py core | extras DEMO_DIR | first-calls wheel|cache [picture]")
     print(f"wheel smoke test ({mode}): {len(CHECKS)} checks passed")

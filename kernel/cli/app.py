@@ -40,6 +40,7 @@ import sys
 import threading
 import warnings
 
+from kernel import _compile_notice
 from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_command, info_command,
                         los_command, matrix_command, move_command, page_command, vantage_command,
                         warm_command)
@@ -117,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         # outputs are staged beside their final names and renamed only when the command completes
         with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
             warnings.showwarning = note
+            # a first compile shows its running seconds (a terminal) after its one-line notice
+            _compile_notice.show_progress(not getattr(args, "quiet", False))
             args.run(args)
             # a SIGTERM or Ctrl-C whose exception a C callback swallowed: no output is kept
             if terminated.is_set():

@@ -271,8 +271,32 @@ def warm_kernels(run_command, workers: int | None = None) -> dict:
         ``workers``: each worker's ``{step: seconds}``; ``check``: the
         parent's pass over every step (loading the cached code) as
         ``{step: seconds}``; ``seconds``: the whole warm's wall time.
+
+    A wheel's portable machine code (:mod:`kernel._shipped_kernels`) is not
+    used meanwhile: the kernels compile for this CPU, and that code, in the
+    cache folder, is what later processes load.
     """
+    from kernel import _compile_notice, _shipped_kernels
+
     started = time.perf_counter()
+    # compile code tuned to this CPU, not load a wheel's portable code (its workers inherit the setting); the
+    # compiles are the point: no first-compile notice
+    switch = os.environ.get(_shipped_kernels.SWITCH)
+    os.environ[_shipped_kernels.SWITCH] = "0"
+    _shipped_kernels.forget()
+    _compile_notice.quiet()
+    try:
+        return _warm(started, run_command, workers)
+    finally:
+        if switch is None:
+            os.environ.pop(_shipped_kernels.SWITCH)
+        else:
+            os.environ[_shipped_kernels.SWITCH] = switch
+        _shipped_kernels.forget()
+        _compile_notice.quiet(False)
+
+
+def _warm(started: float, run_command, workers: int | None) -> dict:
     names = [name for name, _ in warm_steps(run_command)]
     workers = default_workers() if workers is None else workers
     groups = share_out(names, workers) if workers > 1 and cache_is_cold() else []
@@ -309,7 +333,10 @@ def command_warm(args) -> None:
     """
     from kernel._numba_cache import CACHE, cache_dir
 
-    if args.worker:
+    if args.worker:   # a worker of a warm: the compiles are the point, no first-compile notice
+        from kernel import _compile_notice
+
+        _compile_notice.quiet()
         print(json.dumps(dict(run_steps(args.main, args.worker))))
         return
     report = warm_kernels(args.main, args.workers if CACHE else 0)   # without the cache, workers would compile in vain
@@ -330,4 +357,3 @@ def command_warm(args) -> None:
         return lines
 
     emit(args, payload, text)
-

@@ -408,8 +408,10 @@ def agreement_table(results: list[Agreement], top: int = 3) -> str:
 
 
 def main(argv=None) -> int:
+    from tests.shared_data import vasl_folder
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--vasl", default=str(Path(__file__).resolve().parents[3] / "shared" / "vasl"),
+    parser.add_argument("--vasl", default=str(vasl_folder()),
                         help="folder holding the VASL boards (default: ../shared/vasl)")
     parser.add_argument("--boards", nargs="*", default=list(BOARDS))
     parser.add_argument("--sample", type=int, default=3000, help="pairs per board (0: all pairs)")
