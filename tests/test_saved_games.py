@@ -251,3 +251,18 @@ def test_a_zoomed_board_places_its_pieces_in_its_own_pixels(folder, tmp_path):
     zoomed = SavePiece("9-2", int(round(400 + (x - 400) * 2)), int(round(400 + (y - 400) * 2)), "ge")
     path = write_saved_game(tmp_path / "zoom.vsav", [SaveBoard(0, 0, "05", "1.0", zoom=2.0)], [zoomed])
     assert [u.location for u in read(path, folder).units] == ["5K4"]
+
+
+def test_a_crop_to_the_nearest_full_hex_row_reads_as_vasl_writes_it(folder, tmp_path):
+    """VASL ends the entry of a board cropped to full hex rows with FH and true (after SSR's text and ZOOM)."""
+    from kernel.importers.vasl.save_stream import board_records
+
+    entry = "bd\t0\t0\t05\t0\t0\t1000\t645\tVER\t1.0\tSSR\tNoWoodsRoads\t\tZOOM\t3.0\tFH\ttrue"
+    (record,) = board_records(entry, "save")
+    assert (record.crop, record.ssr, record.zoom, record.full_hex_crop) == ((0, 0, 1000, 645), ("NoWoodsRoads",),
+                                                                           3.0, True)
+    path = write_saved_game(tmp_path / "fh.vsav", [SaveBoard(0, 0, "05", "1.0", crop=(0, 0, 1000, 645),
+                                                             full_hex_crop=True)], [piece("9-2", "G7")])
+    with pytest.warns(kernel.VaslSaveWarning, match="cropped to 1000x645"):
+        game = kernel.read_saved_game(path, folder)
+    assert [u.location for u in game.units] == ["5G7"] and game.layout.boards[0].record.full_hex_crop

@@ -17,7 +17,7 @@ tree (at most :data:`~kernel._limits.MAX_SAVE_NESTING` groups deep and
 reads the board picker's ``bd`` command: per board its column and row, its
 name (a leading ``r``: rotated 180 degrees), a crop rectangle, ``VER`` and the
 board's version, ``OVR`` overlays, ``SSR`` terrain changes, ``ZOOM`` and the
-full-hex crop flag ``FH``.
+full-hex crop flag ``FH`` (written ``FH`` and ``true``).
 
 Examples
 --------
@@ -244,9 +244,10 @@ def _keyword_entries(record: BoardRecord, tokens: list[str], label: str) -> None
                 raise SavedGameError(f"{label}: ZOOM {zoom}: expected a magnification 0.1..10")
             record.zoom = zoom
             i += 2
-        elif token == "FH":
-            record.full_hex_crop = True
-            i += 1
+        elif token == "FH":   # VASL writes FH and true: the crop was moved to the nearest full hex rows
+            flag = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+            record.full_hex_crop = flag != "false"
+            i += 2 if flag in ("true", "false") else 1
         else:
             raise SavedGameError(f"{label}: {token[:40]!r}: expected a crop rectangle (four whole numbers), VER, OVR, "
                                  "SSR, ZOOM or FH")
