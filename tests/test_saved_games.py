@@ -266,3 +266,18 @@ def test_a_crop_to_the_nearest_full_hex_row_reads_as_vasl_writes_it(folder, tmp_
     with pytest.warns(kernel.VaslSaveWarning, match="cropped to 1000x645"):
         game = kernel.read_saved_game(path, folder)
     assert [u.location for u in game.units] == ["5G7"] and game.layout.boards[0].record.full_hex_crop
+
+
+def test_a_crop_to_the_boards_edge_keeps_the_boards_whole_size(folder, tmp_path):
+    """A crop width (or height) of -1 runs to the board's edge, and VASL's board is then as wide as its whole
+    picture (VASL sizes a cropped board by the crop's width only where it is above 0): board 06 starts 1800
+    pixels right of board 05, not 1800 - 150."""
+    x, y = map_pixel("K4", 1, 0)
+    pieces = [SavePiece("9-2", x, y, "ge", piece_id="1"), SavePiece("8-1", map_pixel("K4")[0] - 150, y, "ge",
+                                                                    piece_id="2")]
+    path = write_saved_game(tmp_path / "edge.vsav", [SaveBoard(0, 0, "05", "1.0", crop=(150, 0, -1, 645)),
+                                                     SaveBoard(1, 0, "06", "1.0")], pieces)
+    with pytest.warns(kernel.VaslSaveWarning, match="cropped"):
+        game = kernel.read_saved_game(path, folder)
+    assert [(b.left, b.shown_width) for b in game.layout.boards] == [(400, 1800), (2200, 1800)]
+    assert [u.location for u in game.units] == ["6K4", "5K4"]

@@ -6,7 +6,9 @@ left of it in its row, its top the sum of the heights of the boards above it
 in its column, both after the map's margin of
 :data:`~kernel.importers.vasl.save_rules.EDGE_BUFFER` pixels.  A board's size
 is its picture's (its ``LOSData`` grid: 1800 x 645 pixels for a standard
-board), or its crop rectangle's, times its magnification (``ZOOM``).
+board), or its crop rectangle's width and height where they are above 0 (a
+-1, "to the board's edge", keeps the picture's), times its magnification
+(``ZOOM``).
 
 :func:`hex_at` turns a map pixel into the board it lies on and the board
 hex (column, number) that holds it (:func:`nearest_cell`), in that board's own pixels: as
@@ -87,10 +89,10 @@ def lay_out(boards: list[PlacedBoard]) -> None:
     for board in boards:
         record = board.record
         width, height = board.width, board.height
-        if record.crop is not None:
-            x, y, w, h = record.crop
-            width = w if w > 0 else width - x
-            height = h if h > 0 else height - y
+        if record.crop is not None:   # as VASL sizes a cropped board: a width or height of -1 keeps the whole one
+            _, _, w, h = record.crop
+            width = w if w > 0 else width
+            height = h if h > 0 else height
         board.shown_width = max(int(round(width * record.zoom)), 0)
         board.shown_height = max(int(round(height * record.zoom)), 0)
     widths = {(b.record.column, b.record.row): b.shown_width for b in boards}
