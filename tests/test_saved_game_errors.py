@@ -215,3 +215,16 @@ def test_the_cli_gives_one_line_and_leaves_nothing(tmp_path, folder):
     missing = subprocess.run([sys.executable, "-m", "kernel.cli", "info", "--map", str(tmp_path / "none.vsav")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "saved game" in missing.stderr and "does not exist" in missing.stderr
+
+
+@pytest.mark.parametrize("crop, message", [
+    ("1800\t0\t-1\t645", r"crop 1800 0 -1 645 starts beyond the board's picture of 1800 x 645 pixels"),
+    ("0\t0\t5000\t645", r"crop 0 0 5000 645 reaches beyond the board's picture of 1800 x 645 pixels"),
+    ("0\t100\t1800\t999999999", r"crop 0 100 1800 999999999 reaches beyond the board.s picture of 1800 x 645 "
+                                  r"pixels"),
+])
+def test_a_crop_outside_the_boards_picture_is_refused(tmp_path, folder, crop, message):
+    record = f"bd\t0\t0\t05\t{crop}\tVER\t1.0\t"
+    with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: bd record, board 1 \(05\): " + message
+                       + r": expected a rectangle inside it"):
+        read(layout_save(tmp_path, record), folder)

@@ -281,3 +281,17 @@ def test_a_crop_to_the_boards_edge_keeps_the_boards_whole_size(folder, tmp_path)
         game = kernel.read_saved_game(path, folder)
     assert [(b.left, b.shown_width) for b in game.layout.boards] == [(400, 1800), (2200, 1800)]
     assert [u.location for u in game.units] == ["6K4", "5K4"]
+
+
+def test_a_piece_beyond_a_cropped_boards_picture_lies_on_no_hex(folder, tmp_path):
+    """Board 05 cropped from x 1500 to its edge keeps its whole width on the map (VASL's), so most of its
+    rectangle lies beyond its picture: a piece there is in no hex of the board, not in its last column."""
+    inside = SavePiece("9-2", 400 + 290, map_pixel("GG4")[1], "ge", piece_id="1")   # board x 1790: column GG
+    beyond = SavePiece("8-1", 400 + 1000, map_pixel("GG4")[1], "ge", piece_id="2")  # board x 2500: past it
+    path = write_saved_game(tmp_path / "beyond.vsav", [SaveBoard(0, 0, "05", "1.0", crop=(1500, 0, -1, 645))],
+                            [inside, beyond])
+    with pytest.warns(kernel.VaslSaveWarning, match="cropped"):
+        game = kernel.read_saved_game(path, folder)
+    assert [u.location for u in game.units] == ["5GG4"]
+    off = next(p for p in game.pieces if p.piece_id == "2")
+    assert not off.on_board and "on no board" in off.notes[0]

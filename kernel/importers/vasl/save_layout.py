@@ -116,14 +116,17 @@ def local_pixel(board: PlacedBoard, x: int, y: int) -> tuple[float, float]:
     return float(px), float(py)
 
 
-def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, int]:
+def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, int] | None:
     """The cell ``(column, number)`` of a geomorphic board holding its pixel ``(px, py)``, as VASL's LOS map
     finds a piece's hex: the hex whose hexagon holds the pixel, edges included (corners ``(cx +- 37.5, cy)``
     and ``(cx +- 18.75, cy +- 32.25)``: VASL's hexes, which tile the board), the nearest centre of two or
-    three on a hexside or vertex, then the lower column, then the lower number.
+    three on a hexside or vertex, then the lower column, then the lower number; None for a pixel in no
+    hexagon of the board (beyond its picture: a cropped board's rectangle can reach past it).
 
     >>> nearest_cell(33, 10, 450.0, 548.0), nearest_cell(33, 10, 0.0, 0.0), nearest_cell(33, 10, 57.0, 2.0)
     ((8, 9), (0, 1), (1, 0))
+    >>> nearest_cell(33, 10, 2500.0, 300.0) is None
+    True
     """
     best = None
     first = math.floor(px / COLUMN_PITCH)
@@ -139,20 +142,18 @@ def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, in
             cx, cy = pixel_centre(column, number)
             dx, dy = abs(px - cx), abs(py - cy)
             inside = dy <= UNIT_Y and UNIT_Y * dx + UNIT_X * dy <= 2 * UNIT_X * UNIT_Y
-            key = (not inside, dx * dx + dy * dy, column, number)
-            if best is None or key < best:
+            key = (dx * dx + dy * dy, column, number)
+            if inside and (best is None or key < best):
                 best = key
-    if best is None:  # a point beyond the board's cells (cannot happen for a pixel on the board): clamp
-        column = min(max(first, 0), columns - 1)
-        odd = column % 2
-        return column, min(max(round((py / UNIT_Y + 1 - odd) / 2), 0 if odd else 1), rows)
-    return best[2], best[3]
+    return None if best is None else (best[1], best[2])
 
 
 def hex_at(boards: list[PlacedBoard], x: int, y: int) -> tuple[PlacedBoard, int, int] | None:
     """The board and its cell ``(column, number)`` holding map pixel ``(x, y)``, or None off every board.
 
-    As VASL's map, the first board whose rectangle holds the pixel; a pixel
+    As VASL's map, the first board whose rectangle holds the pixel (None where
+    that pixel is in none of the board's hexes: beyond a cropped board's
+    picture); a pixel
     on the right or bottom edge of the map's last board (where the centres of
     its edge half hexes lie) is that board's.
     """
@@ -161,7 +162,6 @@ def hex_at(boards: list[PlacedBoard], x: int, y: int) -> tuple[PlacedBoard, int,
             inside = board.contains(x, y) if not closed else (
                 board.left <= x <= board.left + board.shown_width and board.top <= y <= board.top + board.shown_height)
             if inside:
-                px, py = local_pixel(board, x, y)
-                column, number = nearest_cell(board.columns, board.rows, px, py)
-                return board, column, number
+                cell = nearest_cell(board.columns, board.rows, *local_pixel(board, x, y))
+                return None if cell is None else (board, *cell)
     return None
