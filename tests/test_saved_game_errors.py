@@ -228,3 +228,16 @@ def test_a_crop_outside_the_boards_picture_is_refused(tmp_path, folder, crop, me
     with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: bd record, board 1 \(05\): " + message
                        + r": expected a rectangle inside it"):
         read(layout_save(tmp_path, record), folder)
+
+
+@pytest.mark.parametrize("record, message", [
+    ("bd\t0\t0\t05\tVER\t1.0\tbd\t2\t0\t06\tVER\t1.0\t", r"board 2 \(06\) at column 2, row 0: no board at column 1, "
+                                                         r"row 0"),
+    ("bd\t0\t1\t05\tVER\t1.0\t", r"board 1 \(05\) at column 0, row 1: no board at column 0, row 0"),
+])
+def test_a_gap_in_the_layout_is_refused(tmp_path, folder, record, message):
+    """VASL butts each board against the one before it in its row and column (an empty place adds nothing), so a
+    map with a gap where VASL has none would not be the save's."""
+    with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: bd record, " + message
+                       + r": expected a board at every place left of a board in its row and above it in its column"):
+        read(layout_save(tmp_path, record), folder)

@@ -166,7 +166,8 @@ def board_records(command: str, where: str) -> list[BoardRecord]:
     SavedGameError
         A board entry with a column or row that is not a whole number
         0..255, a name that is not a plain board name, a crop rectangle that
-        is not four whole numbers, two boards at one place, a malformed
+        is not four whole numbers, two boards at one place, an empty place
+        left of a board in its row or above it in its column, a malformed
         ``VER``/``OVR``/``ZOOM`` entry, or more than :data:`MAX_BOARDS` boards;
         the message names the entry.
     """
@@ -209,7 +210,22 @@ def board_records(command: str, where: str) -> list[BoardRecord]:
                                  "expected one board per place")
         seen[(column, row)] = name
         records.append(record)
+    _check_no_gaps(records, where)
     return records
+
+
+def _check_no_gaps(records: list[BoardRecord], where: str) -> None:
+    """Refuse a layout with an empty place left of a board in its row or above it in its column: VASL's map
+    butts each board against the one before it (an empty place adds no width), so the map would differ."""
+    places = {(r.column, r.row) for r in records}
+    for record in records:
+        empty = next(((c, record.row) for c in range(record.column) if (c, record.row) not in places), None) or next(
+            ((record.column, r) for r in range(record.row) if (record.column, r) not in places), None)
+        if empty is not None:
+            raise SavedGameError(f"{where}: bd record, board {record.index + 1} ({record.name}) at column "
+                                 f"{record.column}, row {record.row}: no board at column {empty[0]}, row {empty[1]}: "
+                                 "expected a board at every place left of a board in its row and above it in its "
+                                 "column (VASL butts the boards together; a NUL board fills a place)")
 
 
 def _keyword_entries(record: BoardRecord, tokens: list[str], label: str) -> None:
