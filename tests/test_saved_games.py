@@ -295,3 +295,14 @@ def test_a_piece_beyond_a_cropped_boards_picture_lies_on_no_hex(folder, tmp_path
     assert [u.location for u in game.units] == ["5GG4"]
     off = next(p for p in game.pieces if p.piece_id == "2")
     assert not off.on_board and "on no board" in off.notes[0]
+
+
+def test_a_magnified_boards_size_and_pixels_round_half_up_as_vasl(folder, tmp_path):
+    """At ZOOM 0.5 a board 645 pixels high is 323 on VASL's map (Java's Math.round: halves up), not 322, so
+    map row 722 (400 + 322) is still board 05's bottom row, and board 06 starts at 723."""
+    boards = [SaveBoard(0, 0, "05", "1.0", zoom=0.5), SaveBoard(0, 1, "06", "1.0", zoom=0.5)]
+    path = write_saved_game(tmp_path / "half.vsav", boards, [SavePiece("9-2", 681, 722, "ge", piece_id="1"),
+                                                             SavePiece("8-1", 681, 724, "ge", piece_id="2")])
+    game = read(path, folder)
+    assert [(b.top, b.shown_height) for b in game.layout.boards] == [(400, 323), (723, 323)]
+    assert [u.location for u in game.units] == ["5K10", "6K1"]

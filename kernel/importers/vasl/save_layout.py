@@ -93,14 +93,23 @@ def lay_out(boards: list[PlacedBoard]) -> None:
             _, _, w, h = record.crop
             width = w if w > 0 else width
             height = h if h > 0 else height
-        board.shown_width = max(int(round(width * record.zoom)), 0)
-        board.shown_height = max(int(round(height * record.zoom)), 0)
+        board.shown_width = max(java_round(width * record.zoom), 0)
+        board.shown_height = max(java_round(height * record.zoom), 0)
     widths = {(b.record.column, b.record.row): b.shown_width for b in boards}
     heights = {(b.record.column, b.record.row): b.shown_height for b in boards}
     for board in boards:
         column, row = board.record.column, board.record.row
         board.left = EDGE_BUFFER + sum(widths.get((c, row), 0) for c in range(column))
         board.top = EDGE_BUFFER + sum(heights.get((column, r), 0) for r in range(row))
+
+
+def java_round(value: float) -> int:
+    """``value`` rounded as VASL's Java rounds pixels (``Math.round``: halves up, not to even as Python's).
+
+    >>> java_round(322.5), java_round(-2.5), round(322.5)
+    (323, -2, 322)
+    """
+    return math.floor(value + 0.5)
 
 
 def local_pixel(board: PlacedBoard, x: int, y: int) -> tuple[float, float]:
@@ -110,7 +119,7 @@ def local_pixel(board: PlacedBoard, x: int, y: int) -> tuple[float, float]:
         px, py = board.shown_width - px, board.shown_height - py
     zoom = board.record.zoom
     if zoom != 1.0:
-        px, py = round(px / zoom), round(py / zoom)
+        px, py = java_round(px / zoom), java_round(py / zoom)
     if board.record.crop is not None:
         px, py = px + board.record.crop[0], py + board.record.crop[1]
     return float(px), float(py)
