@@ -241,3 +241,26 @@ def test_a_gap_in_the_layout_is_refused(tmp_path, folder, record, message):
     with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: bd record, " + message
                        + r": expected a board at every place left of a board in its row and above it in its column"):
         read(layout_save(tmp_path, record), folder)
+
+
+def test_an_encrypted_or_unknown_method_member_is_refused(tmp_path, folder):
+    import struct
+
+    good = with_stream(tmp_path / "good.vsav", obfuscated(good_stream()))
+    for name, offsets, value, message in (
+            ("encrypted", ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)), None, r"encrypted: expected an unencrypted saved "
+                                                                           r"game"),
+            ("unknown", ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)), 99, r".*: expected a stored or deflated member")):
+        data = bytearray(good.read_bytes())
+        for signature, offset in offsets:   # every entry's local header and central directory record
+            start = 0
+            while (start := data.find(signature, start)) >= 0:
+                if value is None:
+                    data[start + offset] |= 1
+                else:
+                    data[start + offset:start + offset + 2] = struct.pack("<H", value)
+                start += 4
+        path = tmp_path / f"{name}.vsav"
+        path.write_bytes(bytes(data))
+        with pytest.raises(kernel.SavedGameError, match=rf"{name}\.vsav!savedGame: " + message):
+            read(path, folder)
