@@ -306,3 +306,13 @@ def test_a_magnified_boards_size_and_pixels_round_half_up_as_vasl(folder, tmp_pa
     game = read(path, folder)
     assert [(b.top, b.shown_height) for b in game.layout.boards] == [(400, 323), (723, 323)]
     assert [u.location for u in game.units] == ["5K10", "6K1"]
+
+
+def test_a_unit_of_an_unknown_nationality_says_why_it_has_no_side(folder, tmp_path):
+    pieces = [piece("9-1", "G7", "xx", piece_id="1"), piece("8-1", "G7", "xx", owner="taka", piece_id="2")]
+    game = read(write_saved_game(tmp_path / "nation.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces), folder)
+    assert [(u.name, u.side) for u in game.units] == [("9-1", None), ("8-1", "taka")]
+    notes = {p.piece_id: p.notes for p in game.pieces}
+    assert notes["1"] == ["nationality 'xx' is none of VASL's codes that hexkernel knows (ge, ru, ...): no side"]
+    assert notes["2"] == ["nationality 'xx' is none of VASL's codes that hexkernel knows (ge, ru, ...): its side "
+                          "is its owner's name"]

@@ -213,6 +213,10 @@ def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, 
                            (raw.x, raw.y) if raw.x is not None else None,
                            origin=f"{where}: piece {raw.piece_id} ({raw.name!r}) at pixel {raw.x},{raw.y} of "
                                   f"{raw.map_name!r}")
+        if raw.nationality and side is None and piece.kind in ("unit", "vehicle"):
+            instead = "its side is its owner's name" if raw.owner else "no side"
+            piece.notes.append(f"nationality {raw.nationality!r} is none of VASL's codes that hexkernel knows (ge, ru, "
+                               f"...): {instead}")
         if raw.hidden_by:
             piece.notes.append(f"hidden (HIP) by {raw.hidden_by}")
         if raw.concealed:
