@@ -316,3 +316,18 @@ def test_a_unit_of_an_unknown_nationality_says_why_it_has_no_side(folder, tmp_pa
     assert notes["1"] == ["nationality 'xx' is none of VASL's codes that hexkernel knows (ge, ru, ...): no side"]
     assert notes["2"] == ["nationality 'xx' is none of VASL's codes that hexkernel knows (ge, ru, ...): its side "
                           "is its owner's name"]
+
+
+@pytest.mark.parametrize("name", ["Stone Rubble", "Wood Rubble"])
+def test_a_rubble_counter_is_named_not_applied_and_refused_when_strict(folder, tmp_path, name):
+    """VASL's LOS turns a rubble counter's hex into rubble; the map keeps the board's terrain, and says so."""
+    pieces = [SavePiece(name, *map_pixel("G7"), "", counter_type="common", piece_id="1"), piece("9-2", "G7")]
+    path = write_saved_game(tmp_path / "rubble.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces)
+    message = rf"piece 1 \('{name}'\) .*: a rubble counter in 5G7 is not applied \(the map keeps the board's terrain\)"
+    with pytest.warns(kernel.VaslSaveWarning, match=message):
+        game = kernel.read_saved_game(path, folder)
+    rubble = next(p for p in game.pieces if p.piece_id == "1")
+    assert rubble.kind == "terrain counter" and rubble.location == "5G7" and rubble in game.counters
+    assert rubble.notes == ["not applied: the map keeps the board's terrain in its hex"]
+    with pytest.raises(kernel.SavedGameError, match=message + r" \(strict\)"):
+        kernel.read_saved_game(path, folder, strict=True)

@@ -37,7 +37,7 @@ from kernel.importers.vasl.save_layout import hex_at
 from kernel.importers.vasl.save_map import SaveMap, VaslSaveWarning, boards_folder, save_map
 from kernel.importers.vasl.save_pieces import RawPiece, StackRecord, parse_piece
 from kernel.importers.vasl.save_rules import (BOARD_MAP_NAMES, ENTRENCHMENTS, LOCATION_COUNTERS, ROOF, SMOKE_COUNTERS,
-                                              is_wreck, looks_like_unit, nation_side)
+                                              TERRAIN_COUNTERS, is_wreck, looks_like_unit, nation_side)
 from kernel.importers.vasl.save_stream import SavedGameError, board_records, commands
 from kernel.maps.locations import location
 from kernel.maps.saved_state import PlacedUnit, SavedGameState
@@ -127,8 +127,8 @@ def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool
         ``$HEXKERNEL_VASL_BOARDS``.
     strict : bool
         Refuse the save when part of it cannot be applied (an overlay, an SSR
-        change, a crop, a board of another version, a second SMOKE in a hex)
-        instead of warning.
+        change, a crop, a board of another version, a second SMOKE in a hex,
+        a rubble counter) instead of warning.
     **switches : bool
         Ruleset switches of the map (``orchards_in_season=False``).
 
@@ -191,6 +191,8 @@ def _kind(raw: RawPiece) -> str:
         return "location counter"
     if any(n in ENTRENCHMENTS for n in names):
         return "entrenchment"
+    if any(n in TERRAIN_COUNTERS for n in names):
+        return "terrain counter"
     if raw.properties.get("Hindrance") == "true" and (raw.counter_type == "unit" or nation_side(raw.nationality)[1]):
         return "vehicle"
     if raw.counter_type == "unit" or (raw.counter_type == "" and looks_like_unit(raw.name)):
@@ -269,7 +271,7 @@ def _level(board, piece: SavedPiece, asked: int | str) -> int:
             piece.notes.append(f"SMOKE at {'the roof' if asked == ROOF else f'level {asked}'}: kept at the hex "
                                "(a SMOKE counter of the state has a height above the hex's ground, not a level)")
         return 0
-    if asked == 0 or piece.kind in ("counter", "location counter", "entrenchment"):
+    if asked == 0 or piece.kind in ("counter", "location counter", "entrenchment", "terrain counter"):
         return 0
     wanted = int(board.building_levels[piece.hex]) + 1 if asked == ROOF else int(asked)
     try:
@@ -283,7 +285,14 @@ def _level(board, piece: SavedPiece, asked: int | str) -> int:
 
 
 def _add_to_state(piece: SavedPiece, raw: RawPiece, state: SavedGameState, where: str, strict: bool) -> None:
-    if piece.kind == "smoke":
+    if piece.kind == "terrain counter":
+        message = (f"{piece.origin}: a rubble counter in {state.board.names[piece.hex]} is not applied (the map keeps "
+                   "the board's terrain)")
+        if strict:
+            raise SavedGameError(message + " (strict)")
+        piece.notes.append("not applied: the map keeps the board's terrain in its hex")
+        warnings.warn(message, VaslSaveWarning, stacklevel=4)
+    elif piece.kind == "smoke":
         drm, height = SMOKE_COUNTERS.get(raw.name) or SMOKE_COUNTERS[raw.basic_name]
         piece.smoke = (drm, height)
         held = int(state.smoke[piece.hex])
