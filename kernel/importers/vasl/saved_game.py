@@ -111,8 +111,11 @@ class SavedGame:
 
     @property
     def refused(self) -> list[str]:
-        """What of the save the map does not apply (overlays, SSR changes, crops, version differences)."""
-        return list(self.layout.refused)
+        """What of the save the map does not apply: overlays, SSR changes, crops, version differences, then the
+        pieces not applied (a rubble counter) or not placed (a second SMOKE in a hex)."""
+        pieces = [f"piece {p.piece_id} ({p.name!r}) in {p.location}: {note}" for p in self.pieces for note in p.notes
+                  if note.startswith(("not applied", "not placed"))]
+        return list(self.layout.refused) + pieces
 
 
 def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool) -> SavedGame:
