@@ -264,3 +264,26 @@ def test_an_encrypted_or_unknown_method_member_is_refused(tmp_path, folder):
         path.write_bytes(bytes(data))
         with pytest.raises(kernel.SavedGameError, match=rf"{name}\.vsav!savedGame: " + message):
             read(path, folder)
+
+
+def test_a_stack_of_thousands_of_members_costs_memory_by_its_length(tmp_path, folder):
+    """A 30 KB stack command listing 5,000 piece ids costs what its ids do, not a copy of them per id (25
+    million entries before)."""
+    import tracemalloc
+
+    def peak(text):
+        path = with_stream(tmp_path / "stack.vsav", obfuscated(text))
+        read(path, folder)   # the board imported and kept on disk first
+        tracemalloc.start()
+        try:
+            read(path, folder)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    stack = "+/" + join_sequence(["s", "stack", join_sequence(["Main Map", 500, 500, *map(str, range(5000))], ";")],
+                                 "/")
+    plain = join_sequence(["begin_save", "bd\t0\t0\t05\tVER\t1.0\t", "end_save"], "\x1b")
+    stacked = join_sequence(["begin_save", join_sequence(["", stack], "\x1b"), "bd\t0\t0\t05\tVER\t1.0\t",
+                             "end_save"], "\x1b")
+    assert peak(stacked) - peak(plain) < 5 * 2**20

@@ -165,9 +165,9 @@ def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool
     return SavedGame(str(path), layout.board, state, pieces, layout)
 
 
-def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], dict[str, list[str]]]:
+def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], list[tuple[str, ...]]]:
     raws: list[RawPiece] = []
-    stacks: dict[str, list[str]] = {}
+    stacks: list[tuple[str, ...]] = []
     count = 0
     for command in stream:
         if not command.startswith("+/"):
@@ -177,8 +177,7 @@ def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], dict[st
             raise SavedGameError(f"{where}: more than {MAX_SAVE_PIECES} pieces: expected at most {MAX_SAVE_PIECES}")
         piece = parse_piece(command, count - 1, where)
         if isinstance(piece, StackRecord):
-            for member in piece.members:
-                stacks[member] = list(piece.members)
+            stacks.append(piece.members)
         else:
             raws.append(piece)
     return raws, stacks
@@ -203,13 +202,14 @@ def _kind(raw: RawPiece) -> str:
     return "counter"
 
 
-def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, state: SavedGameState, where: str,
+def _place(raws: list[RawPiece], stacks: list[tuple[str, ...]], layout: SaveMap, state: SavedGameState, where: str,
            strict: bool) -> list[SavedPiece]:
     board = layout.board
     by_name = dict(merged_half_hex_names(board))
     by_name.update({name: i for i, name in enumerate(board.names)})
     kinds = {raw.piece_id: _kind(raw) for raw in raws}
     names = {raw.piece_id: raw.name for raw in raws}
+    in_stacks = _stack_levels(stacks, kinds, names)
     pieces = []
     for raw in raws:
         nationality, side = nation_side(raw.nationality)
@@ -240,7 +240,7 @@ def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, 
         if name not in by_name:  # cannot happen: every cell of a placed board is a hex of the map
             raise SavedGameError(f"{piece.origin}: hex {name} is not on the map")
         piece.hex = by_name[name]
-        asked, under = _stack_level(raw.piece_id, stacks, kinds, names)
+        asked, under = in_stacks.get(raw.piece_id, (0, None))
         if under:
             piece.notes.append(f"in an entrenchment ({under}), counted at its hex's Location")
         piece.level = _level(board, piece, asked)
@@ -249,21 +249,30 @@ def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, 
     return pieces
 
 
-def _stack_level(piece_id: str, stacks, kinds, names) -> tuple[int | str, str | None]:
-    """The level a Location counter beneath a piece in its stack asks for (0: none), and the entrenchment
-    above it, if any (VASL's counters: pieces above a level counter are at its level, pieces below an
-    entrenchment in it)."""
-    members = stacks.get(piece_id)
-    if not members:
-        return 0, None
-    at = members.index(piece_id)
-    asked: int | str = 0
-    for other in reversed(members[:at + 1]):
-        if kinds.get(other) == "location counter":
-            asked = LOCATION_COUNTERS.get(names[other], 0)
-            break
-    under = next((names[o] for o in members[at + 1:] if kinds.get(o) == "entrenchment"), None)
-    return asked, under
+def _stack_levels(stacks: list[tuple[str, ...]], kinds, names) -> dict[str, tuple[int | str, str | None]]:
+    """Per piece of a stack: the level the nearest Location counter at or beneath it asks for (0: none) and
+    the entrenchment above it, if any (VASL's counters: pieces above a level counter are at its level, pieces
+    below an entrenchment in it).  One pass up and one down each stack (bottom first), so a stack of n
+    pieces costs n; a piece listed twice in a stack counts where it is first, in two stacks in the last."""
+    out: dict[str, tuple[int | str, str | None]] = {}
+    for members in stacks:
+        asked: list[int | str] = []
+        level: int | str = 0
+        for member in members:
+            if kinds.get(member) == "location counter":
+                level = LOCATION_COUNTERS.get(names[member], 0)
+            asked.append(level)
+        above: list[str | None] = [None] * len(members)
+        under: str | None = None
+        for position in range(len(members) - 1, -1, -1):
+            above[position] = under
+            if kinds.get(members[position]) == "entrenchment":
+                under = names[members[position]]
+        here: dict[str, tuple[int | str, str | None]] = {}
+        for position, member in enumerate(members):
+            here.setdefault(member, (asked[position], above[position]))
+        out.update(here)
+    return out
 
 
 def _level(board, piece: SavedPiece, asked: int | str) -> int:
