@@ -287,3 +287,15 @@ def test_a_stack_of_thousands_of_members_costs_memory_by_its_length(tmp_path, fo
     stacked = join_sequence(["begin_save", join_sequence(["", stack], "\x1b"), "bd\t0\t0\t05\tVER\t1.0\t",
                              "end_save"], "\x1b")
     assert peak(stacked) - peak(plain) < 5 * 2**20
+
+
+def test_stacks_listing_more_pieces_than_a_save_holds_are_refused(tmp_path, folder):
+    """A piece lies in one stack at most, so the stacks list at most as many pieces as a save may hold."""
+    stacks = ["+/" + join_sequence([f"s{k}", "stack", join_sequence(["Main Map", 500, 500, *map(str, range(6000))],
+                                                                     ";")], "/") for k in range(2)]
+    text = join_sequence(["begin_save", join_sequence(["", *stacks], "\x1b"), "bd\t0\t0\t05\tVER\t1.0\t", "end_save"],
+                         "\x1b")
+    with pytest.raises(kernel.SavedGameError, match=rf"bad\.vsav!savedGame: piece s1: its stack brings the pieces "
+                                                    rf"listed in stacks past {MAX_SAVE_PIECES}: expected at most "
+                                                    rf"{MAX_SAVE_PIECES} \(a piece lies in one stack\)"):
+        read(with_stream(tmp_path / "bad.vsav", obfuscated(text)), folder)

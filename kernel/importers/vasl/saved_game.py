@@ -168,7 +168,7 @@ def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool
 def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], list[tuple[str, ...]]]:
     raws: list[RawPiece] = []
     stacks: list[tuple[str, ...]] = []
-    count = 0
+    count = listed = 0
     for command in stream:
         if not command.startswith("+/"):
             continue
@@ -177,6 +177,13 @@ def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], list[tu
             raise SavedGameError(f"{where}: more than {MAX_SAVE_PIECES} pieces: expected at most {MAX_SAVE_PIECES}")
         piece = parse_piece(command, count - 1, where)
         if isinstance(piece, StackRecord):
+            listed += len(piece.members)
+            if listed > MAX_SAVE_PIECES:
+                shown = piece.stack_id if piece.stack_id.isprintable() and " " not in piece.stack_id else repr(
+                    piece.stack_id)
+                raise SavedGameError(f"{where}: piece {shown}: its stack brings the pieces listed in stacks "
+                                     f"past {MAX_SAVE_PIECES}: expected at most {MAX_SAVE_PIECES} (a piece lies in "
+                                     "one stack)")
             stacks.append(piece.members)
         else:
             raws.append(piece)
