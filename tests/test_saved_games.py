@@ -331,3 +331,16 @@ def test_a_rubble_counter_is_named_not_applied_and_refused_when_strict(folder, t
     assert rubble.notes == ["not applied: the map keeps the board's terrain in its hex"]
     with pytest.raises(kernel.SavedGameError, match=message + r" \(strict\)"):
         kernel.read_saved_game(path, folder, strict=True)
+
+
+def test_a_second_smoke_in_a_hex_is_named_and_refused_when_strict(folder, tmp_path):
+    pieces = [SavePiece("White +3 Smoke", *map_pixel("K6"), "", counter_type="common", piece_id="1"),
+              SavePiece("White +2 WP", *map_pixel("K6"), "", counter_type="common", piece_id="2")]
+    path = write_saved_game(tmp_path / "smokes.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces)
+    message = r"piece 2 \('White \+2 WP'\) .*: a second SMOKE counter in 5K6 \(which holds \+3\): not placed"
+    with pytest.warns(kernel.VaslSaveWarning, match=message):
+        game = kernel.read_saved_game(path, folder)
+    assert int(game.state.smoke[game.board.index("5K6")]) == 3
+    with pytest.raises(kernel.SavedGameError, match=message + r" \(a hex of the state holds one SMOKE counter\) "
+                                                              r"\(strict\)"):
+        kernel.read_saved_game(path, folder, strict=True)

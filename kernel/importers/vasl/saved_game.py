@@ -305,23 +305,16 @@ def _level(board, piece: SavedPiece, asked: int | str) -> int:
 
 def _add_to_state(piece: SavedPiece, raw: RawPiece, state: SavedGameState, where: str, strict: bool) -> None:
     if piece.kind == "terrain counter":
-        message = (f"{piece.origin}: a rubble counter in {state.board.names[piece.hex]} is not applied (the map keeps "
-                   "the board's terrain)")
-        if strict:
-            raise SavedGameError(message + " (strict)")
-        piece.notes.append("not applied: the map keeps the board's terrain in its hex")
-        warnings.warn(message, VaslSaveWarning, stacklevel=4)
+        _not_applied(piece, f"a rubble counter in {state.board.names[piece.hex]} is not applied (the map keeps the "
+                            "board's terrain)", "not applied: the map keeps the board's terrain in its hex", strict)
     elif piece.kind == "smoke":
         drm, height = SMOKE_COUNTERS.get(raw.name) or SMOKE_COUNTERS[raw.basic_name]
         piece.smoke = (drm, height)
         held = int(state.smoke[piece.hex])
         if held:
-            message = (f"{piece.origin}: a second SMOKE counter in {state.board.names[piece.hex]} (which holds +{held}): "
-                       "not placed (a hex of the state holds one SMOKE counter)")
-            if strict:
-                raise SavedGameError(message + " (strict)")
-            piece.notes.append("not placed: a second SMOKE counter in its hex")
-            warnings.warn(message, VaslSaveWarning, stacklevel=4)
+            _not_applied(piece, f"a second SMOKE counter in {state.board.names[piece.hex]} (which holds +{held}): not "
+                                "placed (a hex of the state holds one SMOKE counter)",
+                         "not placed: a second SMOKE counter in its hex", strict)
             return
         state.place_smoke(piece.hex, drm, height)
     elif piece.kind in ("vehicle", "wreck"):
@@ -330,6 +323,14 @@ def _add_to_state(piece: SavedPiece, raw: RawPiece, state: SavedGameState, where
         kind = "vehicle" if piece.kind == "vehicle" else "leader" if _is_leader(raw.name) else "infantry"
         state.place_unit(piece.hex, piece.side, name=piece.name, level=piece.level, origin=piece.origin,
                          kind=kind, piece_id=piece.piece_id)
+
+
+def _not_applied(piece: SavedPiece, message: str, note: str, strict: bool) -> None:
+    """A piece the state does not apply: an error naming it with ``strict``, else a note on it and a warning."""
+    if strict:
+        raise SavedGameError(f"{piece.origin}: {message} (strict)")
+    piece.notes.append(note)
+    warnings.warn(f"{piece.origin}: {message}", VaslSaveWarning, stacklevel=5)
 
 
 def _is_leader(name: str) -> bool:
