@@ -16,8 +16,9 @@ real saves' only units on a board lie on board 00, which has no number of
 its own).  Memory is the peak traced by ``tracemalloc`` while a save is read,
 less the peak of composing and compiling its boards alone, for the public
 saves and for saves at the limits (10,000 pieces in 16 MiB of stream; pieces
-of the most traits, as many as 16 MiB holds); the peak of decoding the
-stream and reading the pieces alone is reported beside it.  The load of the
+of the most traits, as many as 16 MiB holds; the most pieces in one stack);
+the peak of decoding the stream and reading the pieces alone is reported
+beside it.  The load of the
 largest public save is timed with one core kept busy too.
 Skipped without ``../shared/vasl``.
 """
@@ -191,6 +192,16 @@ def widest_pieces(path: Path, traits: int) -> Path:
     return path
 
 
+def one_stack(path: Path) -> Path:
+    """A save of as many pieces as a save holds, all in one stack (the stacks may list no more pieces than
+    that): reading a stack costs its length."""
+    from kernel._limits import MAX_SAVE_PIECES
+    from kernel.importers.vasl.save_writer import SaveBoard, SavePiece, write_saved_game
+
+    pieces = [SavePiece("4-6-7 1sq", 900, 500, "ge") for _ in range(MAX_SAVE_PIECES - 1)]
+    return write_saved_game(path, [SaveBoard(0, 0, "01", "6.1")], pieces, [pieces])
+
+
 def test_memory_beyond_the_boards(tmp_path):
     from kernel._limits import MAX_PIECE_TRAITS
     from kernel.importers.vasl.save_writer import SaveBoard, SavePiece, write_saved_game
@@ -199,8 +210,10 @@ def test_memory_beyond_the_boards(tmp_path):
                             [SavePiece("4-6-7 1sq", 900 + k % 700, 500 + k % 600, "ge", label="x" * 560)
                              for k in range(10_000)])
     wide = widest_pieces(tmp_path / "wide.vsav", MAX_PIECE_TRAITS)
+    stacked = one_stack(tmp_path / "stacked.vsav")
     for name, save in (("Hill 621", HILL), ("Stalingrad", STALINGRAD), ("10,000 pieces in 16 MiB", many),
-                       (f"pieces of {MAX_PIECE_TRAITS} traits in 16 MiB", wide)):
+                       (f"pieces of {MAX_PIECE_TRAITS} traits in 16 MiB", wide),
+                       ("9,999 pieces in one stack", stacked)):
         quietly(kernel.read_saved_game, save, VASL)
         started = time.perf_counter()
         quietly(kernel.read_saved_game, save, VASL)

@@ -196,3 +196,24 @@ def read_limited(path, what: str = "file") -> bytes:
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{path}: {what} is larger than {MAX_FILE_BYTES} bytes: expected at most that")
     return data
+
+
+def read_member(archive, info, where: str, limit: int, kind: str,
+                error: type[ValueError] = ValueError) -> bytes:
+    """One member (``info``) of a :class:`zipfile.ZipFile`, refusing (with ``error``, its message starting with
+    ``where``) an encrypted one or one larger than ``limit`` bytes, as declared and as actually inflated (a
+    directory may understate a member); ``kind`` names the archive for the message ("board archive")."""
+    if info.flag_bits & 0x1:
+        raise error(f"{where}: encrypted: expected an unencrypted {kind}")
+    if info.file_size > limit:
+        raise error(f"{where}: {info.file_size} bytes: expected at most {limit}")
+    try:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+    except NotImplementedError as problem:
+        raise error(f"{where}: {problem}: expected a stored or deflated member") from None
+    except RuntimeError as problem:  # zipfile: a member that needs a password
+        raise error(f"{where}: {problem}: expected an unencrypted {kind}") from None
+    if len(data) > limit:
+        raise error(f"{where}: inflates to more than {limit} bytes: expected at most that")
+    return data

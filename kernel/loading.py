@@ -71,8 +71,8 @@ def load(name_or_path: str | Path, *, board_id: str | int | None = None, boards:
         ``$HEXKERNEL_VASL_BOARDS``).
     strict : bool
         For a saved game: refuse it when part of it cannot be applied
-        (overlays, SSR changes, crops, other board versions) instead of
-        warning.
+        (overlays, SSR changes, crops, other board versions, a second SMOKE
+        counter in a hex, rubble counters) instead of warning.
     **switches : bool
         Ruleset switches overriding the scenario's (``orchards_in_season=False``).
 

@@ -215,3 +215,87 @@ def test_the_cli_gives_one_line_and_leaves_nothing(tmp_path, folder):
     missing = subprocess.run([sys.executable, "-m", "kernel.cli", "info", "--map", str(tmp_path / "none.vsav")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "saved game" in missing.stderr and "does not exist" in missing.stderr
+
+
+@pytest.mark.parametrize("crop, message", [
+    ("1800\t0\t-1\t645", r"crop 1800 0 -1 645 starts beyond the board's picture of 1800 x 645 pixels"),
+    ("0\t0\t5000\t645", r"crop 0 0 5000 645 reaches beyond the board's picture of 1800 x 645 pixels"),
+    ("0\t100\t1800\t999999999", r"crop 0 100 1800 999999999 reaches beyond the board.s picture of 1800 x 645 "
+                                  r"pixels"),
+])
+def test_a_crop_outside_the_boards_picture_is_refused(tmp_path, folder, crop, message):
+    record = f"bd\t0\t0\t05\t{crop}\tVER\t1.0\t"
+    with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: bd record, board 1 \(05\): " + message
+                       + r": expected a rectangle inside it"):
+        read(layout_save(tmp_path, record), folder)
+
+
+@pytest.mark.parametrize("record, message", [
+    ("bd\t0\t0\t05\tVER\t1.0\tbd\t2\t0\t06\tVER\t1.0\t", r"board 2 \(06\) at column 2, row 0: no board at column 1, "
+                                                         r"row 0"),
+    ("bd\t0\t1\t05\tVER\t1.0\t", r"board 1 \(05\) at column 0, row 1: no board at column 0, row 0"),
+])
+def test_a_gap_in_the_layout_is_refused(tmp_path, folder, record, message):
+    """VASL butts each board against the one before it in its row and column (an empty place adds nothing), so a
+    map with a gap where VASL has none would not be the save's."""
+    with pytest.raises(kernel.SavedGameError, match=r"bad\.vsav!savedGame: bd record, " + message
+                       + r": expected a board at every place left of a board in its row and above it in its column"):
+        read(layout_save(tmp_path, record), folder)
+
+
+def test_an_encrypted_or_unknown_method_member_is_refused(tmp_path, folder):
+    import struct
+
+    good = with_stream(tmp_path / "good.vsav", obfuscated(good_stream()))
+    for name, offsets, value, message in (
+            ("encrypted", ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)), None, r"encrypted: expected an unencrypted saved "
+                                                                           r"game"),
+            ("unknown", ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)), 99, r".*: expected a stored or deflated member")):
+        data = bytearray(good.read_bytes())
+        for signature, offset in offsets:   # every entry's local header and central directory record
+            start = 0
+            while (start := data.find(signature, start)) >= 0:
+                if value is None:
+                    data[start + offset] |= 1
+                else:
+                    data[start + offset:start + offset + 2] = struct.pack("<H", value)
+                start += 4
+        path = tmp_path / f"{name}.vsav"
+        path.write_bytes(bytes(data))
+        with pytest.raises(kernel.SavedGameError, match=rf"{name}\.vsav!savedGame: " + message):
+            read(path, folder)
+
+
+def test_a_stack_of_thousands_of_members_costs_memory_by_its_length(tmp_path, folder):
+    """A 30 KB stack command listing 5,000 piece ids costs what its ids do, not a copy of them per id (25
+    million entries before)."""
+    import tracemalloc
+
+    def peak(text):
+        path = with_stream(tmp_path / "stack.vsav", obfuscated(text))
+        read(path, folder)   # the board imported and kept on disk first
+        tracemalloc.start()
+        try:
+            read(path, folder)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    stack = "+/" + join_sequence(["s", "stack", join_sequence(["Main Map", 500, 500, *map(str, range(5000))], ";")],
+                                 "/")
+    plain = join_sequence(["begin_save", "bd\t0\t0\t05\tVER\t1.0\t", "end_save"], "\x1b")
+    stacked = join_sequence(["begin_save", join_sequence(["", stack], "\x1b"), "bd\t0\t0\t05\tVER\t1.0\t",
+                             "end_save"], "\x1b")
+    assert peak(stacked) - peak(plain) < 5 * 2**20
+
+
+def test_stacks_listing_more_pieces_than_a_save_holds_are_refused(tmp_path, folder):
+    """A piece lies in one stack at most, so the stacks list at most as many pieces as a save may hold."""
+    stacks = ["+/" + join_sequence([f"s{k}", "stack", join_sequence(["Main Map", 500, 500, *map(str, range(6000))],
+                                                                     ";")], "/") for k in range(2)]
+    text = join_sequence(["begin_save", join_sequence(["", *stacks], "\x1b"), "bd\t0\t0\t05\tVER\t1.0\t", "end_save"],
+                         "\x1b")
+    with pytest.raises(kernel.SavedGameError, match=rf"bad\.vsav!savedGame: piece s1: its stack brings the pieces "
+                                                    rf"listed in stacks past {MAX_SAVE_PIECES}: expected at most "
+                                                    rf"{MAX_SAVE_PIECES} \(a piece lies in one stack\)"):
+        read(with_stream(tmp_path / "bad.vsav", obfuscated(text)), folder)

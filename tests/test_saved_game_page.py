@@ -1,5 +1,6 @@
-"""The map page of a saved game in a real browser (headless Chromium, Selenium): its units listed, a click on one
-showing the field of fire from its Location, as :func:`kernel.field_of_fire` gives it.
+"""The map page of a saved game (``hexkernel page --map game.vsav``) in a real browser (headless Chromium, Selenium):
+its units listed, a click on one showing the field of fire from its Location, as :func:`kernel.field_of_fire` gives
+it.
 
 Skips where Chromium, chromedriver or selenium is missing, fails instead in CI (``CI`` set).
 """
@@ -19,7 +20,7 @@ from tests.vasl_saves import map_pixel, write_boards
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory):
+def files(tmp_path_factory):
     folder = write_boards(tmp_path_factory.mktemp("vasl") / "boards", names=("05",))
     level = SavePiece("Building Level 2", *map_pixel("C3"), "", counter_type="common")
     leader = SavePiece("8-1", *map_pixel("C3"), "ge", piece_id="11")
@@ -28,13 +29,18 @@ def game(tmp_path_factory):
               SavePiece("White +3 Smoke", *map_pixel("K6"), "", counter_type="common", piece_id="31")]
     save = write_saved_game(tmp_path_factory.mktemp("save") / "game.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces,
                             [[level, leader]])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", kernel.VaslImportWarning)
-        return kernel.read_saved_game(save, folder)
+    return save, folder
 
 
 @pytest.fixture(scope="module")
-def page(game, tmp_path_factory):
+def game(files):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kernel.VaslImportWarning)
+        return kernel.read_saved_game(*files)
+
+
+@pytest.fixture(scope="module")
+def page(files, tmp_path_factory):
     for program in ("chromium", "chromedriver"):
         if shutil.which(program) is None:
             if os.environ.get("CI"):
@@ -45,12 +51,12 @@ def page(game, tmp_path_factory):
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.support.ui import WebDriverWait
 
-    pieces = {"units": [{"name": u.name, "side": u.side, "hex": u.hex, "level": u.level, "location": u.location}
-                        for u in game.units],
-              "counters": [{"name": p.name, "kind": p.kind, "hex": p.hex, "location": p.location}
-                           for p in game.counters]}
-    path = tmp_path_factory.mktemp("page") / "game.html"
-    kernel.map_page(game.board, path, counters=game.state, max_allowance=2, pieces=pieces)
+    from kernel.cli import main
+
+    save, folder = files
+    path = tmp_path_factory.mktemp("page") / "game.html"   # the page as a user makes it: hexkernel page
+    assert main(["page", "--map", str(save), "--vasl-boards", str(folder), "--out", str(path),
+                 "--max-allowance", "2"]) == 0
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

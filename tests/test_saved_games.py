@@ -251,3 +251,96 @@ def test_a_zoomed_board_places_its_pieces_in_its_own_pixels(folder, tmp_path):
     zoomed = SavePiece("9-2", int(round(400 + (x - 400) * 2)), int(round(400 + (y - 400) * 2)), "ge")
     path = write_saved_game(tmp_path / "zoom.vsav", [SaveBoard(0, 0, "05", "1.0", zoom=2.0)], [zoomed])
     assert [u.location for u in read(path, folder).units] == ["5K4"]
+
+
+def test_a_crop_to_the_nearest_full_hex_row_reads_as_vasl_writes_it(folder, tmp_path):
+    """VASL ends the entry of a board cropped to full hex rows with FH and true (after SSR's text and ZOOM)."""
+    from kernel.importers.vasl.save_stream import board_records
+
+    entry = "bd\t0\t0\t05\t0\t0\t1000\t645\tVER\t1.0\tSSR\tNoWoodsRoads\t\tZOOM\t3.0\tFH\ttrue"
+    (record,) = board_records(entry, "save")
+    assert (record.crop, record.ssr, record.zoom, record.full_hex_crop) == ((0, 0, 1000, 645), ("NoWoodsRoads",),
+                                                                           3.0, True)
+    path = write_saved_game(tmp_path / "fh.vsav", [SaveBoard(0, 0, "05", "1.0", crop=(0, 0, 1000, 645),
+                                                             full_hex_crop=True)], [piece("9-2", "G7")])
+    with pytest.warns(kernel.VaslSaveWarning, match="cropped to 1000x645"):
+        game = kernel.read_saved_game(path, folder)
+    assert [u.location for u in game.units] == ["5G7"] and game.layout.boards[0].record.full_hex_crop
+
+
+def test_a_crop_to_the_boards_edge_keeps_the_boards_whole_size(folder, tmp_path):
+    """A crop width (or height) of -1 runs to the board's edge, and VASL's board is then as wide as its whole
+    picture (VASL sizes a cropped board by the crop's width only where it is above 0): board 06 starts 1800
+    pixels right of board 05, not 1800 - 150."""
+    x, y = map_pixel("K4", 1, 0)
+    pieces = [SavePiece("9-2", x, y, "ge", piece_id="1"), SavePiece("8-1", map_pixel("K4")[0] - 150, y, "ge",
+                                                                    piece_id="2")]
+    path = write_saved_game(tmp_path / "edge.vsav", [SaveBoard(0, 0, "05", "1.0", crop=(150, 0, -1, 645)),
+                                                     SaveBoard(1, 0, "06", "1.0")], pieces)
+    with pytest.warns(kernel.VaslSaveWarning, match="cropped"):
+        game = kernel.read_saved_game(path, folder)
+    assert [(b.left, b.shown_width) for b in game.layout.boards] == [(400, 1800), (2200, 1800)]
+    assert [u.location for u in game.units] == ["6K4", "5K4"]
+
+
+def test_a_piece_beyond_a_cropped_boards_picture_lies_on_no_hex(folder, tmp_path):
+    """Board 05 cropped from x 1500 to its edge keeps its whole width on the map (VASL's), so most of its
+    rectangle lies beyond its picture: a piece there is in no hex of the board, not in its last column."""
+    inside = SavePiece("9-2", 400 + 290, map_pixel("GG4")[1], "ge", piece_id="1")   # board x 1790: column GG
+    beyond = SavePiece("8-1", 400 + 1000, map_pixel("GG4")[1], "ge", piece_id="2")  # board x 2500: past it
+    path = write_saved_game(tmp_path / "beyond.vsav", [SaveBoard(0, 0, "05", "1.0", crop=(1500, 0, -1, 645))],
+                            [inside, beyond])
+    with pytest.warns(kernel.VaslSaveWarning, match="cropped"):
+        game = kernel.read_saved_game(path, folder)
+    assert [u.location for u in game.units] == ["5GG4"]
+    off = next(p for p in game.pieces if p.piece_id == "2")
+    assert not off.on_board and "on no board" in off.notes[0]
+
+
+def test_a_magnified_boards_size_and_pixels_round_half_up_as_vasl(folder, tmp_path):
+    """At ZOOM 0.5 a board 645 pixels high is 323 on VASL's map (Java's Math.round: halves up), not 322, so
+    map row 722 (400 + 322) is still board 05's bottom row, and board 06 starts at 723."""
+    boards = [SaveBoard(0, 0, "05", "1.0", zoom=0.5), SaveBoard(0, 1, "06", "1.0", zoom=0.5)]
+    path = write_saved_game(tmp_path / "half.vsav", boards, [SavePiece("9-2", 681, 722, "ge", piece_id="1"),
+                                                             SavePiece("8-1", 681, 724, "ge", piece_id="2")])
+    game = read(path, folder)
+    assert [(b.top, b.shown_height) for b in game.layout.boards] == [(400, 323), (723, 323)]
+    assert [u.location for u in game.units] == ["5K10", "6K1"]
+
+
+def test_a_unit_of_an_unknown_nationality_says_why_it_has_no_side(folder, tmp_path):
+    pieces = [piece("9-1", "G7", "xx", piece_id="1"), piece("8-1", "G7", "xx", owner="taka", piece_id="2")]
+    game = read(write_saved_game(tmp_path / "nation.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces), folder)
+    assert [(u.name, u.side) for u in game.units] == [("9-1", None), ("8-1", "taka")]
+    notes = {p.piece_id: p.notes for p in game.pieces}
+    assert notes["1"] == ["nationality 'xx' is none of VASL's codes that hexkernel knows (ge, ru, ...): no side"]
+    assert notes["2"] == ["nationality 'xx' is none of VASL's codes that hexkernel knows (ge, ru, ...): its side "
+                          "is its owner's name"]
+
+
+@pytest.mark.parametrize("name", ["Stone Rubble", "Wood Rubble"])
+def test_a_rubble_counter_is_named_not_applied_and_refused_when_strict(folder, tmp_path, name):
+    """VASL's LOS turns a rubble counter's hex into rubble; the map keeps the board's terrain, and says so."""
+    pieces = [SavePiece(name, *map_pixel("G7"), "", counter_type="common", piece_id="1"), piece("9-2", "G7")]
+    path = write_saved_game(tmp_path / "rubble.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces)
+    message = rf"piece 1 \('{name}'\) .*: a rubble counter in 5G7 is not applied \(the map keeps the board's terrain\)"
+    with pytest.warns(kernel.VaslSaveWarning, match=message):
+        game = kernel.read_saved_game(path, folder)
+    rubble = next(p for p in game.pieces if p.piece_id == "1")
+    assert rubble.kind == "terrain counter" and rubble.location == "5G7" and rubble in game.counters
+    assert rubble.notes == ["not applied: the map keeps the board's terrain in its hex"]
+    with pytest.raises(kernel.SavedGameError, match=message + r" \(strict\)"):
+        kernel.read_saved_game(path, folder, strict=True)
+
+
+def test_a_second_smoke_in_a_hex_is_named_and_refused_when_strict(folder, tmp_path):
+    pieces = [SavePiece("White +3 Smoke", *map_pixel("K6"), "", counter_type="common", piece_id="1"),
+              SavePiece("White +2 WP", *map_pixel("K6"), "", counter_type="common", piece_id="2")]
+    path = write_saved_game(tmp_path / "smokes.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces)
+    message = r"piece 2 \('White \+2 WP'\) .*: a second SMOKE counter in 5K6 \(which holds \+3\): not placed"
+    with pytest.warns(kernel.VaslSaveWarning, match=message):
+        game = kernel.read_saved_game(path, folder)
+    assert int(game.state.smoke[game.board.index("5K6")]) == 3
+    with pytest.raises(kernel.SavedGameError, match=message + r" \(a hex of the state holds one SMOKE counter\) "
+                                                              r"\(strict\)"):
+        kernel.read_saved_game(path, folder, strict=True)

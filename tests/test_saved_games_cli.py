@@ -161,3 +161,18 @@ def test_strict_on_the_command_line(files, capsys, tmp_path):
     assert "note: " in err and "cropped to 900x645" in err
     _, err = run(capsys, "info", "--map", cropped, "--vasl-boards", folder, "--strict", expect=2)
     assert err.count("\n") == 1 and "(strict: expected a save whose every part applies)" in err
+
+
+def test_info_names_a_counter_that_is_not_applied(files, capsys, tmp_path):
+    """A rubble counter and a second SMOKE in one hex are not applied: info's 'not applied' says so."""
+    _, folder = files
+    pieces = [SavePiece("Stone Rubble", *map_pixel("G7"), "", counter_type="common", piece_id="1"),
+              SavePiece("White +3 Smoke", *map_pixel("K6"), "", counter_type="common", piece_id="2"),
+              SavePiece("White +2 WP", *map_pixel("K6"), "", counter_type="common", piece_id="3")]
+    save = write_saved_game(tmp_path / "parts.vsav", [SaveBoard(0, 0, "05", "1.0")], pieces)
+    out, _ = run(capsys, "info", "--map", save, "--vasl-boards", folder, "--json")
+    assert json.loads(out)["saved_game"]["not_applied"] == [
+        "piece 1 ('Stone Rubble') in 5G7: not applied: the map keeps the board's terrain in its hex",
+        "piece 3 ('White +2 WP') in 5K6: not placed: a second SMOKE counter in its hex"]
+    text, _ = run(capsys, "info", "--map", save, "--vasl-boards", folder)
+    assert "not applied: piece 1 ('Stone Rubble') in 5G7" in text and "not applied: nothing" not in text

@@ -127,14 +127,26 @@ def command_targets(args, board, view, counters) -> None:
                "hex_names": list(board.names),
                "targets_seen_ground_level": [int(v) for v in covered.seen_from_ground(len(board))]}
 
+    header = (f"best posts over {len(goal)} {what} of {board.title} ({board.ruleset.name}, {model} model, "
+              f"{len(covered.hexes)} Locations), ranked by targets seen, then seen clear, then least mean hindrance:")
+    emit_ranking(args, board, view, payload, header, "targets_seen", f"of {len(goal)}", 4,
+                 values=payload["targets_seen_ground_level"],
+                 title=f"How many of the {len(goal)} {what} each hex sees ({model} model)",
+                 label=f"{what} in LOS (from ground level)", outlined=covered.targets, outlined_label=f"target: {what}")
+
+
+def emit_ranking(args, board, view, payload, header: str, seen_key: str, out_of: str, width: int, *, values,
+                 title: str, label: str, outlined=None, outlined_label: str | None = None) -> None:
+    """Write a ranking of posts (``payload["best"]``, each seeing ``item[seen_key]`` ``out_of``) as text or JSON,
+    and its picture: ``values`` per hex, the posts marked by rank."""
+    best = payload["best"]
+
     def text():
-        lines = [f"best posts over {len(goal)} {what} of {board.title} ({board.ruleset.name}, {model} model, "
-                 f"{len(covered.hexes)} Locations), ranked by targets seen, then seen clear, then least mean "
-                 "hindrance:"]
+        lines = [header]
         for rank, item in enumerate(best, start=1):
             where = f"ground level {item['ground_level']}" + (f", building level {item['level']}" if item["level"] else "")
             mean = "-" if item["mean_hindrance"] is None else f"+{item['mean_hindrance']:.2f}"
-            lines.append(f"  {rank:>3}. {item['location']:<9} sees {item['targets_seen']:>4} of {len(goal)} "
+            lines.append(f"  {rank:>3}. {item['location']:<9} sees {item[seen_key]:>{width}} {out_of} "
                          f"({item['seen_clear']} clear, mean hindrance {mean})  [{where}]")
         return lines
 
@@ -144,10 +156,9 @@ def command_targets(args, board, view, counters) -> None:
         from kernel.render.matrix_map import values_picture
 
         marks = [(board.location(item["location"])[0], str(rank)) for rank, item in enumerate(best, start=1)]
-        return values_picture(board, payload["targets_seen_ground_level"], view=view, dpi=dpi, scale=args.scale,
-                              title=f"How many of the {len(goal)} {what} each hex sees ({model} model)",
-                              label=f"{what} in LOS (from ground level)", marks=marks, outlined=covered.targets,
-                              outlined_label=f"target: {what}", art=picture_art(args))
+        return values_picture(board, values, view=view, dpi=dpi, scale=args.scale, title=title, label=label,
+                              marks=marks, outlined=outlined, outlined_label=outlined_label or "target hex",
+                              art=picture_art(args))
 
     draw_pictures(args, figure)
 
@@ -190,28 +201,13 @@ def command_side(args, board, view, counters) -> None:
                "enemy_units": total, "locations": int(hexes.size), "best": best, "hex_names": list(board.names),
                "units_seen_ground_level": [int(v) for v in seen[:n]]}
 
-    def text():
-        lines = [f"best posts of side {args.side} on {board.title} ({model} model, {hexes.size} Locations) against "
-                 f"the {total} units of the other sides, ranked by units seen, then seen clear, then least mean "
-                 "hindrance:"]
-        for rank, item in enumerate(best, start=1):
-            where = f"ground level {item['ground_level']}" + (f", building level {item['level']}" if item["level"] else "")
-            mean_text = "-" if item["mean_hindrance"] is None else f"+{item['mean_hindrance']:.2f}"
-            lines.append(f"  {rank:>3}. {item['location']:<9} sees {item['units_seen']:>3} of {total} units "
-                         f"({item['seen_clear']} clear, mean hindrance {mean_text})  [{where}]")
-        return lines
-
-    emit(args, payload, text)
-
-    def figure(dpi):
-        from kernel.render.matrix_map import values_picture
-
-        marks = [(board.location(item["location"])[0], str(rank)) for rank, item in enumerate(best, start=1)]
-        return values_picture(board, payload["units_seen_ground_level"], view=view, dpi=dpi, scale=args.scale,
-                              title=f"Units of the other sides seen from each hex by side {args.side} ({model} model)",
-                              label="enemy units in LOS (from ground level)", marks=marks, art=picture_art(args))
-
-    draw_pictures(args, figure)
+    header = (f"best posts of side {args.side} on {board.title} ({model} model, {hexes.size} Locations) against "
+              f"the {total} units of the other sides, ranked by units seen, then seen clear, then least mean "
+              "hindrance:")
+    emit_ranking(args, board, view, payload, header, "units_seen", f"of {total} units", 3,
+                 values=payload["units_seen_ground_level"],
+                 title=f"Units of the other sides seen from each hex by side {args.side} ({model} model)",
+                 label="enemy units in LOS (from ground level)")
 
 
 def command_vantage(args) -> None:

@@ -12,7 +12,7 @@ import zlib
 import numpy as np
 
 from kernel._limits import (MAX_ARCHIVE_MEMBERS, MAX_BOARD_COLUMNS, MAX_BOARD_ROWS, MAX_LEVEL,
-                            MAX_MEMBER_BYTES, MAX_VASL_PIXELS, MIN_LEVEL, read_limited)
+                            MAX_MEMBER_BYTES, MAX_VASL_PIXELS, MIN_LEVEL, read_limited, read_member)
 from kernel.grid.columns import board_problem
 from kernel.grid.pixels import COLUMN_PITCH, HEX_HEIGHT
 
@@ -312,24 +312,8 @@ def _inflate(raw: bytes, source: str) -> bytes:
 
 
 def _read_member(archive: zipfile.ZipFile, member: str, source: str) -> bytes:
-    """One archive member, refusing an encrypted one or one larger than :data:`MAX_MEMBER_BYTES` (as
-    declared, and as actually inflated)."""
-    info = archive.getinfo(member)
-    where = f"{source}!{member}"
-    if info.flag_bits & 0x1:
-        raise ValueError(f"{where}: encrypted: expected an unencrypted board archive")
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise ValueError(f"{where}: {info.file_size} bytes: expected at most {MAX_MEMBER_BYTES}")
-    try:
-        with archive.open(info) as handle:
-            data = handle.read(MAX_MEMBER_BYTES + 1)
-    except NotImplementedError as error:
-        raise ValueError(f"{where}: {error}: expected a stored or deflated member") from None
-    except RuntimeError as error:  # zipfile: a member that needs a password
-        raise ValueError(f"{where}: {error}: expected an unencrypted board archive") from None
-    if len(data) > MAX_MEMBER_BYTES:
-        raise ValueError(f"{where}: inflates to more than {MAX_MEMBER_BYTES} bytes: expected at most that")
-    return data
+    """One member of a board archive, at most :data:`MAX_MEMBER_BYTES` (:func:`read_member`)."""
+    return read_member(archive, archive.getinfo(member), f"{source}!{member}", MAX_MEMBER_BYTES, "board archive")
 
 
 def _block_data(stream: bytes, source: str) -> bytes:

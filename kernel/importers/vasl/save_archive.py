@@ -19,7 +19,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from kernel._limits import MAX_SAVE_BYTES, MAX_SAVE_MEMBERS
+from kernel._limits import MAX_SAVE_BYTES, MAX_SAVE_MEMBERS, read_member
 from kernel.importers.vasl.save_stream import SavedGameError
 
 #: The member of a saved game that holds its commands.
@@ -86,20 +86,8 @@ def _saved_game_bytes(archive: zipfile.ZipFile, path: Path) -> bytes:
                              "VASL saved game (.vsav)")
     if len(found) > 1:
         raise SavedGameError(f"{path}: {len(found)} members named {SAVED_GAME_MEMBER}: expected one")
-    info = found[0]
-    where = f"{path}!{SAVED_GAME_MEMBER}"
-    if info.flag_bits & 0x1:
-        raise SavedGameError(f"{where}: encrypted: expected an unencrypted saved game")
-    if info.file_size > MAX_SAVE_BYTES:
-        raise SavedGameError(f"{where}: {info.file_size} bytes: expected at most {MAX_SAVE_BYTES}")
-    try:
-        with archive.open(info) as handle:
-            data = handle.read(MAX_SAVE_BYTES + 1)
-    except NotImplementedError as error:
-        raise SavedGameError(f"{where}: {error}: expected a stored or deflated member") from None
-    if len(data) > MAX_SAVE_BYTES:
-        raise SavedGameError(f"{where}: inflates to more than {MAX_SAVE_BYTES} bytes: expected at most that")
-    return data
+    return read_member(archive, found[0], f"{path}!{SAVED_GAME_MEMBER}", MAX_SAVE_BYTES, "saved game",
+                       SavedGameError)
 
 
 def _member_name_problem(name: str) -> str | None:

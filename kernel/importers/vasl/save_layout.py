@@ -6,7 +6,9 @@ left of it in its row, its top the sum of the heights of the boards above it
 in its column, both after the map's margin of
 :data:`~kernel.importers.vasl.save_rules.EDGE_BUFFER` pixels.  A board's size
 is its picture's (its ``LOSData`` grid: 1800 x 645 pixels for a standard
-board), or its crop rectangle's, times its magnification (``ZOOM``).
+board), or its crop rectangle's width and height where they are above 0 (a
+-1, "to the board's edge", keeps the picture's), times its magnification
+(``ZOOM``).
 
 :func:`hex_at` turns a map pixel into the board it lies on and the board
 hex (column, number) that holds it (:func:`nearest_cell`), in that board's own pixels: as
@@ -87,18 +89,27 @@ def lay_out(boards: list[PlacedBoard]) -> None:
     for board in boards:
         record = board.record
         width, height = board.width, board.height
-        if record.crop is not None:
-            x, y, w, h = record.crop
-            width = w if w > 0 else width - x
-            height = h if h > 0 else height - y
-        board.shown_width = max(int(round(width * record.zoom)), 0)
-        board.shown_height = max(int(round(height * record.zoom)), 0)
+        if record.crop is not None:   # as VASL sizes a cropped board: a width or height of -1 keeps the whole one
+            _, _, w, h = record.crop
+            width = w if w > 0 else width
+            height = h if h > 0 else height
+        board.shown_width = max(java_round(width * record.zoom), 0)
+        board.shown_height = max(java_round(height * record.zoom), 0)
     widths = {(b.record.column, b.record.row): b.shown_width for b in boards}
     heights = {(b.record.column, b.record.row): b.shown_height for b in boards}
     for board in boards:
         column, row = board.record.column, board.record.row
         board.left = EDGE_BUFFER + sum(widths.get((c, row), 0) for c in range(column))
         board.top = EDGE_BUFFER + sum(heights.get((column, r), 0) for r in range(row))
+
+
+def java_round(value: float) -> int:
+    """``value`` rounded as VASL's Java rounds pixels (``Math.round``: halves up, not to even as Python's).
+
+    >>> java_round(322.5), java_round(-2.5), round(322.5)
+    (323, -2, 322)
+    """
+    return math.floor(value + 0.5)
 
 
 def local_pixel(board: PlacedBoard, x: int, y: int) -> tuple[float, float]:
@@ -108,20 +119,23 @@ def local_pixel(board: PlacedBoard, x: int, y: int) -> tuple[float, float]:
         px, py = board.shown_width - px, board.shown_height - py
     zoom = board.record.zoom
     if zoom != 1.0:
-        px, py = round(px / zoom), round(py / zoom)
+        px, py = java_round(px / zoom), java_round(py / zoom)
     if board.record.crop is not None:
         px, py = px + board.record.crop[0], py + board.record.crop[1]
     return float(px), float(py)
 
 
-def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, int]:
+def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, int] | None:
     """The cell ``(column, number)`` of a geomorphic board holding its pixel ``(px, py)``, as VASL's LOS map
     finds a piece's hex: the hex whose hexagon holds the pixel, edges included (corners ``(cx +- 37.5, cy)``
     and ``(cx +- 18.75, cy +- 32.25)``: VASL's hexes, which tile the board), the nearest centre of two or
-    three on a hexside or vertex, then the lower column, then the lower number.
+    three on a hexside or vertex, then the lower column, then the lower number; None for a pixel in no
+    hexagon of the board (beyond its picture: a cropped board's rectangle can reach past it).
 
     >>> nearest_cell(33, 10, 450.0, 548.0), nearest_cell(33, 10, 0.0, 0.0), nearest_cell(33, 10, 57.0, 2.0)
     ((8, 9), (0, 1), (1, 0))
+    >>> nearest_cell(33, 10, 2500.0, 300.0) is None
+    True
     """
     best = None
     first = math.floor(px / COLUMN_PITCH)
@@ -137,20 +151,18 @@ def nearest_cell(columns: int, rows: int, px: float, py: float) -> tuple[int, in
             cx, cy = pixel_centre(column, number)
             dx, dy = abs(px - cx), abs(py - cy)
             inside = dy <= UNIT_Y and UNIT_Y * dx + UNIT_X * dy <= 2 * UNIT_X * UNIT_Y
-            key = (not inside, dx * dx + dy * dy, column, number)
-            if best is None or key < best:
+            key = (dx * dx + dy * dy, column, number)
+            if inside and (best is None or key < best):
                 best = key
-    if best is None:  # a point beyond the board's cells (cannot happen for a pixel on the board): clamp
-        column = min(max(first, 0), columns - 1)
-        odd = column % 2
-        return column, min(max(round((py / UNIT_Y + 1 - odd) / 2), 0 if odd else 1), rows)
-    return best[2], best[3]
+    return None if best is None else (best[1], best[2])
 
 
 def hex_at(boards: list[PlacedBoard], x: int, y: int) -> tuple[PlacedBoard, int, int] | None:
     """The board and its cell ``(column, number)`` holding map pixel ``(x, y)``, or None off every board.
 
-    As VASL's map, the first board whose rectangle holds the pixel; a pixel
+    As VASL's map, the first board whose rectangle holds the pixel (None where
+    that pixel is in none of the board's hexes: beyond a cropped board's
+    picture); a pixel
     on the right or bottom edge of the map's last board (where the centres of
     its edge half hexes lie) is that board's.
     """
@@ -159,7 +171,6 @@ def hex_at(boards: list[PlacedBoard], x: int, y: int) -> tuple[PlacedBoard, int,
             inside = board.contains(x, y) if not closed else (
                 board.left <= x <= board.left + board.shown_width and board.top <= y <= board.top + board.shown_height)
             if inside:
-                px, py = local_pixel(board, x, y)
-                column, number = nearest_cell(board.columns, board.rows, px, py)
-                return board, column, number
+                cell = nearest_cell(board.columns, board.rows, *local_pixel(board, x, y))
+                return None if cell is None else (board, *cell)
     return None

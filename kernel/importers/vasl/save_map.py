@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kernel.grid.columns import board_problem
+from kernel.grid.pixels import COLUMN_PITCH, UNIT_Y
 from kernel.importers.vasl.board_store import board_spec
 from kernel.importers.vasl.files import VaslImportWarning, read_board_files
 from kernel.importers.vasl.save_layout import PlacedBoard, find_board, lay_out
@@ -95,6 +96,7 @@ def save_map(records: list[BoardRecord], folder: Path, source: str, where: str, 
             files = read_board_files(path)
         except (ValueError, FileNotFoundError) as error:
             raise SavedGameError(f"{label}: {error}") from None
+        _check_crop(record, files.los_data.grid_width, files.los_data.grid_height, where)
         number = _number(record.board_name, used)
         if number != files.metadata.board_id:
             renumbered[record.board_name] = number
@@ -127,6 +129,20 @@ def save_map(records: list[BoardRecord], folder: Path, source: str, where: str, 
         warnings.warn(f"{where}: board {name}: its hexes are named {number}A1 ... (hex names need a board number "
                       "1..999 that no other board of the map has)", VaslSaveWarning, stacklevel=3)
     return SaveMap(board, placed, folder, refused, renumbered)
+
+
+def _check_crop(record: BoardRecord, width: int, height: int, where: str) -> None:
+    """Refuse a crop rectangle that is not inside the board's picture of ``width`` x ``height`` pixels (half
+    a hex of slack past its right and bottom edges, where VASL's own crops of edge hex rows may end)."""
+    if record.crop is None:
+        return
+    x, y, w, h = record.crop
+    label = (f"{where}: bd record, board {record.index + 1} ({record.name}): crop {x} {y} {w} {h}")
+    picture = f"the board's picture of {width} x {height} pixels: expected a rectangle inside it"
+    if x >= width or y >= height:
+        raise SavedGameError(f"{label} starts beyond {picture}")
+    if x + w > width + COLUMN_PITCH / 2 or y + h > height + UNIT_Y:
+        raise SavedGameError(f"{label} reaches beyond {picture}")
 
 
 def _number(name: str, used: set[str]) -> str:

@@ -13,6 +13,8 @@ LOS engine of VASL applies to the pieces on its map) and from the saves:
   (:data:`ROOF`), as VASL's counters do;
 * :data:`ENTRENCHMENTS`: the counters whose pieces piled below them are in a
   foxhole or trench (noted, not a Location of our map);
+* :data:`TERRAIN_COUNTERS`: rubble counters, which VASL's LOS turns into the
+  terrain of their hex (named, not applied: the map keeps its terrain);
 * :data:`NATIONS`: VASL's nationality codes (its counters' image folders and
   concealment traits) and the side each fights on.
 
@@ -50,6 +52,8 @@ LOCATION_COUNTERS: dict[str, int | str] = {
 }
 #: Counters whose pieces piled below them are in an entrenchment.
 ENTRENCHMENTS = ("1S Foxhole", "2S Foxhole", "3S Foxhole", "Trench", "A-T Ditch")
+#: Counters that change their hex's terrain in VASL's LOS (it makes the hex rubble); the map does not apply them.
+TERRAIN_COUNTERS = ("Stone Rubble", "Wood Rubble")
 
 #: The two sides, as :class:`kernel.GameState` names them.
 AXIS, ALLIES = "axis", "allies"

@@ -17,7 +17,7 @@ tree (at most :data:`~kernel._limits.MAX_SAVE_NESTING` groups deep and
 reads the board picker's ``bd`` command: per board its column and row, its
 name (a leading ``r``: rotated 180 degrees), a crop rectangle, ``VER`` and the
 board's version, ``OVR`` overlays, ``SSR`` terrain changes, ``ZOOM`` and the
-full-hex crop flag ``FH``.
+full-hex crop flag ``FH`` (written ``FH`` and ``true``).
 
 Examples
 --------
@@ -166,7 +166,8 @@ def board_records(command: str, where: str) -> list[BoardRecord]:
     SavedGameError
         A board entry with a column or row that is not a whole number
         0..255, a name that is not a plain board name, a crop rectangle that
-        is not four whole numbers, two boards at one place, a malformed
+        is not four whole numbers, two boards at one place, an empty place
+        left of a board in its row or above it in its column, a malformed
         ``VER``/``OVR``/``ZOOM`` entry, or more than :data:`MAX_BOARDS` boards;
         the message names the entry.
     """
@@ -209,7 +210,22 @@ def board_records(command: str, where: str) -> list[BoardRecord]:
                                  "expected one board per place")
         seen[(column, row)] = name
         records.append(record)
+    _check_no_gaps(records, where)
     return records
+
+
+def _check_no_gaps(records: list[BoardRecord], where: str) -> None:
+    """Refuse a layout with an empty place left of a board in its row or above it in its column: VASL's map
+    butts each board against the one before it (an empty place adds no width), so the map would differ."""
+    places = {(r.column, r.row) for r in records}
+    for record in records:
+        empty = next(((c, record.row) for c in range(record.column) if (c, record.row) not in places), None) or next(
+            ((record.column, r) for r in range(record.row) if (record.column, r) not in places), None)
+        if empty is not None:
+            raise SavedGameError(f"{where}: bd record, board {record.index + 1} ({record.name}) at column "
+                                 f"{record.column}, row {record.row}: no board at column {empty[0]}, row {empty[1]}: "
+                                 "expected a board at every place left of a board in its row and above it in its "
+                                 "column (VASL butts the boards together; a NUL board fills a place)")
 
 
 def _keyword_entries(record: BoardRecord, tokens: list[str], label: str) -> None:
@@ -244,9 +260,10 @@ def _keyword_entries(record: BoardRecord, tokens: list[str], label: str) -> None
                 raise SavedGameError(f"{label}: ZOOM {zoom}: expected a magnification 0.1..10")
             record.zoom = zoom
             i += 2
-        elif token == "FH":
-            record.full_hex_crop = True
-            i += 1
+        elif token == "FH":   # VASL writes FH and true: the crop was moved to the nearest full hex rows
+            flag = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+            record.full_hex_crop = flag != "false"
+            i += 2 if flag in ("true", "false") else 1
         else:
             raise SavedGameError(f"{label}: {token[:40]!r}: expected a crop rectangle (four whole numbers), VER, OVR, "
                                  "SSR, ZOOM or FH")

@@ -53,6 +53,7 @@ class SaveBoard:
     overlays: list[tuple[str, str, str]] = field(default_factory=list)
     ssr: tuple[str, ...] = ()
     zoom: float = 1.0
+    full_hex_crop: bool = False     # VASL's "crop to nearest full hex row": FH and true
 
     def record(self) -> str:
         """This board's entry of the ``bd`` record."""
@@ -67,6 +68,8 @@ class SaveBoard:
             parts += ["SSR", *self.ssr]
         if self.zoom != 1.0:
             parts += ["ZOOM", repr(self.zoom)]
+        if self.full_hex_crop:
+            parts += ["FH", "true"]
         return "\t".join(parts) + "\t"
 
 

@@ -37,7 +37,7 @@ from kernel.importers.vasl.save_layout import hex_at
 from kernel.importers.vasl.save_map import SaveMap, VaslSaveWarning, boards_folder, save_map
 from kernel.importers.vasl.save_pieces import RawPiece, StackRecord, parse_piece
 from kernel.importers.vasl.save_rules import (BOARD_MAP_NAMES, ENTRENCHMENTS, LOCATION_COUNTERS, ROOF, SMOKE_COUNTERS,
-                                              is_wreck, looks_like_unit, nation_side)
+                                              TERRAIN_COUNTERS, is_wreck, looks_like_unit, nation_side)
 from kernel.importers.vasl.save_stream import SavedGameError, board_records, commands
 from kernel.maps.locations import location
 from kernel.maps.saved_state import PlacedUnit, SavedGameState
@@ -111,8 +111,11 @@ class SavedGame:
 
     @property
     def refused(self) -> list[str]:
-        """What of the save the map does not apply (overlays, SSR changes, crops, version differences)."""
-        return list(self.layout.refused)
+        """What of the save the map does not apply: overlays, SSR changes, crops, version differences, then the
+        pieces not applied (a rubble counter) or not placed (a second SMOKE in a hex)."""
+        pieces = [f"piece {p.piece_id} ({p.name!r}) in {p.location}: {note}" for p in self.pieces for note in p.notes
+                  if note.startswith(("not applied", "not placed"))]
+        return list(self.layout.refused) + pieces
 
 
 def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool) -> SavedGame:
@@ -127,8 +130,8 @@ def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool
         ``$HEXKERNEL_VASL_BOARDS``.
     strict : bool
         Refuse the save when part of it cannot be applied (an overlay, an SSR
-        change, a crop, a board of another version, a second SMOKE in a hex)
-        instead of warning.
+        change, a crop, a board of another version, a second SMOKE in a hex,
+        a rubble counter) instead of warning.
     **switches : bool
         Ruleset switches of the map (``orchards_in_season=False``).
 
@@ -162,10 +165,10 @@ def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool
     return SavedGame(str(path), layout.board, state, pieces, layout)
 
 
-def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], dict[str, list[str]]]:
+def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], list[tuple[str, ...]]]:
     raws: list[RawPiece] = []
-    stacks: dict[str, list[str]] = {}
-    count = 0
+    stacks: list[tuple[str, ...]] = []
+    count = listed = 0
     for command in stream:
         if not command.startswith("+/"):
             continue
@@ -174,8 +177,14 @@ def _read_pieces(stream: list[str], where: str) -> tuple[list[RawPiece], dict[st
             raise SavedGameError(f"{where}: more than {MAX_SAVE_PIECES} pieces: expected at most {MAX_SAVE_PIECES}")
         piece = parse_piece(command, count - 1, where)
         if isinstance(piece, StackRecord):
-            for member in piece.members:
-                stacks[member] = list(piece.members)
+            listed += len(piece.members)
+            if listed > MAX_SAVE_PIECES:
+                shown = piece.stack_id if piece.stack_id.isprintable() and " " not in piece.stack_id else repr(
+                    piece.stack_id)
+                raise SavedGameError(f"{where}: piece {shown}: its stack brings the pieces listed in stacks "
+                                     f"past {MAX_SAVE_PIECES}: expected at most {MAX_SAVE_PIECES} (a piece lies in "
+                                     "one stack)")
+            stacks.append(piece.members)
         else:
             raws.append(piece)
     return raws, stacks
@@ -191,6 +200,8 @@ def _kind(raw: RawPiece) -> str:
         return "location counter"
     if any(n in ENTRENCHMENTS for n in names):
         return "entrenchment"
+    if any(n in TERRAIN_COUNTERS for n in names):
+        return "terrain counter"
     if raw.properties.get("Hindrance") == "true" and (raw.counter_type == "unit" or nation_side(raw.nationality)[1]):
         return "vehicle"
     if raw.counter_type == "unit" or (raw.counter_type == "" and looks_like_unit(raw.name)):
@@ -198,13 +209,14 @@ def _kind(raw: RawPiece) -> str:
     return "counter"
 
 
-def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, state: SavedGameState, where: str,
+def _place(raws: list[RawPiece], stacks: list[tuple[str, ...]], layout: SaveMap, state: SavedGameState, where: str,
            strict: bool) -> list[SavedPiece]:
     board = layout.board
     by_name = dict(merged_half_hex_names(board))
     by_name.update({name: i for i, name in enumerate(board.names)})
     kinds = {raw.piece_id: _kind(raw) for raw in raws}
     names = {raw.piece_id: raw.name for raw in raws}
+    in_stacks = _stack_levels(stacks, kinds, names)
     pieces = []
     for raw in raws:
         nationality, side = nation_side(raw.nationality)
@@ -213,6 +225,10 @@ def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, 
                            (raw.x, raw.y) if raw.x is not None else None,
                            origin=f"{where}: piece {raw.piece_id} ({raw.name!r}) at pixel {raw.x},{raw.y} of "
                                   f"{raw.map_name!r}")
+        if raw.nationality and side is None and piece.kind in ("unit", "vehicle"):
+            instead = "its side is its owner's name" if raw.owner else "no side"
+            piece.notes.append(f"nationality {raw.nationality!r} is none of VASL's codes that hexkernel knows (ge, ru, "
+                               f"...): {instead}")
         if raw.hidden_by:
             piece.notes.append(f"hidden (HIP) by {raw.hidden_by}")
         if raw.concealed:
@@ -231,7 +247,7 @@ def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, 
         if name not in by_name:  # cannot happen: every cell of a placed board is a hex of the map
             raise SavedGameError(f"{piece.origin}: hex {name} is not on the map")
         piece.hex = by_name[name]
-        asked, under = _stack_level(raw.piece_id, stacks, kinds, names)
+        asked, under = in_stacks.get(raw.piece_id, (0, None))
         if under:
             piece.notes.append(f"in an entrenchment ({under}), counted at its hex's Location")
         piece.level = _level(board, piece, asked)
@@ -240,21 +256,30 @@ def _place(raws: list[RawPiece], stacks: dict[str, list[str]], layout: SaveMap, 
     return pieces
 
 
-def _stack_level(piece_id: str, stacks, kinds, names) -> tuple[int | str, str | None]:
-    """The level a Location counter beneath a piece in its stack asks for (0: none), and the entrenchment
-    above it, if any (VASL's counters: pieces above a level counter are at its level, pieces below an
-    entrenchment in it)."""
-    members = stacks.get(piece_id)
-    if not members:
-        return 0, None
-    at = members.index(piece_id)
-    asked: int | str = 0
-    for other in reversed(members[:at + 1]):
-        if kinds.get(other) == "location counter":
-            asked = LOCATION_COUNTERS.get(names[other], 0)
-            break
-    under = next((names[o] for o in members[at + 1:] if kinds.get(o) == "entrenchment"), None)
-    return asked, under
+def _stack_levels(stacks: list[tuple[str, ...]], kinds, names) -> dict[str, tuple[int | str, str | None]]:
+    """Per piece of a stack: the level the nearest Location counter at or beneath it asks for (0: none) and
+    the entrenchment above it, if any (VASL's counters: pieces above a level counter are at its level, pieces
+    below an entrenchment in it).  One pass up and one down each stack (bottom first), so a stack of n
+    pieces costs n; a piece listed twice in a stack counts where it is first, in two stacks in the last."""
+    out: dict[str, tuple[int | str, str | None]] = {}
+    for members in stacks:
+        asked: list[int | str] = []
+        level: int | str = 0
+        for member in members:
+            if kinds.get(member) == "location counter":
+                level = LOCATION_COUNTERS.get(names[member], 0)
+            asked.append(level)
+        above: list[str | None] = [None] * len(members)
+        under: str | None = None
+        for position in range(len(members) - 1, -1, -1):
+            above[position] = under
+            if kinds.get(members[position]) == "entrenchment":
+                under = names[members[position]]
+        here: dict[str, tuple[int | str, str | None]] = {}
+        for position, member in enumerate(members):
+            here.setdefault(member, (asked[position], above[position]))
+        out.update(here)
+    return out
 
 
 def _level(board, piece: SavedPiece, asked: int | str) -> int:
@@ -265,7 +290,7 @@ def _level(board, piece: SavedPiece, asked: int | str) -> int:
             piece.notes.append(f"SMOKE at {'the roof' if asked == ROOF else f'level {asked}'}: kept at the hex "
                                "(a SMOKE counter of the state has a height above the hex's ground, not a level)")
         return 0
-    if asked == 0 or piece.kind in ("counter", "location counter", "entrenchment"):
+    if asked == 0 or piece.kind in ("counter", "location counter", "entrenchment", "terrain counter"):
         return 0
     wanted = int(board.building_levels[piece.hex]) + 1 if asked == ROOF else int(asked)
     try:
@@ -279,17 +304,17 @@ def _level(board, piece: SavedPiece, asked: int | str) -> int:
 
 
 def _add_to_state(piece: SavedPiece, raw: RawPiece, state: SavedGameState, where: str, strict: bool) -> None:
-    if piece.kind == "smoke":
+    if piece.kind == "terrain counter":
+        _not_applied(piece, f"a rubble counter in {state.board.names[piece.hex]} is not applied (the map keeps the "
+                            "board's terrain)", "not applied: the map keeps the board's terrain in its hex", strict)
+    elif piece.kind == "smoke":
         drm, height = SMOKE_COUNTERS.get(raw.name) or SMOKE_COUNTERS[raw.basic_name]
         piece.smoke = (drm, height)
         held = int(state.smoke[piece.hex])
         if held:
-            message = (f"{piece.origin}: a second SMOKE counter in {state.board.names[piece.hex]} (which holds +{held}): "
-                       "not placed (a hex of the state holds one SMOKE counter)")
-            if strict:
-                raise SavedGameError(message + " (strict)")
-            piece.notes.append("not placed: a second SMOKE counter in its hex")
-            warnings.warn(message, VaslSaveWarning, stacklevel=4)
+            _not_applied(piece, f"a second SMOKE counter in {state.board.names[piece.hex]} (which holds +{held}): not "
+                                "placed (a hex of the state holds one SMOKE counter)",
+                         "not placed: a second SMOKE counter in its hex", strict)
             return
         state.place_smoke(piece.hex, drm, height)
     elif piece.kind in ("vehicle", "wreck"):
@@ -298,6 +323,14 @@ def _add_to_state(piece: SavedPiece, raw: RawPiece, state: SavedGameState, where
         kind = "vehicle" if piece.kind == "vehicle" else "leader" if _is_leader(raw.name) else "infantry"
         state.place_unit(piece.hex, piece.side, name=piece.name, level=piece.level, origin=piece.origin,
                          kind=kind, piece_id=piece.piece_id)
+
+
+def _not_applied(piece: SavedPiece, message: str, note: str, strict: bool) -> None:
+    """A piece the state does not apply: an error naming it with ``strict``, else a note on it and a warning."""
+    if strict:
+        raise SavedGameError(f"{piece.origin}: {message} (strict)")
+    piece.notes.append(note)
+    warnings.warn(f"{piece.origin}: {message}", VaslSaveWarning, stacklevel=5)
 
 
 def _is_leader(name: str) -> bool:
