@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernel.line_of_sight.fields import ThreatMap, threat_map
+from kernel.line_of_sight.fields import ThreatMap, enemy_hexes, threat_map
 from kernel.movement.fields import MovementField, penalised_field
 from kernel.movement.inputs import MAX_ALLOWANCE, check_allowance
 
@@ -136,6 +136,8 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         raise ValueError("concealed_movement: no watchers: expected watchers or enemies_of=side "
                          "(or threat=, a threat map)")
     else:
+        if enemies_of is not None:
+            enemy_hexes(counters, enemies_of, "concealed_movement")  # a misspelt side is named as this call's
         threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
                             enemies_of=enemies_of)
     exposed = threat.seen

@@ -61,7 +61,7 @@ def test_the_board_keeps_its_orientation():
 
 
 def test_every_result_is_plain_data(board):
-    state = kernel.GameState(board)
+    state = kernel.GameState(board, sides=("allies", "axis"))
     state.place_unit("72M6", side="axis")
     results = [
         kernel.los(board, "71I4", "72M6"),

@@ -197,7 +197,7 @@ def test_concealed_movement_takes_a_threat_map():
     """A precomputed threat map gives what the watchers give, and it decides the result (another map,
     another answer)."""
     board = kernel.load("default")
-    state = kernel.GameState(board)
+    state = kernel.GameState(board, sides=("allies", "axis"))
     state.place_unit("72M6", side="allies")
     state.place_unit("71Q5", side="allies")
     computed = concealed_movement(board, "71I4", counters=state, enemies_of="axis", unit="infantry", allowance=4)
@@ -208,5 +208,6 @@ def test_concealed_movement_takes_a_threat_map():
         assert np.array_equal(getattr(given, name), getattr(computed, name))
     assert np.array_equal(given.field.cost, computed.field.cost)
     nobody = concealed_movement(board, "71I4", unit="infantry", allowance=4,
-                                threat=threat_map(board, counters=kernel.GameState(board), enemies_of="axis"))
+                                threat=threat_map(board, counters=kernel.GameState(board, sides=["axis"]),
+                                                  enemies_of="axis"))
     assert not nobody.exposed.any() and nobody.hidden.sum() > given.hidden.sum()

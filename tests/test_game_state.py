@@ -270,11 +270,47 @@ def test_threat_map_and_concealment_take_the_other_side(board):
                                        allowance=4)
     plain = kernel.concealed_movement(board, "71I4", ["72M6", "71Q5"], counters=state, unit="infantry", allowance=4)
     assert np.array_equal(hidden.hidden, plain.hidden) and np.array_equal(hidden.field.cost, plain.field.cost)
-    nobody = kernel.threat_map(board, counters=state, enemies_of="neutral")  # every side is its enemy
-    assert nobody.sources.size == 3
+    neutral = GameState(board, sides=("neutral",))  # a declared side with no units: every side is its enemy
+    for name, side in (("71I4", "allies"), ("72M6", "axis"), ("71Q5", "axis")):
+        neutral.place_unit(name, side=side)
+    assert kernel.threat_map(board, counters=neutral, enemies_of="neutral").sources.size == 3
     lonely = GameState(board)
     lonely.place_unit("71I4", side="allies")
     assert not kernel.threat_map(board, counters=lonely, enemies_of="allies").seen.any()
+
+
+UNKNOWN_SIDE = ("side 'allied' is not a side of this game: expected one of 'allies', 'axis' "
+                "(declare the sides with GameState(board, sides=...) or place a unit of the side)")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda b, s: s.units_of("allied"), "units_of: " + UNKNOWN_SIDE),
+    (lambda b, s: s.units_not_of("allied"), "units_not_of: " + UNKNOWN_SIDE),
+    (lambda b, s: kernel.threat_map(b, counters=s, enemies_of="allied"), "threat_map: enemies_of: " + UNKNOWN_SIDE),
+    (lambda b, s: kernel.concealed_movement(b, "71I4", counters=s, enemies_of="allied", unit="infantry"),
+     "concealed_movement: enemies_of: " + UNKNOWN_SIDE),
+    (lambda b, s: GameState(b).units_of("axis"), "units_of: side 'axis' is not a side of this game: expected one "
+     "of none yet"),
+])
+def test_an_unknown_side_is_an_error_that_lists_the_sides(board, call, message):
+    """A misspelt side is not a side without units: the error lists the sides the state knows."""
+    state = GameState(board)
+    state.place_unit("71I4", side="allies")
+    state.place_unit("72M6", side="axis")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call(board, state)
+
+
+def test_declared_sides_are_known_before_their_units(board):
+    state = GameState(board, sides=["allies", "axis"])
+    assert state.sides == ("allies", "axis") and state.units_of("axis").size == 0
+    assert not kernel.threat_map(board, counters=state, enemies_of="allies").seen.any()
+    state.place_unit("71I4", side="russians")  # placing a unit makes its side known
+    assert state.sides == ("allies", "axis", "russians")
+    with pytest.raises(TypeError, match=re.escape("sides is 'axis': expected a sequence of side names")):
+        GameState(board, sides="axis")
+    with pytest.raises(TypeError, match=re.escape("GameState: side is '': expected a side's name")):
+        GameState(board, sides=[""])
 
 
 def test_a_second_smoke_on_a_hex_is_an_error(board):

@@ -30,7 +30,7 @@ from kernel.line_of_sight._sweep.run import source_rows
 from kernel.line_of_sight.depiction import ART_MODELS, best_of_sources, checked_model
 from kernel.line_of_sight.inputs import cover_of, every_hex, target_level_array
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, _plain
-from kernel.maps.counters import GameState
+from kernel.maps.counters import GameState, known_side
 from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
 
@@ -171,6 +171,7 @@ def enemy_hexes(counters, enemies_of, what: str) -> np.ndarray:
     if not isinstance(counters, GameState):
         raise TypeError(f"{what}: enemies_of={enemies_of!r} needs counters= a kernel.GameState with units "
                         f"placed by side, not {type(counters).__name__}")
+    known_side(counters, enemies_of, f"{what}: enemies_of")
     return counters.units_not_of(enemies_of)
 
 
