@@ -110,6 +110,8 @@ def test_the_smoke_log_holds_smoke_changes_only(board):
     (lambda s: s.move_vehicle("71K5", "71K6"), ValueError, re.escape("move_vehicle('71K5', '71K6'): no vehicle in 71K5 to move")),
     (lambda s: s.move_smoke("71K5", "71K6"), ValueError, re.escape("move_smoke('71K5', '71K6'): no SMOKE in 71K5 to move")),
     (lambda s: s.changed_since(5), ValueError, r"version is 5: expected 0\.\.0, a version this state has had"),
+    (lambda s: s.changed_since(0, ["smoke", "unit"]), ValueError,
+     "changed_since: kind 'unit' is not a kind of change: expected one of smoke, vehicles, units"),
     (lambda s: s.smoke_changed_since(1), ValueError,
      r"smoke_version is 1: expected 0\.\.0, a SMOKE version this state has had"),
     (lambda s: s.place_vehicle("71Z99"), KeyError, "71Z99"),
@@ -354,3 +356,17 @@ def test_counters_from_dict_is_the_counters_files_parser(board):
 def test_counters_from_dict_refuses_what_no_counters_file_holds(board, data, error, match):
     with pytest.raises(error, match=match):
         Counters.from_dict(board, data)
+
+
+def test_changes_are_logged_by_kind(board):
+    state = GameState(board)
+    i4, i5, j5, k5 = (board.index(name) for name in ("71I4", "71I5", "71J5", "71K5"))
+    state.place_unit("71I4", side="axis")
+    state.move_unit("71I4", "71I5")
+    state.place_smoke("71J5", 2)
+    state.place_vehicle("71K5")
+    assert state.changed_since(0).tolist() == sorted([i4, i5, j5, k5])
+    assert state.changed_since(0, "units").tolist() == sorted([i4, i5])
+    assert state.changed_since(0, ("smoke", "vehicles")).tolist() == sorted([j5, k5])
+    assert state.changed_since(2, ["vehicles"]).tolist() == [k5]  # a list of kinds too
+    assert state.changed_since(3, "units").size == 0

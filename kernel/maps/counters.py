@@ -33,14 +33,14 @@ import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
+from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes, sides_text as _sides_text
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 
 __all__ = ["CHANGE_KINDS", "COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM",
            "MAX_SMOKE_HEIGHT", "counter_values"]
 
-#: The kinds of counter a :class:`GameState` change is about (:meth:`GameState.changed_since`'s ``kinds``).
-CHANGE_KINDS = ("smoke", "vehicles", "units")
-SMOKE, VEHICLES, UNITS = range(3)
+SMOKE, VEHICLES, UNITS = range(3)  # the codes of CHANGE_KINDS (:meth:`GameState.changed_since`'s ``kinds``)
 
 
 @dataclass
@@ -138,53 +138,6 @@ class Counters:
                 "vehicles": [names[h] for h in np.flatnonzero(vehicles).tolist()],
                 "units": [names[h] for h in np.flatnonzero(units).tolist()]}
 
-
-
-def _checked_int(value, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} is {value!r}: expected an integer {low}..{high}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{what} is {int(value)}: expected {low}..{high}")
-    return int(value)
-
-
-def checked_smoke_drm(value, what: str = "smoke") -> int:
-    """A SMOKE DRM, checked to be an integer 0..MAX_SMOKE_DRM."""
-    return _checked_int(value, what, 0, MAX_SMOKE_DRM)
-
-
-def checked_smoke_height(value, what: str = "smoke_height") -> int:
-    """A SMOKE height in levels, checked to be an integer 0..MAX_SMOKE_HEIGHT."""
-    return _checked_int(value, what, 0, MAX_SMOKE_HEIGHT)
-
-
-def checked_counter_array(board, value, name: str, dtype, default, high: int | None = None) -> np.ndarray:
-    """One of a :class:`Counters`' arrays, checked (shape, integers, range) and converted to ``dtype``."""
-    n = len(board)
-    if value is None:
-        return np.full(n, default, dtype=dtype)
-    array = np.asarray(value)
-    if array.shape != (n,):
-        raise ValueError(f"counters.{name} has shape {array.shape}: expected ({n},), one value per hex")
-    if dtype is np.bool_:
-        if array.dtype.kind == "b":
-            return np.ascontiguousarray(array, dtype=np.bool_)
-        if array.dtype.kind not in "iu":
-            raise ValueError(f"counters.{name} has dtype {array.dtype}: expected bool (or integers 0 and 1)")
-        wrong = np.flatnonzero((array != 0) & (array != 1))
-        if wrong.size:
-            i = int(wrong[0])
-            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: expected bool (or 0 and 1)")
-        return np.ascontiguousarray(array, dtype=np.bool_)
-    if array.dtype.kind not in "iub":
-        raise ValueError(f"counters.{name} has dtype {array.dtype}: expected integers")
-    if array.size:
-        low, top = int(array.min()), int(array.max())
-        if low < 0 or (high is not None and top > high):
-            i = int(np.flatnonzero((array < 0) | (array > (high if high is not None else top)))[0])
-            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: "
-                             f"expected 0..{high if high is not None else 'any'}")
-    return np.ascontiguousarray(array, dtype=dtype)
 
 
 def counter_values(board, counters):
@@ -521,37 +474,6 @@ def known_side(state: GameState, side, call: str):
         raise ValueError(f"{call}: side {side!r} is not a side of this game: expected one of {known} "
                          "(declare the sides with GameState(board, sides=...) or place a unit of the side)")
     return side
-
-
-_KIND_CODES: dict = {}
-
-
-def _kind_codes(kinds) -> frozenset:
-    """The codes of change ``kinds`` (a name of :data:`CHANGE_KINDS` or a sequence of them), checked."""
-    try:
-        return _KIND_CODES[kinds]
-    except (KeyError, TypeError):  # not seen yet, or not hashable (a list)
-        pass
-    names = (kinds,) if isinstance(kinds, str) else tuple(kinds)
-    for name in names:
-        if name not in CHANGE_KINDS:
-            raise ValueError(f"changed_since: kind {name!r} is not a kind of change: expected one of "
-                             f"{', '.join(CHANGE_KINDS)}")
-    codes = frozenset(CHANGE_KINDS.index(name) for name in names)
-    if isinstance(kinds, (str, tuple)):
-        _KIND_CODES[kinds] = codes
-    return codes
-
-
-def _checked_side(side, call: str):
-    if side is None or (isinstance(side, str) and side):
-        return side
-    raise TypeError(f"{call}: side is {side!r}: expected a side's name (a non-empty string) or None")
-
-
-def _sides_text(by_side: dict) -> str:
-    return ", ".join(f"{n} unit{'s' if n > 1 else ''} of " + ("no side" if s is None else f"side {s!r}")
-                     for s, n in sorted(by_side.items(), key=lambda item: str(item[0])))
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
