@@ -293,7 +293,7 @@ def hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, o
 
 
 # run in parts by the package's threads (numba's parfor lowering of this kernel costs compile time and buys nothing)
-@jit_parallel(split=("sources", "out"))
+@jit_parallel(split=("sources", "out"), work=lambda *arguments: 0.1 * arguments[-1].size)
 def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, bypass_start, deck_location, n_locations, n_buckets,
                            limit, sources, out):
     """One field per source hex, in parallel; source k writes only row k (half-MF uint16)."""
