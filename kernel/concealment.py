@@ -44,7 +44,9 @@ class ConcealedMovement:
         The search that avoids the watchers' LOS: exposed hexes may not be entered
         (``exposure_penalty=None``), or each one entered costs the penalty on
         top of its MF; ``field.path_to(hex)`` is the cheapest such path and
-        ``field.cost`` its cost (MF plus penalties).
+        ``field.cost`` its cost (MF plus penalties).  Either way a path spends
+        at most ``allowance`` MF, as in :func:`~kernel.movement_field`:
+        ``field.cost`` is finite exactly where such a path exists.
     """
 
     threat: ThreatMap
@@ -141,9 +143,12 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
                             enemies_of=enemies_of)
     exposed = threat.seen
-    plain = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters)
-    reachable = plain.cost <= allowance if allowance is not None else np.isfinite(plain.cost)
     penalty = np.where(exposed, -1 if exposure_penalty is None else int(2 * exposure_penalty), 0).astype(np.int64)
     field = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,
                             hex_penalty=penalty)
+    if exposure_penalty is None:  # the search that avoids the exposed hexes reaches fewer: the plain one
+        plain = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters)
+        reachable = np.isfinite(plain.cost)
+    else:  # a price bans no hex: the priced search, within the allowance, reaches what the plain one does
+        reachable = np.isfinite(field.cost)
     return ConcealedMovement(threat, exposed, reachable, reachable & ~exposed, field)
