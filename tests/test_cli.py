@@ -73,10 +73,10 @@ def test_los_matches_the_api(tmp_path, default):
     result = los(default, "71P5h2", "71I9")
     from kernel.line_of_sight.report import los_report
 
-    assert process.stdout.strip() == los_report(default, result)
+    assert process.stdout.strip() == los_report(default, result) == result.explain()
     every = hexkernel("los", "71P5h2", "71I9", "--all-steps", cwd=tmp_path).stdout
-    assert every.strip() == los_report(default, result, all_steps=True)
-    assert len(every.splitlines()) == len(result.explain().splitlines()) + 1   # + the ends' line
+    assert every.strip() == los_report(default, result, all_steps=True) == result.explain(all_steps=True)
+    assert len(every.splitlines()) == len(result.steps) + 2   # + the verdict and the ends' lines
     assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **result.to_dict()}
     assert png_size(tmp_path / "los.png") == A4_100_DPI
 

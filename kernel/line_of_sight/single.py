@@ -87,7 +87,7 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
         visible=not blocked, hindrance=int(total), blocked_at=at, blocked_at_name=board.names[at] if at >= 0 else None,
         reason=int(reason) if blocked else 0, blind=bool(blind), continuous_slope=bool(slope),
         cover=cover, range=hexes, ruleset=board.ruleset.name,
-        step_decoder=lambda: decoded_steps(board, records),
+        step_decoder=lambda: decoded_steps(board, records), board=board,
     )
 
 
@@ -204,5 +204,5 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
         visible=not blocked, hindrance=total, blocked_at=int(at), blocked_at_name=board.names[at] if at >= 0 else None,
         reason=int(reason) if blocked else 0, blind=reason == rules.R_BLIND, continuous_slope=slope,
         cover=cover, range=hexes, ruleset=board.ruleset.name, model="vasl" if per_range else "depiction",
-        step_decoder=steps,
+        step_decoder=steps, board=board,
     )
