@@ -55,6 +55,10 @@ class ConcealedMovement:
     hidden: np.ndarray
     field: MovementField
 
+    def __repr__(self) -> str:
+        return (f"<ConcealedMovement: {int(self.reachable.sum())} hexes reachable, {int(self.hidden.sum())} of them "
+                f"hidden; {int(self.exposed.sum())} hexes exposed to {len(self.threat.sources)} watcher(s)>")
+
     def to_dict(self) -> dict:
         """The threat map, the masks as lists and the search's costs (JSON-ready)."""
         return {"threat": self.threat.to_dict(), "exposed": self.exposed.tolist(), "reachable": self.reachable.tolist(),

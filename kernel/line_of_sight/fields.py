@@ -160,6 +160,10 @@ class ThreatMap:
     def seen(self) -> np.ndarray:
         return self.count > 0
 
+    def __repr__(self) -> str:
+        return (f"<ThreatMap of {len(self.sources)} source(s): {int(np.count_nonzero(self.count))} hexes seen, "
+                f"by at most {int(self.count.max(initial=0))}>")
+
     def to_dict(self) -> dict:
         """Every array as lists (JSON-ready)."""
         return {"count": _plain(self.count), "hindrance": _plain(self.hindrance), "sources": _plain(self.sources),

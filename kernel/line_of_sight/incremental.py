@@ -119,7 +119,7 @@ class HeldLOSMatrix:
     >>> state = kernel.GameState(board)
     >>> held = kernel.HeldLOSMatrix(board, state)
     >>> held
-    HeldLOSMatrix(1332 x 1332 Locations, state version 0, 0 pairs recomputed in 0 refreshes)
+    <HeldLOSMatrix of 1332 x 1332 Locations at state version 0: 0 pairs recomputed in 0 refreshes, 0 of them new matrices>
     >>> int(held.matrix[board.index("71I4"), board.index("72M6")])  # hindrance, or kernel.BLOCKED
     -1
     """
@@ -144,8 +144,8 @@ class HeldLOSMatrix:
 
     def __repr__(self) -> str:
         n = len(self.hexes)
-        return (f"HeldLOSMatrix({n} x {n} Locations, state version {self.version}, {self.pairs_recomputed} pairs "
-                f"recomputed in {self.refreshes} refreshes)")
+        return (f"<HeldLOSMatrix of {n} x {n} Locations at state version {self.version}: {self.pairs_recomputed} "
+                f"pairs recomputed in {self.refreshes} refreshes, {self.rebuilds} of them new matrices>")
 
     def refresh(self) -> int:
         """Bring :attr:`matrix` up to date with the state; returns the number of pairs recomputed.

@@ -71,6 +71,13 @@ class Counters:
     #: The board whose hex names :meth:`on` read (None when built from arrays); used on another board, refused.
     board: object = field(default=None, repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        def hexes(array):
+            count = 0 if array is None else int(np.count_nonzero(array))
+            return f"{count} hex" + ("" if count == 1 else "es")
+        return (f"<Counters: SMOKE in {hexes(self.smoke)}, vehicles in {hexes(self.vehicles)}, units in "
+                f"{hexes(self.units)}>")
+
     @classmethod
     def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
         """Counters from hex names: ``smoke={"2I9": 3}``, ``vehicles=["2J9"]``.
@@ -226,6 +233,15 @@ class GameState:
         self.prepared: dict = {}
         #: Held by every change and by every query on the state (module docstring, "Threads").
         self.lock = threading.RLock()
+
+    def __repr__(self) -> str:
+        def hexes(array):
+            count = int(np.count_nonzero(array))
+            return f"{count} hex" + ("" if count == 1 else "es")
+        sides = ", ".join(f"{side} in {hexes(self.units_of(side) >= 0)}" for side in self.sides)
+        return (f"<GameState of {len(self.board)} hexes at version {self.version}: SMOKE in {hexes(self._smoke)}, "
+                f"vehicles in {hexes(self._vehicles)}, units in {hexes(self._units)}" + (f" ({sides})" if sides else "")
+                + ">")
 
     # --- read-only views -------------------------------------------------------------------------
     @property

@@ -212,9 +212,59 @@ class MovementField:
         return {"unit": self.unit, "cost": [float(c) if f else None for c, f in zip(self.cost.tolist(), finite.tolist())],
                 "exit_cost": float(self.exit_cost) if np.isfinite(self.exit_cost) else None}
 
-    def reachable(self, allowance: float) -> np.ndarray:
-        """Boolean array of the hexes whose cost is within ``allowance``."""
-        return self.cost <= allowance
+    @property
+    def reachable(self) -> np.ndarray:
+        """Boolean array of the hexes the field reaches (within its :attr:`allowance`), as
+        :attr:`ConcealedMovement.reachable <kernel.ConcealedMovement>` gives them.
+
+        Calling it, ``field.reachable(allowance)`` (its form in 0.2), still gives
+        ``field.cost <= allowance``, with a ``DeprecationWarning``.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> field = kernel.movement_field(board, "71I4", unit="infantry", allowance=4)
+        >>> bool((field.reachable == (field.cost <= 4)).all())
+        True
+        """
+        return ReachableHexes.of(self)
+
+    def __repr__(self) -> str:
+        starts = ", ".join(self.state_name(s) for s in self.start_states()[:3])
+        more = " ..." if len(self.start_states()) > 3 else ""
+        limit = f"allowance {self.allowance:g}" if self.allowance is not None else "no allowance"
+        return (f"<MovementField {self.unit} from {starts or 'off the map'}{more}, {limit}: "
+                f"{int(np.isfinite(self.cost).sum())} hexes reached>")
+
+
+class ReachableHexes(np.ndarray):
+    """:attr:`MovementField.reachable`: a plain boolean array that may still be called as the method it was
+    (``reachable(allowance)``, deprecated), for one release; what is computed from it is a plain array."""
+
+    @classmethod
+    def of(cls, field: MovementField) -> "ReachableHexes":
+        mask = np.isfinite(field.cost).view(cls)
+        mask._cost = field.cost
+        return mask
+
+    def __array_finalize__(self, obj):
+        self._cost = None
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        result = np.asarray(array)
+        return result[()] if return_scalar else result
+
+    def __call__(self, allowance: float) -> np.ndarray:
+        import warnings
+
+        if self._cost is None:
+            raise TypeError("this array is not callable: only MovementField.reachable itself keeps the deprecated "
+                            "reachable(allowance) form")
+        warnings.warn("MovementField.reachable(allowance) is deprecated: reachable is an array now (the hexes "
+                      "within the field's allowance), as on ConcealedMovement; for another allowance use "
+                      "field.cost <= allowance", DeprecationWarning, stacklevel=2)
+        return self._cost <= allowance
 
 
 @holding_state
