@@ -213,6 +213,42 @@ class MovementField:
                 "exit_cost": float(self.exit_cost) if np.isfinite(self.exit_cost) else None}
 
     @property
+    def location_cost(self) -> np.ndarray:
+        """Per hex, the least cost to be *in* it (its ground Location or, in a bridge hex, its deck):
+        what :meth:`cost_at` gives for a hex, float64, ``inf`` where unreachable; :attr:`cost` is
+        less where bypassing the hex (:attr:`bypass_cost`) is cheaper than entering it.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> field = kernel.movement_field(board, "71I4", unit="infantry")
+        >>> float(field.location_cost[board.index("71P5")]) == field.cost_at("71P5")
+        True
+        """
+        cached = self.__dict__.get("_location_cost")
+        if cached is None:
+            state_cost, offset = self.state_cost, self.board.location_offset[:len(self.board)]
+            cached = np.minimum(state_cost[2 * offset], state_cost[2 * offset + 1])
+            deck = np.flatnonzero(self.board.bridge_deck)
+            cached[deck] = np.minimum(cached[deck], np.minimum(state_cost[2 * offset[deck] + 2],
+                                                               state_cost[2 * offset[deck] + 3]))
+            self.__dict__["_location_cost"] = cached
+        return cached
+
+    @property
+    def bypass_cost(self) -> np.ndarray:
+        """Per hex, the least cost to one of its Bypass positions (moving along a hexside of the hex
+        without entering it, A4.3), float64, ``inf`` where there is none or none is reached."""
+        cached = self.__dict__.get("_bypass_cost")
+        if cached is None:
+            tables = self.tables
+            cached = np.full(len(self.board), np.inf)
+            np.minimum.at(cached, tables.bypass_hex, self.state_cost[2 * tables.n_locations:])
+            self.__dict__["_bypass_cost"] = cached
+        return cached
+
+    @property
     def reachable(self) -> np.ndarray:
         """Boolean array of the hexes the field reaches (within its :attr:`allowance`), as
         :attr:`ConcealedMovement.reachable <kernel.ConcealedMovement>` gives them.
