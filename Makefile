@@ -14,7 +14,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 WHEEL_CHECK := build/wheel-check
 
-.PHONY: demo test wheel-check bench clean browser
+.PHONY: demo test check wheel-check bench clean browser
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ test: $(TEST_STAMP) browser
 	if [ $$tests -ne 0 ]; then echo "make test: pytest exited with $$tests"; fi; \
 	if [ $$wheel_status -ne 0 ]; then echo "make test: the wheel check failed ($$wheel_status)"; fi; \
 	[ $$tests -eq 0 ] && [ $$wheel_status -eq 0 ]
+
+# The quick loop while developing: every test but the slow ones (browser, cluster, warm, subprocess CLI,
+# real boards, long fuzz, benchmarks; conftest.py marks them), in about two minutes on two idle cores.
+# `make test` is still the whole suite and what CI runs.
+check: $(TEST_STAMP)
+	$(PY) -m pytest -q -m "not slow"
 
 # Build the sdist and, from it, the wheel; install the wheel into a fresh virtual environment, core
 # first, then with every extra; run the smoke test of each, 'hexkernel warm' from an empty cache and

@@ -20,7 +20,7 @@ from bench.conftest import FIGURES, RATIOS, TIMINGS, measure, one_thread
 from tests.comparisons import COMPARISONS
 
 #: What is timed is what tests/test_depiction.py checks against the reference.
-DEPICTION = COMPARISONS["depiction_matrix"]
+DEPICTION = COMPARISONS["los_matrix[depiction]"]
 
 VASL = Path(__file__).resolve().parents[1].parent / "shared" / "vasl"
 pytestmark = pytest.mark.skipif(not (VASL / "bd02").is_dir(), reason="VASL boards (../shared/vasl) not present")

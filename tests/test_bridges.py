@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from kernel import BLOCKED, los, los_matrix, movement_field, random_board
-from tests.reference.board_text import make_board
+from tests.board_text import make_board
 from tests.reference.los_reference import reference_los
 from tests.reference.los_reference import top_level as reference_top_level
 from tests.reference.movement_reference import (

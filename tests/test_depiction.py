@@ -62,7 +62,7 @@ def test_art_of_a_board_without_art_is_its_hex_model_rasterised():
 
 def test_pixel_hexes_is_the_nearest_centre_dot():
     board = kernel.load("default")
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     rng = np.random.default_rng(7)
     width, height = map_size(board)
     px = rng.integers(0, width, 3000).astype(float)
@@ -125,7 +125,7 @@ def test_a_rotated_vasl_board_is_placed_upside_down_beside_a_bundled_one(tmp_pat
 # --- the kernel against its reference ----------------------------------------------------------------
 
 def _check_against_reference(board, pairs, levels=None, per_range=False):
-    comparison = COMPARISONS["depiction_pairs"]
+    comparison = COMPARISONS["los_pairs[depiction]"]
     reference = comparison.reference(board, board_art(board))
     a, b = pairs[:, 0], pairs[:, 1]
     la = np.zeros(len(a), np.int64) if levels is None else levels[:, 0]
@@ -168,7 +168,7 @@ def test_vasl_hindrance_reading_matches_reference_and_changes_the_output(vasl_bo
     assert (quiet(depiction_matrix, board, hexes, np.zeros(len(board), np.int64), per_range=True) == per_range).all()
     pairs = quiet(kernel.los_pairs, board, np.repeat(hexes[:40], 40), np.tile(hexes[-40:], 40), model="vasl")
     assert (pairs.hindrance[pairs.visible] == per_range[np.repeat(hexes[:40], 40), np.tile(hexes[-40:], 40)][pairs.visible]).all()
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     rows, cols = np.nonzero(per_hex != per_range)
     for i, j in list(zip(rows, cols))[:20]:
         blocked, hindrance = reference.walk(int(i), int(j), per_range=True)
@@ -224,6 +224,7 @@ def _depth_px(board, a, b, h):
     return np.minimum(flat, slanted).max()
 
 
+@pytest.mark.slow
 def test_on_a_board_without_art_it_follows_the_hex_model():
     """On a board without art the depiction model gives the hex model's answer (blocked or clear, the
     hindrance, the continuous slope) on every pair of the default map but the documented edge cases
@@ -384,7 +385,7 @@ def test_walk_names_only_hexes_of_the_exact_trace(long_board, viewer, target):
     result = quiet(kernel.los, board, viewer, target, model="depiction")
     assert {board.index(step.hex) for step in result.steps} <= on_trace
     assert result.visible or result.blocked_at in on_trace
-    detail = COMPARISONS["depiction_pairs"].reference(board, board_art(board)).detail(a, b)
+    detail = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board)).detail(a, b)
     assert (not result.visible, result.hindrance) == (detail["blocked"], detail["hindrance"])
     assert result.blocked_at == detail["blocked_at"]
 
@@ -402,7 +403,7 @@ def random_counters(board, rng, smoke_hexes: int, vehicle_hexes: int):
 
 
 def _explained_against_reference(board, pairs, levels, counters=None, counter_tables=None):
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     for (a, b), (la, lb) in zip(pairs.tolist(), levels.tolist()):
         result = quiet(kernel.los, board, a, b, level=la, target_level=lb, model="depiction", counters=counters)
         detail = reference.detail(a, b, la, lb, counters=counter_tables)
@@ -489,7 +490,7 @@ def test_a_hex_or_range_counts_its_largest_hindrance(tmp_path):
                  if any(step.kind.startswith("brush") and step.hindrance == 1
                         for step in quiet(kernel.los, board, a, b, model="vasl").steps)]
     assert len(topped_up) >= 5   # the case is exercised (18 of these 3000 pairs)
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     for a, b in topped_up[:8] + pairs[:30]:
         for model, per_range in (("depiction", False), ("vasl", True)):
             result = quiet(kernel.los, board, a, b, model=model)
@@ -576,7 +577,7 @@ def test_smoke_and_vehicles_match_the_reference(seed):
     board = kernel.random_board("asl", 12, 8, seed=seed, max_level=2)
     rng = np.random.default_rng(seed)
     counters, tables = random_counters(board, rng, 15, 10)
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     pairs = rng.integers(0, len(board), (150, 2))
     result = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], counters=counters, model="depiction")
     plain = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="depiction")
@@ -798,7 +799,7 @@ def test_kernel_matches_reference_on_more_vasl_boards(more_vasl_boards, seed):
     rng = np.random.default_rng(seed)
     pairs = rng.integers(0, len(board), (100, 2))
     _check_against_reference(board, pairs)
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     per_range = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="vasl")
     for k in range(40):
         blocked, hindrance = reference.walk(int(pairs[k, 0]), int(pairs[k, 1]), per_range=True)
@@ -834,7 +835,7 @@ def test_vasl_model_reads_crags_as_half_level_hindrances(more_vasl_boards):
     rules = quiet(kernel.los, board, "9Z3", "9U3", model="depiction")
     vasl = quiet(kernel.los, board, "9Z3", "9U3", model="vasl")
     assert (rules.visible, rules.hindrance) == (True, 1) and (vasl.visible, vasl.hindrance) == (True, 0)
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     a, b = board.index("9Z3"), board.index("9U3")
     assert reference.walk(a, b) == (False, 1) and reference.walk(a, b, per_range=True) == (False, 0)
 
@@ -852,7 +853,7 @@ def test_vasl_model_walks_the_pixels_vasls_engine_visits(more_vasl_boards):
     assert (vasl.visible, vasl.reason_name, vasl.blocked_at_name) == (False, "obstacle", "70N5")
     assert _vasl_engine_sees(70, "70M4", "70N6") in (False, None)
     assert not quiet(kernel.los, board, "70N5", "70G7", model="depiction").visible
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     a, b = board.index("70M4"), board.index("70N6")
     assert reference.walk(a, b)[0] is False and reference.walk(a, b, per_range=True)[0] is True
     pixels = reference.vasl_pixels(a, b)
@@ -878,7 +879,7 @@ def test_inherent_terrain_beside_a_hexside_the_los_runs_along_counts_whatever_it
     assert quiet(kernel.los, board, "45C7", "45E7").hindrance == 1
     assert _vasl_engine_sees(45, "45C7", "45E7") in (True, None)
     assert quiet(kernel.los, board, "45C7", "45G7", model="depiction").hindrance == 2
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     a, b = board.index("45C7"), board.index("45E7")
     assert reference.walk(a, b) == (False, 1)
     _check_against_reference(board, np.array([[a, b], [a, board.index("45G7")], [board.index("45A6"),
@@ -952,7 +953,7 @@ def test_drawn_art_pixels_are_squares_judged_at_their_centres(more_vasl_boards):
     assert _pair_with_squares(board, "70N5", "70G7", True) == kernel.BLOCKED
     rounded = _pair_with_squares(board, "70N5", "70G7", False)
     assert rounded != kernel.BLOCKED
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     a, b = board.index("70N5"), board.index("70G7")
     assert reference.drawn and reference.walk(a, b)[0] is True
     reference.drawn = False
@@ -1131,7 +1132,7 @@ def test_rowhouse_ends_match_the_reference_walk(rowhouse_board):
     pairs = np.column_stack([rng.choice(ends, 80), rng.integers(0, len(board), 80)])
     pairs = np.vstack([pairs, [[board.index("10U5"), board.index("10U6")]]])
     _explained_against_reference(board, pairs, np.zeros_like(pairs))
-    reference = COMPARISONS["depiction_pairs"].reference(board, board_art(board))
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
     at_an_end = sum(reference.detail(int(a), int(b))["blocked_at"] in (a, b) for a, b in pairs.tolist())
     assert at_an_end >= 4, at_an_end   # walls in an end's own hex are met (4 of these pairs), not only elsewhere
     result = quiet(kernel.los_pairs, board, pairs[:, 0], pairs[:, 1], model="vasl")

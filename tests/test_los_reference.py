@@ -22,7 +22,7 @@ from kernel import Counters
 from kernel.line_of_sight.single import los as kernel_los
 from kernel import random_board
 from kernel.line_of_sight._templates.tracer import trace as kernel_trace
-from tests.reference.board_text import board_from_text, board_text, make_board
+from tests.board_text import board_from_text, board_text, make_board
 from tests.reference.los_reference import (
     hex_range, obstacle_heights, reference_los, reference_steps, reference_trace, trace_contacts,
 )

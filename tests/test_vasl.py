@@ -9,7 +9,7 @@ Two kinds of tests:
   absent): rules facts (A2.4, B.5), hexside walls and hedges, LOS matrices,
   a scenario mixing an imported board with a bundled one, and the agreement of
   our hex-level LOS with the pixel-accurate reference of
-  ``tests/reference/pixel_los.py``.
+  ``tests/reference/pixel_los_reference.py``.
 """
 
 from __future__ import annotations
@@ -667,7 +667,7 @@ def test_round_trip_of_real_boards(specs, tmp_path):
 
 @needs_vasl
 def test_agreement_with_pixel_los():
-    from tests.reference.pixel_los import compare_board
+    from tests.reference.pixel_los_reference import compare_board
 
     result = compare_board(VASL / "bd06", sample=400, seed=11)
     assert result.pairs == 400

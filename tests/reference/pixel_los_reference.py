@@ -30,7 +30,7 @@ the VASL files (``kernel.importers.vasl.build.read_board_files`` and its pixel-t
 :func:`compare_board` measures, over a seeded sample of ground-level pairs,
 how often ``kernel.los_matrix`` on the imported board agrees with this
 walk on blocked versus clear, and sorts the disagreements into classes
-(``classify``).  Run ``python -m tests.reference.pixel_los`` to rebuild the
+(``classify``).  Run ``python -m tests.reference.pixel_los_reference`` to rebuild the
 table of ``docs/vasl-agreement.md``.
 """
 
