@@ -66,7 +66,12 @@ class ParallelKernel:
         self._work = work
 
     def __call__(self, *args):
-        self.run(threads_for(self._work(*args) if self._work is not None else None), *args)
+        self.run(threads_for(self.work(*args)), *args)
+
+    def work(self, *args) -> float | None:
+        """The call's work in microseconds on one thread, as the kernel's ``work=`` estimates it from its
+        arguments (None: a large call)."""
+        return self._work(*args) if self._work is not None else None
 
     def run(self, threads: int, *args):
         """The kernel on ``threads`` threads (the calling one included)."""

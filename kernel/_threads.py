@@ -10,7 +10,9 @@ How many threads a call uses (:func:`threads_for`): the setting where one is mad
 chosen per call from the work's size and the cores free now.  A call whose work is estimated under
 :data:`SMALL_CALL_US` microseconds runs on the calling thread alone (waking a helper costs more than it
 saves).  A larger one uses the cores this process may run on (``os.sched_getaffinity``) less those that
-other work holds now: the runnable tasks of the machine but the caller, the fourth field of
+other work holds now (where that leaves the caller's alone, a call of :data:`CONTENDED_CALL_US` or more
+still takes every core: it outlasts the scheduler's time slices, and its parts go to whichever thread
+runs): the runnable tasks of the machine but the caller, the fourth field of
 ``/proc/loadavg`` (read at most every :data:`LOAD_SECONDS`).  That count sees a process that starts
 keeping a core busy at once, where the idle time of ``/proc/stat`` needs a sampling interval of tens of
 milliseconds (and reads only "every core busy" on a loaded machine) and ``os.getloadavg`` is a one-minute
@@ -35,6 +37,11 @@ PARTS_PER_THREAD = 4
 
 #: By default a call estimated under this many microseconds of work (on one thread) runs on the calling thread.
 SMALL_CALL_US = 50.0
+
+#: Where other work holds every core but the caller's, a call estimated at this many microseconds or more still
+#: runs on every core: it outlasts the scheduler's time slices, so each of its threads gets its share of the
+#: machine, and a part no helper has claimed is done by the caller.
+CONTENDED_CALL_US = 2000.0
 
 #: How long (seconds) a reading of the cores other work holds is used before it is read again.
 LOAD_SECONDS = 0.05
@@ -163,13 +170,24 @@ def busy_cores() -> int:
     less one; 0 where it cannot be read), read at most every :data:`LOAD_SECONDS`."""
     now = time.monotonic()
     if now - _load[0] >= LOAD_SECONDS:
-        try:
-            with open(LOADAVG, "rb") as handle:
-                running = int(handle.read().split()[3].split(b"/")[0])
-        except (OSError, ValueError, IndexError):
-            running = 1
-        _load[0], _load[1] = now, max(0, running - 1)
+        _load[0], _load[1] = now, max(0, _runnable() - 1)
     return _load[1]
+
+
+_loadavg = [None, None]  # the path and the file descriptor kept open on it (a read of /proc/loadavg, 2 us)
+
+
+def _runnable() -> int:
+    """The runnable tasks of the machine (1, the caller alone, where :data:`LOADAVG` cannot be read)."""
+    try:
+        if _loadavg[0] != LOADAVG or _loadavg[1] is None:
+            if _loadavg[1] is not None:
+                os.close(_loadavg[1])
+            _loadavg[0], _loadavg[1] = LOADAVG, None
+            _loadavg[1] = os.open(LOADAVG, os.O_RDONLY)
+        return int(os.pread(_loadavg[1], 128, 0).split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return 1
 
 
 def free_cores() -> int:
@@ -194,7 +212,8 @@ def threads_for(work_us: float | None = None) -> int:
     """The threads a call of about ``work_us`` microseconds of one-thread work uses (None: a large call).
 
     The setting where there is one; else 1 for a call under :data:`SMALL_CALL_US`, and for a larger one
-    the :func:`free_cores`, no more than the work has of :data:`SMALL_CALL_US` shares.
+    the :func:`free_cores` (every core where none is free but the caller's and the call is of
+    :data:`CONTENDED_CALL_US` or more), no more than the work has of :data:`SMALL_CALL_US` shares.
 
     Examples
     --------
@@ -212,6 +231,8 @@ def threads_for(work_us: float | None = None) -> int:
     if work_us is not None and work_us < SMALL_CALL_US:
         return 1
     free = free_cores()
+    if free == 1 and (work_us is None or work_us >= CONTENDED_CALL_US):
+        free = max(1, min(max_threads(), cores()))
     if work_us is not None:
         free = min(free, max(1, int(work_us // SMALL_CALL_US)))
     return free

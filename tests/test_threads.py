@@ -72,9 +72,12 @@ def test_the_default_leaves_the_cores_other_work_holds(default_setting, monkeypa
     cores = min(kernel.max_threads(), len(os.sched_getaffinity(0)))
     fake_loadavg(monkeypatch, tmp_path, 2)  # one other task runs
     assert _threads.busy_cores() == 1 and _threads.free_cores() == max(1, cores - 1)
-    assert kernel.thread_count() == max(1, cores - 1)
-    fake_loadavg(monkeypatch, tmp_path, 1000)  # a machine far busier than its cores: the caller alone
-    assert kernel.thread_count() == 1 and _threads.threads_for(1e9) == 1
+    assert _threads.threads_for(_threads.CONTENDED_CALL_US / 2) == max(1, cores - 1)
+    assert kernel.thread_count() == (cores if cores <= 2 else cores - 1)  # a large call: the free ones, or all
+    fake_loadavg(monkeypatch, tmp_path, 1000)  # a machine far busier than its cores: the caller alone,
+    assert _threads.threads_for(_threads.CONTENDED_CALL_US / 2) == 1
+    assert _threads.threads_for(_threads.CONTENDED_CALL_US) == cores  # but a long call takes its share
+    assert kernel.thread_count() == cores
     monkeypatch.setattr(_threads, "LOADAVG", str(tmp_path / "missing"))  # not Linux: every core counts as free
     monkeypatch.setattr(_threads, "_load", [-1.0, 0])
     assert _threads.free_cores() == cores
