@@ -40,7 +40,7 @@ import numpy as np
 
 from kernel.line_of_sight._hex import refresh as K
 from kernel.line_of_sight._hex import rules
-from kernel.line_of_sight.bulk import los_matrix
+from kernel.line_of_sight.bulk import los_matrix, matrix_into
 from kernel.line_of_sight.counters import GameState, counter_tables, hex_cells, los_kinds
 from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, model_code, source_arrays, template_tuple
 from kernel.line_of_sight._templates.tracer import templates
@@ -54,7 +54,7 @@ PAIR_COST = {rules.MODEL_ASL: 2.5, rules.MODEL_VV: 1.5, rules.MODEL_CCN: 1.5}
 VISIT_COST = 0.1
 #: The share of the templates looked at that list a pair to evaluate (measured as above): fewer where the
 #: changes only add, since the pairs already blocked are not listed.
-LISTED_SHARE = {True: 0.05, False: 0.2}
+LISTED_SHARE = {True: 0.05, False: 0.15}
 
 
 def inverse_templates(board):
@@ -203,7 +203,7 @@ class HeldLOSMatrix:
                                  adds, float(pairs), VISIT_COST, PAIR_COST.get(model, 2.5), LISTED_SHARE[adds],
                                  self.matrix)
         if count < 0:  # so many pairs that a new matrix is cheaper
-            self.matrix[...] = los_matrix(board, self.hexes, levels=self.levels, counters=state)  # the same array
+            matrix_into(board, self.hexes, self.levels, state, self.matrix)  # the same array, written anew
             self.rebuilds += 1
             return int(self.matrix.size)
         return int(count)
