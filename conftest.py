@@ -12,14 +12,15 @@ import pytest
 
 #: Whole test files that are slow, by why.
 SLOW_FILES = {
-    "browser": ("tests/test_page_browser.py",),
+    "browser": ("tests/test_page_browser.py", "tests/test_saved_game_page.py"),
     "cluster": ("tests/test_batch_cluster.py", "tests/test_batch_scheduler.py"),
     "warm": ("tests/test_warm.py",),
     "subprocess command line": ("tests/test_cli.py", "tests/test_cli_safety.py", "tests/test_crop.py"),
     "real boards": ("tests/test_vasl_engine.py", "tests/test_vasl_boards.py", "tests/test_vasl_import_sweep.py",
-                    "tests/test_vasl_hexside_art.py", "tests/test_vasl.py"),
+                    "tests/test_vasl_hexside_art.py", "tests/test_vasl.py", "tests/test_saved_games_real.py",
+                    "tests/test_saved_games_grid.py"),
     "long fuzz": ("tests/test_fuzz_files.py", "tests/test_fuzz_reliability.py", "tests/test_fuzz_vasl_api.py",
-                  "tests/test_fuzz_cli.py"),
+                  "tests/test_fuzz_cli.py", "tests/test_fuzz_saves.py"),
 }
 
 

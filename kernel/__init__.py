@@ -10,9 +10,11 @@ subpackages follow a map's path from its files to the kernels' results (see
 Names are loaded on first use, so ``import kernel`` stays light: it imports
 neither numba nor matplotlib, scipy or networkx until a name needs them.
 
-* Maps: :func:`load` (scenario, board file, VASL board or bundled name) gives
-  a :class:`Board` of dense numpy arrays; :func:`random_board` makes seeded
-  random maps; :func:`load_ruleset` reads a ruleset.
+* Maps: :func:`load` (scenario, board file, VASL board, VASL saved game or
+  bundled name) gives a :class:`Board` of dense numpy arrays;
+  :func:`read_saved_game` gives a saved game's map with its pieces as a
+  :class:`SavedGameState`; :func:`random_board` makes seeded random maps;
+  :func:`load_ruleset` reads a ruleset.
 * LOS: :func:`los` (one LOS, with ``explain()``), :func:`can_see`,
   :func:`los_matrix`, :func:`los_matrix_blocks`, :func:`visibility_bits`,
   :func:`los_pairs` (pairs, or ``product=True``: sources x targets),
@@ -70,6 +72,12 @@ _API: dict[str, tuple[str, str]] = {
     "read_vasl_board": ("kernel.importers.vasl.build", "read_vasl_board"),
     "load_vasl_board": ("kernel.importers.vasl.build", "load_vasl_board"),
     "VaslImportWarning": ("kernel.importers.vasl.build", "VaslImportWarning"),
+    # VASL saved games
+    "read_saved_game": ("kernel.importers.vasl.saved_game", "read_saved_game"),
+    "SavedGame": ("kernel.importers.vasl.saved_game", "SavedGame"),
+    "SavedGameError": ("kernel.importers.vasl.save_stream", "SavedGameError"),
+    "SavedGameState": ("kernel.maps.saved_state", "SavedGameState"),
+    "VaslSaveWarning": ("kernel.importers.vasl.save_map", "VaslSaveWarning"),
     # grid
     "parse_hex": ("kernel.grid.coordinates", "parse_hex"),
     "parse_coordinate": ("kernel.grid.coordinates", "parse_coordinate"),
@@ -161,6 +169,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the sam
     from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
     from kernel.grid.lattice import hex_distance
     from kernel.importers.vasl.build import VaslImportWarning, load_vasl_board, read_vasl_board
+    from kernel.importers.vasl.save_map import VaslSaveWarning
+    from kernel.importers.vasl.save_stream import SavedGameError
+    from kernel.importers.vasl.saved_game import SavedGame, read_saved_game
     from kernel.line_of_sight.bulk import (
         los_matrix,
         los_matrix_blocks,
@@ -181,6 +192,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the sam
     from kernel.maps.bundled import data_dir
     from kernel.maps.counters import Counters, GameState
     from kernel.maps.random_maps import random_board
+    from kernel.maps.saved_state import SavedGameState
     from kernel.maps.rulesets import Ruleset, RulesetError, load_ruleset
     from kernel.maps.specs import BoardFileError, BoardSpec, HexSpec, ScenarioSpec
     from kernel.movement.fields import MovementField, movement_field, movement_graph, movement_matrix, reachable

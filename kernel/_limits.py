@@ -62,6 +62,21 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Members of a VASL archive, and bytes one member may inflate to.
 MAX_ARCHIVE_MEMBERS = 10_000
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
+#: VASL saved games (``.vsav``, :mod:`kernel.importers.vasl.save_archive`): members of the archive; bytes
+#: its ``savedGame`` member may hold (declared and inflated: two characters a byte of commands, so 8 MiB
+#: of commands, six times the largest real save); commands, and nesting of command groups, in it; pieces,
+#: and traits and characters of one piece (twice and fourteen times the largest real piece's 48 and 6,900:
+#: reading a piece costs its traits times its length); digits of a number; how far from the map's corner
+#: (in pixels, either way) a piece may lie (256 boards in a row are 461,200 pixels wide).
+MAX_SAVE_MEMBERS = 100
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+MAX_SAVE_COMMANDS = 50_000
+MAX_SAVE_NESTING = 8
+MAX_SAVE_PIECES = 10_000
+MAX_PIECE_TRAITS = 100
+MAX_PIECE_CHARS = 100_000
+MAX_SAVE_DIGITS = 9
+MAX_SAVE_PIXEL = 1_000_000
 #: Counters files: nesting depth of the JSON, digits of an integer, hexes named.
 MAX_JSON_DEPTH = 8
 MAX_JSON_DIGITS = 6

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from kernel.importers.vasl.build import read_vasl_board
 from kernel.importers.vasl.files import is_vasl_board
+from kernel.importers.vasl.save_archive import is_saved_game
 from kernel.maps.board import Board, compile_scenario
 from kernel.maps.board_text import read_board_file
 from kernel.maps.bundled import data_dir
@@ -46,8 +47,9 @@ def read_scenario(path: str | Path) -> ScenarioSpec:
     return read_scenario_file(path, read_board=read_board_any)
 
 
-def load(name_or_path: str | Path, *, board_id: str | int | None = None, **switches: bool) -> Board:
-    """Load and compile a map: a scenario or board file, or a bundled name.
+def load(name_or_path: str | Path, *, board_id: str | int | None = None, boards: str | Path | None = None,
+         strict: bool = False, **switches: bool) -> Board:
+    """Load and compile a map: a scenario or board file, a VASL saved game, or a bundled name.
 
     Parameters
     ----------
@@ -56,12 +58,21 @@ def load(name_or_path: str | Path, *, board_id: str | int | None = None, **switc
         scenario or board name (``"71"``, ``"vv-village"``), a path to a
         ``.scenario`` / ``.board`` file, or a VASL board (a folder holding
         ``LOSData`` or a board archive, such as VASL's ``bd02`` or
-        ``bd02.zip``; see :func:`kernel.read_vasl_board`).
+        ``bd02.zip``; see :func:`kernel.read_vasl_board`), or a VASL saved
+        game (``.vsav``: its boards as the save lays them out; its pieces are
+        :func:`kernel.read_saved_game`'s).
     board_id : str or int, optional
         The board number of a single VASL board, for one whose name is not
         a number 1..999 (VASL's ``00``, ``RB``); see
         :func:`kernel.read_vasl_board`. A scenario numbers its boards itself
         (``as NUMBER``).
+    boards : str or Path, optional
+        For a saved game: the folder of the user's VASL boards (default:
+        ``$HEXKERNEL_VASL_BOARDS``).
+    strict : bool
+        For a saved game: refuse it when part of it cannot be applied
+        (overlays, SSR changes, crops, other board versions) instead of
+        warning.
     **switches : bool
         Ruleset switches overriding the scenario's (``orchards_in_season=False``).
 
@@ -74,7 +85,9 @@ def load(name_or_path: str | Path, *, board_id: str | int | None = None, **switc
     ValueError
         A VASL board's files are malformed (the message names the file), or
         ``board_id`` is not a board number or is given for a scenario or a
-        board file.
+        board file; a saved game cannot be read (a
+        :class:`~kernel.importers.vasl.save_stream.SavedGameError` naming the
+        file and the part), or ``boards``/``strict`` is given for another map.
 
     Examples
     --------
@@ -83,6 +96,15 @@ def load(name_or_path: str | Path, *, board_id: str | int | None = None, **switc
     346
     """
     path = Path(name_or_path)
+    if is_saved_game(path):
+        if board_id is not None:
+            raise ValueError(f"board_id={board_id!r} with saved game {str(name_or_path)!r}: a save numbers its boards "
+                             "itself")
+        from kernel.importers.vasl.saved_game import read_saved_game
+
+        return read_saved_game(path, boards, strict=strict, **switches).board
+    if boards is not None or strict:
+        raise ValueError(f"boards= and strict= with {str(name_or_path)!r}: they are for VASL saved games (.vsav)")
     is_board = path.suffix in (".board", ".overlay")
     if path.suffix == ".scenario" or (not is_board and not path.is_file() and _bundled_scenario(str(name_or_path))):
         if board_id is not None:

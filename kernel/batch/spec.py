@@ -45,7 +45,22 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 class BatchJobError(ValueError):
-    """A job file that cannot be read or does not follow the schema (the message names file and key)."""
+    """A job file that cannot be read or does not follow the schema (the message names file and key).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> try:
+    ...     kernel.read_batch_job("no-such-job.toml")
+    ... except kernel.BatchJobError as error:
+    ...     print(error)
+    no-such-job.toml: cannot read the job file (No such file or directory)
+
+    See Also
+    --------
+    kernel.read_batch_job : raises it.
+    kernel.run_batch : runs a job read without error.
+    """
 
 
 @dataclass(frozen=True)
@@ -97,6 +112,20 @@ def read_job(path: str | Path) -> BatchJob:
     BatchJobError
         The file is missing or unreadable, or a key has a wrong type or value;
         the message names the file, the key and what was expected.
+
+    Examples
+    --------
+    >>> import kernel, pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "job.toml").write_text('[[maps]]\\nname = "board-71"\\nsource = "71"\\n')
+    >>> job = kernel.read_batch_job(folder / "job.toml")
+    >>> [entry.name for entry in job.maps]
+    ['board-71']
+
+    See Also
+    --------
+    kernel.run_batch : runs the job on a dask cluster.
+    kernel.batch_result : reads a map's results back.
     """
     path = Path(path)
     try:

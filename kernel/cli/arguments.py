@@ -81,7 +81,9 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
     """
     group = parser.add_argument_group("map and output")
     group.add_argument("--map", default=DEFAULT_MAP, metavar="MAP",
-                       help="scenario or board file, or bundled name (default: %(default)s)")
+                       help="scenario or board file, VASL board or saved game (.vsav), or bundled name (default: "
+                            "%(default)s)")
+    add_saved_game_options(group)
     if json_:
         group.add_argument("--json", action="store_true", help="write JSON for programs on stdout instead of text")
         group.add_argument("--json-out", metavar="FILE", help="also write the JSON to FILE")
@@ -97,6 +99,15 @@ def add_common_options(parser: argparse.ArgumentParser, *, picture: bool = True,
         from kernel.cli.crop import add_crop_options
 
         add_crop_options(group)
+
+
+def add_saved_game_options(group) -> None:
+    """Add ``--vasl-boards DIR`` and ``--strict``: how ``--map game.vsav`` (a VASL saved game) is read."""
+    group.add_argument("--vasl-boards", metavar="DIR",
+                       help="with a saved game: the folder of your VASL boards (default: $HEXKERNEL_VASL_BOARDS)")
+    group.add_argument("--strict", action="store_true",
+                       help="with a saved game: refuse it when part of it (an overlay, an SSR change, a crop, another "
+                            "board version) cannot be applied, instead of a note")
 
 
 def add_depiction_option(parser: argparse.ArgumentParser) -> None:

@@ -43,12 +43,20 @@ def check_writable(*paths) -> None:
             raise UserError(f"cannot write {path}: folder {str(parent)!r} does not exist")
 
 
-def load_map(name: str):
-    """The compiled :class:`kernel.maps.board.Board` of ``--map``, or a UserError naming the bundled maps."""
+def load_map(name: str, args=None):
+    """The compiled :class:`kernel.maps.board.Board` of ``--map``, or a UserError naming the bundled maps.
+
+    A saved game (``.vsav``) is read with ``args``' ``--vasl-boards`` and
+    ``--strict`` (:mod:`kernel.cli.saved_games`).
+    """
+    from kernel.cli.saved_games import is_save, load_saved_map
+
     try:
+        if is_save(name):
+            return load_saved_map(name, args)
         return load(name)
     except FileNotFoundError as error:
-        if Path(name).suffix in (".scenario", ".board") or Path(name).exists():
+        if Path(name).suffix.lower() in (".scenario", ".board", ".vsav") or Path(name).exists():
             raise UserError(error_message(error)) from None
         from kernel.maps.bundled import data_dir
 
@@ -129,11 +137,17 @@ class _CountersJsonError(ValueError):
 
 
 def parse_location(board, text: str, what: str) -> tuple[int, int]:
-    """``(hex index, level)`` of a hex or Location name, or a UserError naming ``what``."""
+    """``(hex index, level)`` of a hex or Location name (or, on a saved game's map, a unit's name), or a
+    UserError naming ``what``."""
+    from kernel.cli.saved_games import unit_location, unit_names_hint
+
     try:
         return board.location(text)
     except (KeyError, ValueError) as error:
-        raise UserError(f"{what}: {error_message(error)}") from None
+        unit = unit_location(board, text, what)
+        if unit is not None:
+            return unit
+        raise UserError(f"{what}: {error_message(error)}{unit_names_hint(board)}") from None
 
 
 def unit_class(board, unit: str | None) -> str:
@@ -148,11 +162,18 @@ def unit_class(board, unit: str | None) -> str:
 
 
 def read_counters(board, path: str | None):
-    """Counters from a JSON file: ``(kernel.Counters, normalised dict)`` or ``(None, {})``.
+    """Counters from a JSON file: ``(kernel.Counters, normalised dict)`` or ``(None, {})``; on a saved
+    game's map, the save's state (:class:`kernel.SavedGameState`) and its counters.
 
     The file's JSON is screened here (size, depth, numbers); its meaning is read by
     :meth:`kernel.Counters.from_dict`, the parser the map page shares.
     """
+    from kernel.cli.saved_games import game_counters, saved_game_of
+
+    if saved_game_of(board) is not None:
+        if path:
+            raise UserError(f"--counters {path} with a saved game: its counters are the save's: expected one of them")
+        return game_counters(board)
     if not path:
         return None, {}
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kernel.cli.arguments import DEFAULT_MAP, add_force_option, picture_formats
+from kernel.cli.arguments import DEFAULT_MAP, add_force_option, add_saved_game_options, picture_formats
 from kernel.cli.common import (UserError, check_writable, emit, format_points, format_step, load_map,
                                parse_location, save_picture, to_json, unit_class, write_text)
 from kernel.cli.fire_command import fire_payload
@@ -30,7 +30,9 @@ def register(commands) -> None:
                     "explained LOS; write pictures and JSON to the output folder and print the time of each step.")
     demo.add_argument("--out", default="out", metavar="DIR", help="output folder (default: %(default)s)")
     demo.add_argument("--map", default=DEFAULT_MAP, metavar="MAP",
-                      help="scenario or board file, or bundled name (default: %(default)s)")
+                      help="scenario or board file, VASL board or saved game (.vsav), or bundled name (default: "
+                           "%(default)s)")
+    add_saved_game_options(demo)
     demo.add_argument("--from", dest="source", metavar="HEX",
                       help="the firer's Location and the mover's hex (default: 71I4, else the hex that sees most)")
     demo.add_argument("--unit", metavar="CLASS", help="moving unit class (default: the ruleset's first)")
@@ -124,7 +126,7 @@ def command_demo(args) -> None:
         files.append(str(path))
 
     started = time.perf_counter()
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     step("load and compile the map", started, f"{len(board)} hexes, ruleset {board.ruleset.name}")
     save_json("info.json", board.summary())
 

@@ -17,7 +17,8 @@ def register(commands) -> None:
                     "DRM and the target's cover.",
         epilog="example: hexkernel fire --from 71I4 --counters counters.json --png fire.png")
     fire.add_argument("--from", dest="sources", action="append", required=True, metavar="HEX",
-                      help="firing hex or Location (repeat for several firers)")
+                      help="firing hex or Location, or on a saved game a unit's name (NAME, NAME@HEX or #ID; repeat "
+                           "for several firers)")
     fire.add_argument("--level", type=non_negative_int, default=None, metavar="N",
                       help="building level of the firers (default 0; a Location name's hN wins)")
     fire.add_argument("--target-level", type=non_negative_int, default=0, metavar="N",
@@ -31,10 +32,16 @@ def register(commands) -> None:
 
 def firer_locations(board, texts, level):
     """Hex indices and levels of the ``--from`` firers; ``--level`` for plain hex names."""
+    from kernel.cli.saved_games import names_a_unit
+
     hexes, levels = [], []
     for text in texts:
         index, parsed = parse_location(board, text, "--from")
-        if board.names_a_location(text):
+        if names_a_unit(board, text):
+            if level is not None and level != parsed:
+                raise UserError(f"--level {level} contradicts the unit {text!r} at {board.location_name(index, parsed)}")
+            chosen = parsed
+        elif board.names_a_location(text):
             if level is not None and level != parsed:
                 raise UserError(f"--level {level} contradicts the Location {text!r}")
             chosen = parsed
@@ -84,7 +91,7 @@ def command_fire(args) -> None:
         The parsed command line.
     """
     check_writable(*output_paths(args))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     view = picture_view(board, args)
     hexes, levels = firer_locations(board, args.sources, args.level)
     unit = unit_class(board, args.unit)

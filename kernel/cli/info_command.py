@@ -10,7 +10,9 @@ from kernel.cli.crop import picture_view
 def register(commands) -> None:
     """Add the ``info`` command to the subparsers ``commands`` of :func:`kernel.cli.app.build_parser`."""
     info = commands.add_parser("info", help="summarise a map: hexes, terrain counts, levels; draw it",
-                               description="Summarise a map (hexes, terrain, levels, hexside features) and draw it.")
+                               description="Summarise a map (hexes, terrain, levels, hexside features) and draw it; "
+                                           "for a saved game also its boards, what of it is not applied, its counters "
+                                           "and its units per side.")
     add_common_options(info)
     info.set_defaults(run=command_info)
 
@@ -24,9 +26,14 @@ def command_info(args) -> None:
         The parsed command line.
     """
     check_writable(*output_paths(args))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     view = picture_view(board, args)
     summary = board.summary()
+    from kernel.cli.saved_games import game_lines, game_payload, saved_game_of
+
+    game = saved_game_of(board)
+    if game is not None:
+        summary["saved_game"] = game_payload(game)
 
     def text():
         lines = [f"{summary['title']}  ({summary['ruleset']}; {summary['source']})"]
@@ -43,7 +50,7 @@ def command_info(args) -> None:
         switches = ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in summary["switches"].items())
         lines.append(f"switches: {switches or 'none'}")
         lines.append(f"compiled size: {summary['bytes_per_hex']} bytes per hex")
-        return lines
+        return lines + (game_lines(game) if game is not None else [])
 
     emit(args, summary, text)
 

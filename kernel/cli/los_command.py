@@ -15,8 +15,9 @@ def register(commands) -> None:
         description="Check one line of sight between two Locations. A Location is a hex name, optionally with "
                     "a building level: 71P5h1 is level 1 of hex 71P5.",
         epilog="example: hexkernel los 71P5h2 71I9 --explain --png los.png")
-    los_parser.add_argument("viewer", help="viewer Location, e.g. 71I4 or 71P5h2")
-    los_parser.add_argument("target", help="target Location")
+    los_parser.add_argument("viewer", help="viewer Location, e.g. 71I4 or 71P5h2 (on a saved game also a unit's "
+                                           "name: NAME, NAME@HEX or #ID)")
+    los_parser.add_argument("target", help="target Location (or a unit's name)")
     los_parser.add_argument("--explain", action="store_true",
                             help="the ends' levels and range, and the steps that matter: hindrances, blind hexes "
                                  "(with the A6.4 arithmetic), the blocking step, each with its rule")
@@ -43,7 +44,7 @@ def command_los(args) -> None:
         The parsed command line.
     """
     check_writable(*output_paths(args))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     view = picture_view(board, args)
     a, level_a = parse_location(board, args.viewer, "viewer")
     b, level_b = parse_location(board, args.target, "target")

@@ -135,7 +135,7 @@ def command_matrix(args) -> None:
         The parsed command line.
     """
     check_writable(("--out", args.out, (".npy",)), *output_paths(args))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     counters, counters_json = read_counters(board, args.counters)
     started = time.perf_counter()
     try:

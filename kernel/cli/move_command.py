@@ -68,7 +68,7 @@ def command_move(args) -> None:
         The parsed command line.
     """
     check_writable(*output_paths(args))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     view = picture_view(board, args)
     starts = []
     for text in args.start:

@@ -13,7 +13,9 @@ def register(commands) -> None:
         "page", help="the interactive map page (HTML, works offline): fields of fire, LOS, movement",
         description="Write one self-contained HTML page of the map: click a hex for its field of fire (from the "
                     "embedded LOS matrix), shift-click a second hex for the LOS between them, switch to the "
-                    "movement view for the hexes a unit reaches with the allowance on the slider.",
+                    "movement view for the hexes a unit reaches with the allowance on the slider. On a saved game "
+                    "(--map game.vsav) its units and counters are drawn and listed: click a unit for its field of "
+                    "fire.",
         epilog="example: hexkernel page --counters counters.json --out map.html  (then open map.html in a browser)")
     page.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write")
     page.add_argument("--unit", metavar="CLASS", help="unit class of the movement view and the cover (default: the "
@@ -39,13 +41,15 @@ def command_page(args) -> None:
     if args.max_allowance > 127:
         raise UserError(f"--max-allowance {args.max_allowance}: expected 1..127 MF")
     check_writable(("--out", args.out, (".html", ".htm")))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     unit = unit_class(board, args.unit)
     counters, _ = read_counters(board, args.counters)
+    from kernel.cli.saved_games import page_pieces
     from kernel.render.page import map_page
 
     try:
-        size = map_page(board, staged(args.out), counters=counters, unit=unit, max_allowance=args.max_allowance)
+        size = map_page(board, staged(args.out), counters=counters, unit=unit, max_allowance=args.max_allowance,
+                        pieces=page_pieces(board))
     except OSError as error:
         raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
     except ValueError as error:

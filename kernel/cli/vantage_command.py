@@ -27,6 +27,10 @@ def register(commands) -> None:
                          help="rank the Locations by how many of these hexes they see, then by how many clear, "
                               "then by the least mean hindrance: hex names separated by commas (71I4,71I5), a "
                               "file of hex names, or a terrain or hexside feature of the ruleset (road, woods)")
+    vantage.add_argument("--side", metavar="SIDE",
+                         help="on a saved game (--map game.vsav): rank the Locations by how many units of the other "
+                              "sides they see (SIDE: axis, allies, ...), then by how many clear, then by the least mean "
+                              "hindrance")
     vantage.add_argument("--scale", choices=("quantile", "log", "linear"), default="quantile",
                          help="the picture's colour scale (default: %(default)s: ten bands of equal hex counts, "
                               "so a few hills that see far do not wash out the rest)")
@@ -148,6 +152,68 @@ def command_targets(args, board, view, counters) -> None:
     draw_pictures(args, figure)
 
 
+def side_coverage(board, side: str, counters=None, model: str = "hex"):
+    """Every Location of the map against the Locations of the units of the sides other than ``side``: the
+    Locations (hexes, levels) and per Location the units seen, the units seen clear and the mean hindrance."""
+    from kernel import los_pairs
+    from kernel.cli.saved_games import side_targets
+
+    goal, goal_levels, weights = side_targets(board, side)
+    n = len(board)
+    upper = [(int(h), v) for h in np.flatnonzero(board.top_level > 0) for v in range(1, int(board.top_level[h]) + 1)]
+    hexes = np.concatenate([np.arange(n), np.array([h for h, _ in upper], np.int64)]).astype(np.int32)
+    levels = np.concatenate([np.zeros(n, np.int64), np.array([v for _, v in upper], np.int64)])
+    try:
+        pairs = los_pairs(board, hexes, goal, levels=levels, target_levels=goal_levels, product=True,
+                          counters=counters, model=model)
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    visible = np.asarray(pairs.visible, bool)
+    hindrance = np.where(visible, np.asarray(pairs.hindrance), 0)
+    seen = (visible * weights).sum(axis=1)
+    clear = ((visible & (hindrance == 0)) * weights).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(seen > 0, (hindrance * weights).sum(axis=1) / np.maximum(seen, 1), np.nan)
+    return hexes, levels, seen, clear, mean, int(weights.sum())
+
+
+def command_side(args, board, view, counters) -> None:
+    """``hexkernel vantage --side``: the Locations ranked by how many of the other sides' units they see."""
+    model = los_model(args)
+    hexes, levels, seen, clear, mean, total = side_coverage(board, args.side, counters, model)
+    order = np.lexsort((levels, hexes, np.where(np.isnan(mean), np.inf, mean), -clear, -seen))[:args.top]
+    best = [{"location": board.location_name(int(hexes[r]), int(levels[r])), "ground_level": int(board.ground_level[hexes[r]]),
+             "level": int(levels[r]), "units_seen": int(seen[r]), "seen_clear": int(clear[r]),
+             "mean_hindrance": None if np.isnan(mean[r]) else round(float(mean[r]), 3)} for r in order]
+    n = len(board)
+    payload = {"map": board.title, "ruleset": board.ruleset.name, "model": model, "side": args.side,
+               "enemy_units": total, "locations": int(hexes.size), "best": best, "hex_names": list(board.names),
+               "units_seen_ground_level": [int(v) for v in seen[:n]]}
+
+    def text():
+        lines = [f"best posts of side {args.side} on {board.title} ({model} model, {hexes.size} Locations) against "
+                 f"the {total} units of the other sides, ranked by units seen, then seen clear, then least mean "
+                 "hindrance:"]
+        for rank, item in enumerate(best, start=1):
+            where = f"ground level {item['ground_level']}" + (f", building level {item['level']}" if item["level"] else "")
+            mean_text = "-" if item["mean_hindrance"] is None else f"+{item['mean_hindrance']:.2f}"
+            lines.append(f"  {rank:>3}. {item['location']:<9} sees {item['units_seen']:>3} of {total} units "
+                         f"({item['seen_clear']} clear, mean hindrance {mean_text})  [{where}]")
+        return lines
+
+    emit(args, payload, text)
+
+    def figure(dpi):
+        from kernel.render.matrix_map import values_picture
+
+        marks = [(board.location(item["location"])[0], str(rank)) for rank, item in enumerate(best, start=1)]
+        return values_picture(board, payload["units_seen_ground_level"], view=view, dpi=dpi, scale=args.scale,
+                              title=f"Units of the other sides seen from each hex by side {args.side} ({model} model)",
+                              label="enemy units in LOS (from ground level)", marks=marks, art=picture_art(args))
+
+    draw_pictures(args, figure)
+
+
 def command_vantage(args) -> None:
     """Run ``hexkernel vantage``: the ranking as text or JSON, and a picture of hexes seen per hex.
 
@@ -157,9 +223,13 @@ def command_vantage(args) -> None:
         The parsed command line.
     """
     check_writable(*output_paths(args))
-    board = load_map(args.map)
+    board = load_map(args.map, args)
     view = picture_view(board, args)
     counters, _ = read_counters(board, args.counters)
+    if args.side is not None:
+        if args.targets is not None:
+            raise UserError("--side and --targets both given: expected one of them")
+        return command_side(args, board, view, counters)
     if args.targets is not None:
         return command_targets(args, board, view, counters)
     if los_model(args) != "hex":

@@ -73,7 +73,21 @@ HEXSIDE_RUN_STEP = "inherent terrain beside the hexside the LOS runs along"
 
 
 class DepictionWarning(UserWarning):
-    """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model)."""
+    """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model).
+
+    Examples
+    --------
+    >>> import kernel, warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = kernel.los(kernel.load("71"), "71I4", "71I6", model="depiction")
+    >>> any(issubclass(w.category, kernel.DepictionWarning) for w in caught)
+    True
+
+    See Also
+    --------
+    kernel.board_art : the art the depiction model reads.
+    """
 
 
 def checked_model(model) -> str:

@@ -88,6 +88,19 @@ class Coverage:
         How many targets each Location sees, and how many of those without hindrance.
     mean_hindrance : float array (L,)
         The mean DRM over the targets seen (NaN where none is seen).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("71")
+    >>> cover = kernel.coverage(board, ["71I4", "71I6"])
+    >>> type(cover).__name__
+    'Coverage'
+
+    See Also
+    --------
+    kernel.coverage : computes it.
+    kernel.values_picture : draws its counts per hex.
     """
 
     targets: np.ndarray

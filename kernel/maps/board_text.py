@@ -33,6 +33,18 @@ def read_board_file(path: str | Path) -> BoardSpec:
         the message gives ``file:line:`` and the coordinate.
     FileNotFoundError
         If the file does not exist.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
+    >>> spec.id, spec.columns, spec.rows
+    ('71', 33, 10)
+
+    See Also
+    --------
+    kernel.write_board_file : the inverse.
+    kernel.load : reads and compiles a board in one call.
     """
     path = Path(path)
     sections = read_sections(path, {"board": "", "hexes": "", "hexsides": ""})
@@ -244,6 +256,20 @@ def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
     ValueError
         A value cannot be written so that it reads back (a title with ``#`` or
         a line break, a hex off the board).
+
+    Examples
+    --------
+    >>> import kernel, pathlib, tempfile
+    >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
+    >>> path = kernel.write_board_file(spec, pathlib.Path(tempfile.mkdtemp()) / "copy.board")
+    >>> back = kernel.read_board_file(path)
+    >>> {k: (h.level, h.terrain) for k, h in back.hexes.items()} == {k: (h.level, h.terrain) for k, h in spec.hexes.items()}
+    True
+
+    See Also
+    --------
+    kernel.read_board_file : the inverse.
+    kernel.read_vasl_board : a VASL board as a spec to write (``hexkernel import-vasl``).
     """
     path = Path(path)
     if "#" in spec.title or "\n" in spec.title or "\r" in spec.title:

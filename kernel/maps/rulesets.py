@@ -59,7 +59,23 @@ _TOP_KEYS = {"name", "title", "unit_classes", "bypass_classes", "rules", "switch
 
 
 class RulesetError(ValueError):
-    """A ruleset file is invalid; the message names the file and the entry."""
+    """A ruleset file is invalid; the message names the file and the entry.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "bad.toml"
+    >>> _ = path.write_text('name = "bad"\\n')
+    >>> try:
+    ...     load_ruleset(path)
+    ... except RulesetError as error:
+    ...     print(str(error).split(": ", 1)[1])
+    missing required key 'unit_classes'
+
+    See Also
+    --------
+    kernel.Ruleset : what a valid ruleset file compiles to.
+    """
 
 
 def _deep_merge(base: dict, override: dict, where: tuple[str, ...] = ()) -> dict:
@@ -88,6 +104,17 @@ class Ruleset:
     ``[unit_class, terrain]``.  Heights are in half levels (a wall is 1, a
     one-level obstacle 2).  Movement costs are float64 with ``inf`` for
     prohibited; ``*_move_all`` marks "all MF/MP" entries.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> rules = kernel.load("default").ruleset
+    >>> rules.name, rules.unit_classes[:2]
+    ('asl', ('infantry', 'leader'))
+
+    See Also
+    --------
+    kernel.RulesetError : a ruleset file that does not follow the schema (``docs/rulesets.md``).
     """
 
     name: str

@@ -16,12 +16,40 @@ ORIENTATIONS = ("flat", "pointy")
 
 
 class BoardFileError(ValueError):
-    """A board, overlay or scenario file is malformed (message: file:line: what)."""
+    """A board, overlay or scenario file is malformed (message: file:line: what).
+
+    Examples
+    --------
+    >>> import kernel, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "bad.board"
+    >>> _ = path.write_text("[board]\\nid = 9\\nruleset = asl\\ncolumns = 0\\n")
+    >>> try:
+    ...     kernel.read_board_file(path)
+    ... except kernel.BoardFileError as error:
+    ...     print(str(error).split(": ", 1)[1])
+    [board] lacks the required key 'rows'
+
+    See Also
+    --------
+    kernel.read_board_file, kernel.read_scenario : raise it, naming the file and line.
+    """
 
 
 @dataclass
 class HexSpec:
-    """One hex of a board file: ground level, terrain features and options."""
+    """One hex of a board file: ground level, terrain features and options.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
+    >>> spec.hexes[(15, 5)].terrain, spec.hexes[(15, 5)].building_levels
+    (('stone-building',), 2)
+
+    See Also
+    --------
+    BoardSpec : holds one per hex of a board file.
+    """
 
     level: int | None            # None only in overlays: keep the covered hex's level
     terrain: tuple[str, ...]
@@ -32,7 +60,21 @@ class HexSpec:
 
 @dataclass
 class BoardSpec:
-    """A parsed board or overlay file (local lattice, names not yet global)."""
+    """A parsed board or overlay file (local lattice, names not yet global).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
+    >>> spec.kind, spec.id, spec.ruleset, len(spec.hexes)
+    ('board', '71', 'asl', 133)
+
+    See Also
+    --------
+    kernel.read_board_file : reads one from a ``.board`` or ``.overlay`` file.
+    kernel.write_board_file : writes one back.
+    kernel.read_vasl_board : makes one from a VASL board.
+    """
 
     source: str
     kind: str                    # "board" or "overlay"
@@ -103,7 +145,20 @@ class OverlayPlacement:
 
 @dataclass
 class ScenarioSpec:
-    """A parsed scenario: boards, overlays, ruleset and switches."""
+    """A parsed scenario: boards, overlays, ruleset and switches.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> spec = kernel.read_scenario(kernel.maps.bundled.data_dir() / "scenarios" / "default.scenario")
+    >>> spec.ruleset, len(spec.boards)
+    ('asl', 4)
+
+    See Also
+    --------
+    kernel.read_scenario : reads one.
+    kernel.compile_scenario : compiles it into a :class:`~kernel.Board`.
+    """
 
     source: str
     title: str

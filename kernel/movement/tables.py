@@ -38,6 +38,18 @@ class MovementTables:
     ``cot`` and ``leave_cost`` are without SMOKE; ``smoke_half`` is what SMOKE
     adds to a COT (half MF) and ``state_hex`` the hex of each state, from
     which the kernels' per-state SMOKE costs are made.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> tables = kernel.movement_tables(kernel.load("default"), unit="infantry")
+    >>> tables.n_states > tables.n_locations > 0
+    True
+
+    See Also
+    --------
+    kernel.movement_tables : builds them.
+    kernel.movement_field : the Dijkstra over them.
     """
 
     unit: str
@@ -130,6 +142,19 @@ def movement_tables(board, *, unit: str | None = None, allowance=None, counters=
     ------
     ValueError
         Unknown unit class, bad allowance or counters.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> tables = kernel.movement_tables(board, unit="infantry")
+    >>> type(tables).__name__
+    'MovementTables'
+
+    See Also
+    --------
+    kernel.movement_field : uses these tables (built once per board, unit class and counters).
+    kernel.movement_graph : the same edges as a scipy sparse matrix.
     """
     from kernel.movement.counters import counter_masks
 

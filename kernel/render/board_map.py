@@ -219,6 +219,20 @@ def board_picture(board, *, title: str | None = None, hexes=None, art: bool | No
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import kernel, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> figure = kernel.board_picture(kernel.load("71"), title="board 71")
+    >>> type(figure).__name__
+    'Figure'
+
+    See Also
+    --------
+    kernel.fire_picture, kernel.movement_picture, kernel.los_picture, kernel.values_picture : the same map
+        with a result drawn over it.
+    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from kernel.render.art_layer import backdrop_text, draw_art, uses_art

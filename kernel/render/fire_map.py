@@ -43,6 +43,20 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     own hex; the hindrance DRM is written at the lower left of a hindered hex
     and the target's cover (where not 0) in a circle at its lower right, both
     under the hex name.  The tint is light enough to keep the terrain readable.
+
+    Examples
+    --------
+    >>> import kernel, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> board = kernel.load("71")
+    >>> figure = kernel.fire_picture(board, kernel.field_of_fire(board, "71I4"))
+    >>> len(figure.axes) >= 1
+    True
+
+    See Also
+    --------
+    kernel.field_of_fire : computes ``fire``.
+    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from matplotlib.collections import PolyCollection

@@ -102,6 +102,21 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
     art : bool, optional
         The board's art under the colours (default where the map has art of its own) or, with False,
         the hex model's colours.
+
+    Examples
+    --------
+    >>> import kernel, matplotlib, numpy as np
+    >>> matplotlib.use("Agg")
+    >>> board = kernel.load("71")
+    >>> seen = (kernel.los_matrix(board) != kernel.BLOCKED).sum(axis=1)
+    >>> figure = kernel.values_picture(board, seen, title="hexes seen", label="hexes")
+    >>> type(figure).__name__
+    'Figure'
+
+    See Also
+    --------
+    kernel.coverage : counts of hexes seen per Location, to draw with this.
+    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from matplotlib import colormaps

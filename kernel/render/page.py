@@ -39,7 +39,7 @@ from kernel.render.page_data import DEFAULT_MAX_ALLOWANCE, page_data
 
 
 def map_page_html(board, *, counters=None, unit: str | None = None,
-              max_allowance: int = DEFAULT_MAX_ALLOWANCE, title: str | None = None) -> str:
+              max_allowance: int = DEFAULT_MAX_ALLOWANCE, title: str | None = None, pieces: dict | None = None) -> str:
     """The interactive page of a map as one HTML string.
 
     Parameters
@@ -54,6 +54,9 @@ def map_page_html(board, *, counters=None, unit: str | None = None,
         The movement slider's largest allowance in MF.
     title : str, optional
         The page's title (default: the map's title).
+    pieces : dict, optional
+        Named units and counters listed beside the map (a saved game's; see
+        :func:`kernel.render.page_data.page_data`): click a unit for its field of fire.
 
     Returns
     -------
@@ -69,7 +72,7 @@ def map_page_html(board, *, counters=None, unit: str | None = None,
     if len(board) > MAX_PAGE_HEXES:
         raise ValueError(f"{board.title} has {len(board)} hexes: expected at most {MAX_PAGE_HEXES} for a page (its "
                          "tables hold every pair of hexes; use 'hexkernel matrix' or 'batch' for larger maps)")
-    data = page_data(board, counters=counters, unit=unit, max_allowance=max_allowance)
+    data = page_data(board, counters=counters, unit=unit, max_allowance=max_allowance, pieces=pieces)
     template = resources.files("kernel.render").joinpath("page_template.html").read_text(encoding="utf-8")
     # JSON inside <script>: '</' must not close the element
     payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")

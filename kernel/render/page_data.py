@@ -213,7 +213,7 @@ def movement_tables_packed(board, unit: str, max_allowance: int, counters=None) 
 
 
 def page_data(board, *, counters=None, unit: str | None = None,
-              max_allowance: int = DEFAULT_MAX_ALLOWANCE) -> dict:
+              max_allowance: int = DEFAULT_MAX_ALLOWANCE, pieces: dict | None = None) -> dict:
     """Everything the page embeds, as a JSON-ready dict (see the module's docstring).
 
     Parameters
@@ -226,6 +226,10 @@ def page_data(board, *, counters=None, unit: str | None = None,
         Unit class for movement and cover (default: the ruleset's first).
     max_allowance : int
         The movement slider's largest allowance in MF (1..127).
+    pieces : dict, optional
+        Named pieces to list beside the map (a saved game's): ``{"units": [{"name", "side", "hex", "level",
+        "location"}, ...], "counters": [{"name", "kind", "hex", "location"}, ...]}``; a unit of the list is
+        clicked for its field of fire.
 
     Returns
     -------
@@ -275,4 +279,27 @@ def page_data(board, *, counters=None, unit: str | None = None,
     }
     if art is not None:
         data["los_depiction"] = los_tables(board, on_map, unit, model="depiction")
+    data["pieces"] = _pieces(board, pieces)
     return data
+
+
+def _pieces(board, pieces: dict | None) -> dict:
+    """The named units and counters the page lists, checked: every hex on the map, every level one of its hex's."""
+    out: dict = {"units": [], "counters": []}
+    for key in ("units", "counters"):
+        for item in (pieces or {}).get(key, ()):
+            name, hex_ = str(item.get("name", "")), item.get("hex")
+            if isinstance(hex_, bool) or not isinstance(hex_, (int, np.integer)) or not 0 <= hex_ < len(board):
+                raise ValueError(f"pieces[{key!r}]: {name!r} has hex {hex_!r}: expected a hex index 0..{len(board) - 1}")
+            entry = {"name": name, "hex": int(hex_), "location": str(item.get("location") or board.names[hex_])}
+            if key == "units":
+                level, side = item.get("level", 0), item.get("side")
+                if isinstance(level, bool) or not isinstance(level, (int, np.integer)) \
+                        or not 0 <= level <= int(board.top_level[hex_]):
+                    raise ValueError(f"pieces['units']: {name!r} is at level {level!r} of {board.names[hex_]}: "
+                                     f"expected 0..{int(board.top_level[hex_])}")
+                entry.update(level=int(level), side=None if side is None else str(side))
+            else:
+                entry["kind"] = str(item.get("kind", "counter"))
+            out[key].append(entry)
+    return out

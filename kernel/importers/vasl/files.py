@@ -37,7 +37,17 @@ _TC_BLOCKDATALONG = 0x7A
 
 
 class VaslImportWarning(UserWarning):
-    """A VASL terrain could not be mapped exactly onto the ``asl`` ruleset."""
+    """A VASL terrain could not be mapped exactly onto the ``asl`` ruleset.
+
+    Examples
+    --------
+    >>> import kernel; issubclass(kernel.VaslImportWarning, UserWarning)   # silenced as any warning
+    True
+
+    See Also
+    --------
+    kernel.load_vasl_board, kernel.read_vasl_board : warn with it, naming the hexes.
+    """
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
 
 import numpy as np
 
@@ -47,8 +48,13 @@ class PixelGrid:
     centre_y: np.ndarray
 
 
+@functools.lru_cache(maxsize=4)
 def pixel_grid(width: int, height: int, grid_width: int, grid_height: int) -> PixelGrid:
-    """Assign every pixel of a ``grid_width`` x ``grid_height`` grid to its hex."""
+    """Assign every pixel of a ``grid_width`` x ``grid_height`` grid to its hex.
+
+    The grid of one geometry is computed once per process (every standard
+    board shares one) and its arrays are read-only.
+    """
     spec = BoardSpec("", "board", "0", "asl", "geomorphic", "flat", width, height)
     cells = list(spec.cells())
     index = {cell: i for i, cell in enumerate(cells)}
@@ -72,6 +78,8 @@ def pixel_grid(width: int, height: int, grid_width: int, grid_height: int) -> Pi
         closer = d < best_d
         best = np.where(closer, table[column, number], best)
         best_d = np.where(closer, d, best_d)
+    for array in (best, centres):
+        array.setflags(write=False)
     return PixelGrid(width, height, cells, index, best, centres[:, 0], centres[:, 1])
 
 
