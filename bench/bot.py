@@ -3,26 +3,26 @@
 Each side has ``UNITS`` infantry units.  A turn is one side's: it reads
 the enemies' threat map once (``threat_map(..., enemies_of=side)``), checks
 which of its units see which enemies (``los_pairs(..., product=True)``),
-computes its units' fields of fire (``fields_of_fire``), then moves every
-unit: a unit that sees an enemy and is seen steps back to the least watched
-hex its ``movement_field`` reaches; every other unit takes the
-``concealed_movement`` (4 MF, ``exposure_penalty=2``, the turn's threat map)
-to the hex nearest its nearest enemy (``board.distance``): a hidden one if
-that brings it closer, else any it reaches; it looks up ``field.path_to``
-there.  A unit that sees an enemy stays to fire, unless two enemies see it:
+computes its units' fields of fire (``fields_of_fire``), then moves its
+units.  A unit that sees an enemy stays to fire, unless two enemies see it:
 then it steps back to the least watched hex its ``movement_field`` (2 MF)
-reaches.  Every fourth turn the side throws SMOKE
-beside a unit that sees an enemy (at most three SMOKE counters stay on
-the map).  Last, the ``HeldLOSMatrix`` of the game is refreshed, and the
-bot counts the enemy hexes each side sees in it.
+reaches.  Every other unit takes the ``concealed_movement`` (4 MF,
+``exposure_penalty=2``, the turn's threat map) to the hex nearest its
+nearest enemy (``board.distance`` on arrays): a hidden one if that brings it
+closer, else any it reaches, and looks up ``field.path_to`` there.  In two
+turns of every four the side throws SMOKE beside a unit that sees an enemy
+(at most three SMOKE counters stay on the map).  Last, the
+``HeldLOSMatrix`` of the game is refreshed, and the bot counts the enemy
+hexes the side sees in it.
 
 Run as a script (``python bench/bot.py``) it imports only ``kernel`` and
 numpy, so the same bot can time another checkout of the package (put its
 folder on ``PYTHONPATH``); ``bench/bench_game_loop.py`` runs it in the
 benchmarks.  ``--threads`` sets ``kernel.set_thread_count`` (``default``:
 leave the package's default), ``--busy`` keeps one core busy with another
-process while it runs.  It prints one JSON line: the best seconds per turn
-over the rounds, and where the held matrix's time went.
+process while it runs.  It prints one JSON line: the best milliseconds per
+turn over the rounds, a refresh after one unit's move (and the pairs it
+recomputed) and a fresh ``los_matrix``.
 """
 
 from __future__ import annotations
