@@ -16,7 +16,7 @@ import inspect
 import numba
 
 from kernel._numba_cache import cached as _cached
-from kernel._threads import numba_threads, run_parts, threads_for
+from kernel._threads import numba_threads, run_parts, thread_count, threads_for  # noqa: F401 (thread_count: for callers)
 
 _COMMON = {"nogil": True, "cache": False, "error_model": "numpy", "boundscheck": False}
 
