@@ -89,3 +89,20 @@ def kind_codes(kinds) -> frozenset:
     return codes
 
 
+
+
+def hexes_text(array) -> str:
+    """``"1 hex"``, ``"3 hexes"``: the count of the non-zero entries of a per-hex array (None: none)."""
+    count = 0 if array is None else int(np.count_nonzero(array))
+    return f"{count} hex" + ("" if count == 1 else "es")
+
+
+def known_side(state, side, call: str):
+    """``side`` checked to be a side the :class:`~kernel.maps.counters.GameState` ``state`` knows (or None:
+    no side); the error names ``call`` and lists the sides it knows."""
+    side = checked_side(side, call)
+    if side is not None and side not in state._known_sides:
+        known = ", ".join(repr(name) for name in sorted(state._known_sides)) or "none yet"
+        raise ValueError(f"{call}: side {side!r} is not a side of this game: expected one of {known} "
+                         "(declare the sides with GameState(board, sides=...) or place a unit of the side)")
+    return side

@@ -35,6 +35,7 @@ from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
 from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
 from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes, sides_text as _sides_text
+from kernel.maps.counter_checks import hexes_text as hexes, known_side
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 
 __all__ = ["CHANGE_KINDS", "COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM",
@@ -72,9 +73,6 @@ class Counters:
     board: object = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
-        def hexes(array):
-            count = 0 if array is None else int(np.count_nonzero(array))
-            return f"{count} hex" + ("" if count == 1 else "es")
         return (f"<Counters: SMOKE in {hexes(self.smoke)}, vehicles in {hexes(self.vehicles)}, units in "
                 f"{hexes(self.units)}>")
 
@@ -235,9 +233,6 @@ class GameState:
         self.lock = threading.RLock()
 
     def __repr__(self) -> str:
-        def hexes(array):
-            count = int(np.count_nonzero(array))
-            return f"{count} hex" + ("" if count == 1 else "es")
         sides = ", ".join(f"{side} in {hexes(self.units_of(side) >= 0)}" for side in self.sides)
         return (f"<GameState of {len(self.board)} hexes at version {self.version}: SMOKE in {hexes(self._smoke)}, "
                 f"vehicles in {hexes(self._vehicles)}, units in {hexes(self._units)}" + (f" ({sides})" if sides else "")
@@ -480,16 +475,6 @@ class GameState:
         self._change_kinds.append(kind)
         if kind == SMOKE:
             self._smoke_changes.append(h)
-
-
-def known_side(state: GameState, side, call: str):
-    """``side`` checked to be a side ``state`` knows (or None: no side); the error names ``call``."""
-    side = _checked_side(side, call)
-    if side is not None and side not in state._known_sides:
-        known = ", ".join(repr(name) for name in sorted(state._known_sides)) or "none yet"
-        raise ValueError(f"{call}: side {side!r} is not a side of this game: expected one of {known} "
-                         "(declare the sides with GameState(board, sides=...) or place a unit of the side)")
-    return side
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
