@@ -1,25 +1,25 @@
-"""A game bot's turn loop as a benchmark, and the game-loop figures it asks for, all in one run.
+"""A game bot's turns as a benchmark, and the game-loop figures it asks for, all in one run.
 
-The loop (seeded, the bundled four-board scenario): 10 infantry units a
-side; each turn one side moves its 10 units (a movement field each, within
-4 MF, with the counters), places and removes SMOKE and vehicle counters,
-checks LOS from each of its units to each enemy (one ``los_pairs`` call,
-``product=True``: 10 x 10 pairs) and computes its 10 fields of fire (one ``fields_of_fire`` call).
-200 turns under ``make bench``, 20 in short mode (``make test``).
+The bot is the README's (``bench/bot.py``: README calls only, 8 infantry
+units a side, 20 turns from a seeded start, each turn a threat map,
+``los_pairs(..., product=True)``, fields of fire, concealed moves and
+movement fields, SMOKE, a ``HeldLOSMatrix`` refreshed).  Timed with one
+kernel thread and with the default thread setting; ``bench/bench_threads.py``
+times it, and every call of this file, idle and with one core busy too.
 
 Reported: the time per turn, and the fraction of it spent outside the
-kernels, from a second run of the same game (at least 100 turns: the share
-of 20 turns, 14 ms, was noisy) in which every kernel call (numba's dispatch
-included) is timed; the counters ratios (a call with a
+kernels, from a second run of the same game in which every kernel call
+(numba's dispatch included) is timed; the counters ratios (a call with a
 prepared :class:`~kernel.GameState` against the same call without counters),
 a SMOKE placed plus a held matrix refreshed against a full ``los_matrix``,
 movement with SMOKE against without, and ``can_see`` against ``los`` (these
-single calls with one kernel thread; the loop and the refresh with one
-thread and with every thread).
+single calls with one kernel thread).
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from functools import partial
 
@@ -28,12 +28,16 @@ import pytest
 
 import kernel
 from bench.conftest import FIGURES, RATIOS, TIMINGS, measure
-from kernel import GameState, HeldLOSMatrix, can_see, fields_of_fire, los, los_matrix, los_pairs, movement_field
+from kernel import GameState, HeldLOSMatrix, can_see, los, los_matrix, los_pairs, movement_field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bot  # noqa: E402  (bench/bot.py: the README's bot; bench/ is on the path of its own tests)
 
 SEED = 14
 UNITS = 10
 ALLOWANCE = 4
-TURN = "bot loop: one turn"
+TURN = "README bot: one turn"
 
 
 def starting_positions(board, rng):
@@ -43,57 +47,46 @@ def starting_positions(board, rng):
     return [chosen[:UNITS], chosen[UNITS:]]
 
 
-def play(board, turns: int, seed: int = SEED) -> dict:
-    """Play ``turns`` turns of the bot loop; returns a summary (checked by the test, so the work is used)."""
-    rng = np.random.default_rng(seed)
-    sides = starting_positions(board, rng)
-    state = GameState(board)
-    for side in sides:
-        for h in side:
-            state.place_unit(int(h))
-    smoke_hexes, vehicle_hexes = [], []
-    seen_pairs = 0
-    for turn in range(turns):
-        mine, enemy = sides[turn % 2], sides[1 - turn % 2]
-        draws = rng.random(UNITS).tolist()  # the turn's random choices, drawn at once (a bot's own cost)
-        for k, h in enumerate(mine):  # 1. move each unit somewhere it can reach
-            field = movement_field(board, h, unit="infantry", allowance=ALLOWANCE, counters=state)
-            options = np.flatnonzero(field.cost <= ALLOWANCE)
-            target = int(options[int(draws[k] * options.size)])
-            if target != h:
-                state.move_unit(h, target)
-                mine[k] = target
-        smoke, drm, vehicle = (int(x) for x in rng.integers((0, 2, 0), (UNITS, 4, len(board))))
-        smoke = mine[smoke]  # 2. counters: a SMOKE grenade, a vehicle, old ones go
-        if not state.smoke[smoke]:
-            state.place_smoke(smoke, drm)
-            smoke_hexes.append(smoke)
-        if len(smoke_hexes) > 4:
-            state.remove_smoke(smoke_hexes.pop(0))
-        state.place_vehicle(vehicle)
-        vehicle_hexes.append(vehicle)
-        if len(vehicle_hexes) > 3:
-            state.remove_vehicle(vehicle_hexes.pop(0))
-        pairs = los_pairs(board, mine, enemy, product=True, counters=state)  # 3. (UNITS x UNITS)
-        seen_pairs += int(pairs.visible.sum())
-        fields_of_fire(board, mine, counters=state)  # 4. each unit's own field of fire
-    return {"seen pairs": seen_pairs, "state version": state.version}
-
-
+#: The kernels a bot turn runs, as the modules that call them look them up (module, name).
 KERNELS = [
     ("kernel.movement._kernels", "field_kernel"),
+    ("kernel.movement.fields", "within_allowance_kernel"),  # the concealed moves' priced searches
+    ("kernel.line_of_sight._hex.pairs", "los_pairs_serial"),  # los_pairs of one chunk
     ("kernel.line_of_sight._hex.pairs", "los_pairs_kernel"),
-    ("kernel.line_of_sight._hex.pairs", "evaluate_pairs"),  # los_pairs of one chunk runs it directly
-    ("kernel.line_of_sight._hex.queries", "fields_kernel"),
-    ("kernel.line_of_sight._sweep.rows", "source_fields_kernel"),  # fields_of_fire and threat maps
+    ("kernel.line_of_sight._sweep.run", "source_fields_kernel"),  # fields_of_fire and threat maps
+    ("kernel.line_of_sight._hex.refresh", "refresh_kernel"),  # the held matrix
     ("kernel.line_of_sight._hex.counter_cells", "write_counter_cells"),  # a GameState's LOS tables brought up to date
     ("kernel.movement._kernels", "write_state_smoke"),  # and its movement SMOKE costs
     ("kernel.line_of_sight._hex.cover", "cover_and_range"),  # the bulk results' cover and range
 ]
 
 
+class Timed:
+    """A kernel whose calls (and ``run(threads, ...)`` calls) add their seconds to ``spent[0]``."""
+
+    def __init__(self, original, spent):
+        self.original, self.spent = original, spent
+
+    def __call__(self, *args):
+        start = time.perf_counter()
+        try:
+            return self.original(*args)
+        finally:
+            self.spent[0] += time.perf_counter() - start
+
+    def run(self, threads, *args):
+        start = time.perf_counter()
+        try:
+            return self.original.run(threads, *args)
+        finally:
+            self.spent[0] += time.perf_counter() - start
+
+    def __getattr__(self, name):
+        return getattr(self.original, name)
+
+
 def time_in_kernels(board, turns: int) -> tuple[float, float]:
-    """(total seconds, seconds inside kernel calls) of one instrumented run of ``turns`` turns."""
+    """(total seconds, seconds inside kernel calls) of one instrumented game of ``turns`` turns."""
     import importlib
 
     spent = [0.0]
@@ -103,41 +96,31 @@ def time_in_kernels(board, turns: int) -> tuple[float, float]:
         original = getattr(module, name)
         originals.append((module, name, original))
 
-        def timed(*args, _original=original):
-            start = time.perf_counter()
-            try:
-                return _original(*args)
-            finally:
-                spent[0] += time.perf_counter() - start
-
-        setattr(module, name, timed)
+        setattr(module, name, Timed(original, spent))
     try:
-        start = time.perf_counter()
-        play(board, turns)
-        total = time.perf_counter() - start
+        total = bot.time_turns(board, turns, 1) * turns
     finally:
         for module, name, original in originals:
             setattr(module, name, original)
     return total, spent[0]
 
 
-@pytest.mark.parametrize("threads", ["1 thread", "all threads"])
+@pytest.mark.parametrize("threads", ["1 thread", "default"])
 def test_bot_loop(benchmark, default_board, threads):
-    """The loop with one kernel thread (what a bot sharing the machine should use: parallel kernels
-    wait on each other's threads when a neighbour process holds a core) and with every thread."""
-    turns = 20 if benchmark.disabled else 200
-    previous = kernel.set_thread_count(1 if threads == "1 thread" else kernel.max_threads())
+    """The README's bot with one kernel thread and with the default thread setting."""
+    rounds = 2 if benchmark.disabled else 5
+    previous = kernel.set_thread_count(1 if threads == "1 thread" else None)
     try:
-        summary = play(default_board, 2)  # warm-up, and the loop does its work: units see each other
-        assert summary["state version"] > 2 * UNITS
-        seconds = measure(benchmark, f"bot loop: {turns} turns, {threads}", lambda: play(default_board, turns),
-                          rounds=2)
-        total, inside = time_in_kernels(default_board, max(turns, 100))  # a share of 20 turns (14 ms) was noisy
+        summary = bot.play(default_board, 2)  # warm-up, and the bot does its work: units move, fields are seen
+        assert summary["moved"] > 0 and summary["field"] > 0 and summary["state version"] > 2 * bot.UNITS
+        seconds = measure(benchmark, f"README bot: {bot.TURNS} turns, {threads}",
+                          lambda: bot.time_turns(default_board, bot.TURNS, 1) * bot.TURNS, rounds=rounds)
+        total, inside = time_in_kernels(default_board, bot.TURNS)
     finally:
         kernel.set_thread_count(previous)
-    TIMINGS[f"{TURN}, {threads}"] = seconds / turns
-    FIGURES[f"bot loop, {threads}: time outside the kernels (target <= 30 %)"] = (100 * (1 - inside / total), "%")
-    FIGURES[f"bot loop, {threads}: per turn (target <= 3 ms)"] = (1e3 * seconds / turns, "ms")
+    TIMINGS[f"{TURN}, {threads}"] = seconds / bot.TURNS
+    FIGURES[f"README bot, {threads}: time outside the kernels"] = (100 * (1 - inside / total), "%")
+    FIGURES[f"README bot, {threads}: per turn (target <= 5 ms)"] = (1e3 * seconds / bot.TURNS, "ms")
 
 
 @pytest.fixture(scope="module")
@@ -196,10 +179,10 @@ def test_game_loop_call(benchmark, game, name):
         kernel.set_thread_count(previous)
 
 
-@pytest.fixture(params=["1 thread", "all threads"])
+@pytest.fixture(params=["1 thread", "default"])
 def threads(request):
-    """Run a test with one kernel thread, then with every thread."""
-    previous = kernel.set_thread_count(1 if request.param == "1 thread" else kernel.max_threads())
+    """Run a test with one kernel thread, then with the default thread setting."""
+    previous = kernel.set_thread_count(1 if request.param == "1 thread" else None)
     yield request.param
     kernel.set_thread_count(previous)
 
@@ -234,7 +217,7 @@ def test_game_loop_ratios(game):
     RATIOS.append((PAIRS_STATE, PAIRS, "los_pairs prepared counters / none (target <= 1.2)", None))
     RATIOS.append((FIRE_STATE, FIRE, "field_of_fire prepared counters / none (target <= 1.2)", None))
     RATIOS.append((MOVE_STATE, MOVE, "movement_field with SMOKE / without (target <= 1.5)", None))
-    for threads in ("1 thread", "all threads"):
+    for threads in ("1 thread", "default"):
         RATIOS.append((f"{REFRESH}, {threads}", f"{FULL}, {threads}",
                        f"one SMOKE + refresh / full los_matrix, {threads} (target <= 0.10)", None))
     RATIOS.append((CAN_SEE, ONE, "can_see / los, one pair", None))

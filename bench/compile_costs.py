@@ -84,7 +84,7 @@ def pass_seconds(kernel_names: list[str]) -> dict[str, dict[str, float]]:
     found: dict[str, dict[str, float]] = {}
     for module in [module for name, module in list(sys.modules.items()) if name.startswith("kernel.")]:
         for value in vars(module).values():
-            value = getattr(value, "serial", value)  # a kernel run in parts on several threads: its serial kernel
+            value = getattr(value, "compiled", value)  # a kernel run on several threads: its dispatcher
             if not isinstance(value, CPUDispatcher) or dispatcher_name(value) not in kernel_names:
                 continue
             totals = found.setdefault(dispatcher_name(value), defaultdict(float))

@@ -16,7 +16,7 @@ import inspect
 import numba
 
 from kernel._numba_cache import cached as _cached
-from kernel._threads import run_parts, thread_count
+from kernel._threads import numba_threads, run_parts, thread_count, threads_for  # noqa: F401 (thread_count: for callers)
 
 _COMMON = {"nogil": True, "cache": False, "error_model": "numpy", "boundscheck": False}
 
@@ -47,12 +47,15 @@ class ParallelKernel:
     """A serial ``nogil`` kernel run over parts of its items on several threads (see :func:`jit_parallel`).
 
     Called with the serial kernel's arguments (less ``lo, hi`` for a kernel
-    over a span); :attr:`serial` is the compiled dispatcher.
+    over a span), on :func:`~kernel._threads.threads_for` threads for the
+    work ``work(*arguments)`` estimates; :meth:`run` takes the thread count
+    chosen by its caller.  :attr:`serial` (also :attr:`compiled`, as
+    :class:`LoopKernel` has it) is the compiled dispatcher.
     """
 
-    def __init__(self, function, split: tuple[str, ...], offset: str | None, count, min_part: int):
+    def __init__(self, function, split: tuple[str, ...], offset: str | None, count, min_part: int, work):
         names = list(inspect.signature(function).parameters)
-        self.serial = jit(function)
+        self.serial = self.compiled = jit(function)
         self.py_func = function
         self.__name__, self.__qualname__, self.__doc__ = function.__name__, function.__qualname__, function.__doc__
         self.__module__ = function.__module__
@@ -60,12 +63,22 @@ class ParallelKernel:
         self._split = [names.index(name) for name in split]
         self._offset = names.index(offset) if offset is not None else None
         self._min_part = min_part
+        self._work = work
 
     def __call__(self, *args):
+        self.run(threads_for(self.work(*args)), *args)
+
+    def work(self, *args) -> float | None:
+        """The call's work in microseconds on one thread, as the kernel's ``work=`` estimates it from its
+        arguments (None: a large call)."""
+        return self._work(*args) if self._work is not None else None
+
+    def run(self, threads: int, *args):
+        """The kernel on ``threads`` threads (the calling one included)."""
         serial = self.serial
         if self._count is not None:
-            run_parts(lambda lo, hi: serial(lo, hi, *args), self._count(*args), threads=thread_count(),
-                               min_part=self._min_part)
+            run_parts(lambda lo, hi: serial(lo, hi, *args), self._count(*args), threads=threads,
+                      min_part=self._min_part)
             return
         split, offset = self._split, self._offset
 
@@ -80,12 +93,39 @@ class ParallelKernel:
                 sliced[offset] = args[offset] + lo
             serial(*sliced)
 
-        run_parts(part, len(args[split[0]]), threads=thread_count(), min_part=self._min_part)
+        run_parts(part, len(args[split[0]]), threads=threads, min_part=self._min_part)
+
+
+class LoopKernel:
+    """A kernel compiled with numba's own parallel loops (``jit_parallel`` used bare), run on
+    :func:`~kernel._threads.threads_for` threads: the count is handed to numba before each call
+    (numba keeps one per calling thread).  :meth:`run` takes the count chosen by its caller;
+    :attr:`compiled` is the dispatcher, and every other attribute is the dispatcher's."""
+
+    def __init__(self, dispatcher, work):
+        self.compiled = dispatcher
+        self._work = work
+        self.py_func = dispatcher.py_func
+        self.__name__, self.__qualname__ = dispatcher.py_func.__name__, dispatcher.py_func.__qualname__
+        self.__doc__, self.__module__ = dispatcher.py_func.__doc__, dispatcher.py_func.__module__
+
+    def __call__(self, *args):
+        return self.run(threads_for(self._work(*args) if self._work is not None else None), *args)
+
+    def run(self, threads: int, *args):
+        """The kernel on ``threads`` of numba's threads."""
+        numba_threads(threads)
+        return self.compiled(*args)
+
+    def __getattr__(self, name):
+        if name == "compiled":  # not set yet (a copy being made): no dispatcher to ask
+            raise AttributeError(name)
+        return getattr(self.compiled, name)
 
 
 def jit_parallel(function=None, *, split: tuple[str, ...] = (), offset: str | None = None, count=None,
-                 min_part: int = 1):
-    """Compile a kernel whose items (rows, pairs, sources) are independent, to run on :func:`thread_count` threads.
+                 min_part: int = 1, work=None):
+    """Compile a kernel whose items (rows, pairs, sources) are independent, to run on several threads.
 
     The function is compiled as a serial ``nogil`` kernel (a ``numba.prange``
     in it is a plain ``range``), and each call is cut into parts run at once
@@ -104,11 +144,17 @@ def jit_parallel(function=None, *, split: tuple[str, ...] = (), offset: str | No
       items (for items that are not slices of the arguments: balanced pairs
       of matrix rows).
 
-    ``min_part`` is the fewest items worth a part of their own.
+    ``min_part`` is the fewest items worth a part of their own.  ``work``
+    (optional) estimates a call's work in microseconds on one thread from
+    its arguments: by default (no thread setting) a small call runs on the
+    calling thread and a larger one on the cores free
+    (:func:`~kernel._threads.threads_for`); without it every call counts as
+    large.
 
     Used bare (``@jit_parallel``), it compiles the function with numba's
-    own parallel loops (``numba.prange``, ``parallel=True``), which read the
-    same thread setting: for a kernel not yet written over a span.
+    own parallel loops (``numba.prange``, ``parallel=True``), given the
+    same thread count per call (:class:`LoopKernel`): for a kernel not yet
+    written over a span.
 
     Raises
     ------
@@ -128,12 +174,12 @@ def jit_parallel(function=None, *, split: tuple[str, ...] = (), offset: str | No
     [[1, 2, 3], [2, 5, 6], [3, 6, 9]]
     """
     if function is not None:
-        return _cached(numba.njit(parallel=True, **_COMMON)(function))
+        return LoopKernel(_cached(numba.njit(parallel=True, **_COMMON)(function)), None)
     if (count is None) == (not split):
         raise ValueError(f"jit_parallel is given split={split!r} and count={count!r}: expected exactly one of them "
                          "(the sliced parameters, or the item count of a kernel over lo, hi)")
 
     def decorate(function):
-        return ParallelKernel(function, split, offset, count, min_part)
+        return ParallelKernel(function, split, offset, count, min_part, work)
 
     return decorate

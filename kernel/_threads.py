@@ -4,12 +4,29 @@ A kernel split into parts (:func:`kernel._jit.jit_parallel`) runs its parts on t
 ``max_threads() - 1`` threads, started on first use. Parts are claimed one at a time, so a thread slowed by other
 work takes fewer, and the caller works through the parts itself too: a call finishes even while the pool's threads
 are busy with another call's parts (or absent, after a ``fork``).
+
+How many threads a call uses (:func:`threads_for`): the setting where one is made
+(:func:`set_thread_count` on the calling thread, ``HEXKERNEL_THREADS`` for the process); by default it is
+chosen per call from the work's size and the cores free now.  A call whose work is estimated under
+:data:`SMALL_CALL_US` microseconds runs on the calling thread alone (waking a helper costs more than it
+saves).  A larger one uses the cores this process may run on (``os.sched_getaffinity``) less those that
+other work holds now (where that leaves the caller's alone, a call of :data:`CONTENDED_CALL_US` or more
+still takes every core: it outlasts the scheduler's time slices, and its parts go to whichever thread
+runs): the runnable tasks of the machine but the caller, the fourth field of
+``/proc/loadavg`` (read at most every :data:`LOAD_SECONDS`).  That count sees a process that starts
+keeping a core busy at once, where the idle time of ``/proc/stat`` needs a sampling interval of tens of
+milliseconds (and reads only "every core busy" on a loaded machine) and ``os.getloadavg`` is a one-minute
+average that takes minutes to follow (``python -m bench.core_signals`` prints all three).  Without
+``/proc/loadavg`` (not Linux) every core counts as free.  A helper thread waiting for a core that another
+process holds makes the caller wait for the part it claimed, so a call takes a helper only where a core
+is free for it.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
@@ -17,6 +34,26 @@ from numba.np.ufunc import parallel as _numba_parallel
 
 #: Parts per thread: more parts than threads let a thread that runs faster (or alone) take more.
 PARTS_PER_THREAD = 4
+
+#: By default a call estimated under this many microseconds of work (on one thread) runs on the calling thread.
+SMALL_CALL_US = 50.0
+
+#: Where other work holds every core but the caller's, a call estimated at this many microseconds or more still
+#: runs on every core: it outlasts the scheduler's time slices, so each of its threads gets its share of the
+#: machine, and a part no helper has claimed is done by the caller.
+CONTENDED_CALL_US = 2000.0
+
+#: How long (seconds) a reading of the cores other work holds is used before it is read again.
+LOAD_SECONDS = 0.05
+
+#: Per calling thread: ``count``, its :func:`set_thread_count` setting (absent: the process's); ``numba``, the
+#: thread count last given to numba's own parallel loops from it (absent: numba's default).
+_local = threading.local()
+#: ``HEXKERNEL_THREADS``: the setting of every thread that made none (None: chosen per call).
+_process_count: int | None = None
+#: Where the runnable tasks are read (Linux).
+LOADAVG = "/proc/loadavg"
+_load = [-1.0, 0]  # when the cores in use were last read (time.monotonic), and how many other tasks ran then
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -120,8 +157,106 @@ def run_parts(call, count: int, *, threads: int, min_part: int = 1) -> None:
         raise state.error
 
 
+def cores() -> int:
+    """The cores this process may run on (``os.sched_getaffinity``; ``os.cpu_count()`` where it is missing)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def busy_cores() -> int:
+    """How many tasks other than the calling thread the machine runs now (``/proc/loadavg``'s runnable count
+    less one; 0 where it cannot be read), read at most every :data:`LOAD_SECONDS`."""
+    now = time.monotonic()
+    if now - _load[0] >= LOAD_SECONDS:
+        _load[0], _load[1] = now, max(0, _runnable() - 1)
+    return _load[1]
+
+
+_loadavg = [None, None]  # the path and the file descriptor kept open on it (a read of /proc/loadavg, 2 us)
+
+
+def _runnable() -> int:
+    """The runnable tasks of the machine (1, the caller alone, where :data:`LOADAVG` cannot be read)."""
+    try:
+        if _loadavg[0] != LOADAVG or _loadavg[1] is None:
+            if _loadavg[1] is not None:
+                os.close(_loadavg[1])
+            _loadavg[0], _loadavg[1] = LOADAVG, None
+            _loadavg[1] = os.open(LOADAVG, os.O_RDONLY)
+        return int(os.pread(_loadavg[1], 128, 0).split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return 1
+
+
+def free_cores() -> int:
+    """The cores free for this process's kernels now, the caller's own included: at least 1, at most
+    :func:`max_threads` (see the module docstring).
+
+    Examples
+    --------
+    >>> 1 <= free_cores() <= max_threads()
+    True
+    """
+    return max(1, min(max_threads(), cores()) - busy_cores())
+
+
+def setting() -> int | None:
+    """The thread setting of the calling thread (:func:`set_thread_count`, else ``HEXKERNEL_THREADS``), or
+    None: chosen per call."""
+    return getattr(_local, "count", _process_count)
+
+
+def threads_for(work_us: float | None = None) -> int:
+    """The threads a call of about ``work_us`` microseconds of one-thread work uses (None: a large call).
+
+    The setting where there is one; else 1 for a call under :data:`SMALL_CALL_US`, and for a larger one
+    the :func:`free_cores` (every core where none is free but the caller's and the call is of
+    :data:`CONTENDED_CALL_US` or more), no more than the work has of :data:`SMALL_CALL_US` shares.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> previous = kernel.set_thread_count(None)   # the default: chosen per call
+    >>> threads_for(1.0)   # a small call: the calling thread alone
+    1
+    >>> 1 <= threads_for() <= max_threads()
+    True
+    >>> _ = kernel.set_thread_count(previous)
+    """
+    count = getattr(_local, "count", _process_count)
+    if count is not None:
+        return count
+    if work_us is not None and work_us < SMALL_CALL_US:
+        return 1
+    free = free_cores()
+    if free == 1 and (work_us is None or work_us >= CONTENDED_CALL_US):
+        free = max(1, min(max_threads(), cores()))
+    if work_us is not None:
+        free = min(free, max(1, int(work_us // SMALL_CALL_US)))
+    return free
+
+
+def numba_threads(count: int) -> None:
+    """Give numba's own parallel loops ``count`` threads on the calling thread, without a call into numba where
+    that is already its setting (numba's threads are not started while its default holds)."""
+    current = getattr(_local, "numba", None)
+    if current is None:
+        if count == numba.config.NUMBA_NUM_THREADS and not getattr(_numba_parallel, "_is_initialized", True):
+            return  # numba's default, its threads not started: the parallel loop starts them itself
+        current = numba.get_num_threads()
+    if count != current:
+        numba.set_num_threads(count)
+    _local.numba = count
+
+
 def thread_count() -> int:
-    """Number of threads the parallel kernels use from the calling thread (numba's current setting).
+    """Number of threads a large call of the parallel kernels uses now from the calling thread.
+
+    The setting (:func:`set_thread_count`, ``HEXKERNEL_THREADS``) where one
+    is made; by default the cores free now (:func:`free_cores`), and a small
+    call uses one thread whatever the cores (:func:`threads_for`).
 
     Examples
     --------
@@ -129,12 +264,7 @@ def thread_count() -> int:
     >>> 1 <= kernel.thread_count() <= kernel.max_threads()
     True
     """
-    if not getattr(_numba_parallel, "_is_initialized", True):
-        # numba's threads are not started, so its setting was never changed (numba.set_num_threads starts them):
-        # its default, every thread (numba's documented default), without starting its threading layer (a
-        # fresh process's time, and threads the kernels here never use: they run on a pool of their own)
-        return numba.config.NUMBA_NUM_THREADS
-    return numba.get_num_threads()
+    return threads_for(None)
 
 
 def max_threads() -> int:
@@ -143,28 +273,31 @@ def max_threads() -> int:
     return numba.config.NUMBA_NUM_THREADS
 
 
-def set_thread_count(count: int) -> int:
+def set_thread_count(count: int | None) -> int | None:
     """Let the parallel kernels (matrices, batches, fields of fire, movement matrices) use ``count`` threads.
 
-    The setting holds for the calling thread until changed (numba keeps it
-    per thread); ``HEXKERNEL_THREADS`` sets it for the whole process at
-    import.  The default is every core (:func:`max_threads`); a game engine
-    that shares the machine with other work can give the kernels fewer.
+    The setting holds for the calling thread until changed;
+    ``HEXKERNEL_THREADS`` sets it for the whole process at import.  Without
+    a setting (the default, or ``count=None``) each call chooses: a small
+    call runs on the calling thread, a larger one on the cores free at that
+    moment (:func:`threads_for`), so a machine shared with other work does
+    not make a call wait for a core another process holds.  A setting is for
+    a measurement or a machine whose cores the process owns.
 
     Parameters
     ----------
-    count : int
-        1 .. :func:`max_threads`.
+    count : int or None
+        1 .. :func:`max_threads`; None: back to the default, chosen per call.
 
     Returns
     -------
-    int
-        The previous setting, to restore it later.
+    int or None
+        The previous setting (None: the default), to restore it later.
 
     Raises
     ------
     ValueError
-        ``count`` is not an integer in that range.
+        ``count`` is not None or an integer in that range.
 
     Examples
     --------
@@ -175,14 +308,16 @@ def set_thread_count(count: int) -> int:
     >>> _ = kernel.set_thread_count(previous)
     """
     top = max_threads()
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= top:
-        raise ValueError(f"thread count is {count!r}: expected an integer from 1 to {top} (the cores numba may use)")
-    previous = numba.get_num_threads()
-    numba.set_num_threads(count)
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= top):
+        raise ValueError(f"thread count is {count!r}: expected an integer from 1 to {top} (the cores numba may use), "
+                         "or None (chosen per call)")
+    previous = setting()
+    _local.count = count
     return previous
 
 
 def _threads_from_environment() -> None:
+    global _process_count
     value = os.environ.get("HEXKERNEL_THREADS")
     if value:
         try:
@@ -191,7 +326,7 @@ def _threads_from_environment() -> None:
             count = None
         if count is None or not 1 <= count <= max_threads():
             raise ValueError(f"HEXKERNEL_THREADS is {value!r}: expected an integer from 1 to {max_threads()}")
-        numba.set_num_threads(count)
+        _process_count = count
 
 
 _threads_from_environment()

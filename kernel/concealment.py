@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernel.line_of_sight.fields import ThreatMap, threat_map
+from kernel.line_of_sight.fields import ThreatMap, enemy_hexes, threat_map
 from kernel.movement.fields import MovementField, penalised_field
 from kernel.movement.inputs import MAX_ALLOWANCE, check_allowance
 
@@ -44,7 +44,9 @@ class ConcealedMovement:
         The search that avoids the watchers' LOS: exposed hexes may not be entered
         (``exposure_penalty=None``), or each one entered costs the penalty on
         top of its MF; ``field.path_to(hex)`` is the cheapest such path and
-        ``field.cost`` its cost (MF plus penalties).
+        ``field.cost`` its cost (MF plus penalties).  Either way a path spends
+        at most ``allowance`` MF, as in :func:`~kernel.movement_field`:
+        ``field.cost`` is finite exactly where such a path exists.
     """
 
     threat: ThreatMap
@@ -52,6 +54,10 @@ class ConcealedMovement:
     reachable: np.ndarray
     hidden: np.ndarray
     field: MovementField
+
+    def __repr__(self) -> str:
+        return (f"<ConcealedMovement: {int(self.reachable.sum())} hexes reachable, {int(self.hidden.sum())} of them "
+                f"hidden; {int(self.exposed.sum())} hexes exposed to {len(self.threat.sources)} watcher(s)>")
 
     def to_dict(self) -> dict:
         """The threat map, the masks as lists and the search's costs (JSON-ready)."""
@@ -136,12 +142,17 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         raise ValueError("concealed_movement: no watchers: expected watchers or enemies_of=side "
                          "(or threat=, a threat map)")
     else:
+        if enemies_of is not None:
+            enemy_hexes(counters, enemies_of, "concealed_movement")  # a misspelt side is named as this call's
         threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
                             enemies_of=enemies_of)
     exposed = threat.seen
-    plain = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters)
-    reachable = plain.cost <= allowance if allowance is not None else np.isfinite(plain.cost)
     penalty = np.where(exposed, -1 if exposure_penalty is None else int(2 * exposure_penalty), 0).astype(np.int64)
     field = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,
                             hex_penalty=penalty)
+    if exposure_penalty is None:  # the search that avoids the exposed hexes reaches fewer: the plain one
+        plain = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters)
+        reachable = np.isfinite(plain.cost)
+    else:  # a price bans no hex: the priced search, within the allowance, reaches what the plain one does
+        reachable = np.isfinite(field.cost)
     return ConcealedMovement(threat, exposed, reachable, reachable & ~exposed, field)

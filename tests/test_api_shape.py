@@ -61,7 +61,7 @@ def test_the_board_keeps_its_orientation():
 
 
 def test_every_result_is_plain_data(board):
-    state = kernel.GameState(board)
+    state = kernel.GameState(board, sides=("allies", "axis"))
     state.place_unit("72M6", side="axis")
     results = [
         kernel.los(board, "71I4", "72M6"),
@@ -111,3 +111,51 @@ def test_the_cross_product_is_every_source_against_every_target(board):
     assert np.array_equal(np.diag(square), kernel.los_pairs(board, sources, targets[[0, 1, 2, 3, 4, 0, 1, 2]]).visible)
     with pytest.raises(ValueError, match=r"sources has 8 hexes and targets 5: expected equal lengths \(or product=True"):
         kernel.los_pairs(board, sources, targets)
+
+
+def test_every_result_has_a_short_repr(board):
+    """Printing a MovementField or a ConcealedMovement dumped about 14,000 characters: every result object
+    (and the game state, the counters and the held matrix) prints as one short line that says what it is."""
+    state = kernel.GameState(board, sides=("allies", "axis"))
+    state.place_unit("72M6", side="axis")
+    field = kernel.movement_field(board, "71I4", unit="infantry", allowance=2)
+    results = {
+        "LOSResult": kernel.los(board, "71I4", "72M6"),
+        "PairsResult": kernel.los_pairs(board, ["71I4", "71P5h1"], ["72M6", "71Q5", "71I6"], product=True),
+        "FieldOfFire": kernel.field_of_fire(board, ["71I4", "72M6"]),
+        "ThreatMap": kernel.threat_map(board, counters=state, enemies_of="allies"),
+        "MovementField": field,
+        "ConcealedMovement": kernel.concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=2),
+        "Coverage": kernel.coverage(board, ["71I4", "72M6"]),
+        "MovementTables": field.tables,
+        "HeldLOSMatrix": kernel.HeldLOSMatrix(board, state),
+        "GameState": state,
+        "Counters": kernel.Counters.on(board, smoke={"71I9": 3}),
+    }
+    for name, result in results.items():
+        text = repr(result)
+        assert text.startswith(f"<{name}") and len(text) < 160 and "\n" not in text, text
+    assert repr(field) == "<MovementField infantry from 71I4, allowance 2: 19 hexes reached>"
+    assert repr(results["LOSResult"]) == "<LOSResult 71I4 -> 72M6: blocked at 72G6 (blind hex); hindrance +0, range 36>"
+
+
+def test_movement_field_and_concealed_movement_have_one_reachable(board):
+    """reachable was a method of MovementField and an array of ConcealedMovement: both are arrays now, and
+    the old call form still works for one release, with a DeprecationWarning."""
+    import warnings
+
+    field = kernel.movement_field(board, "71I4", unit="infantry", allowance=4)
+    hidden = kernel.concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=4)
+    assert field.reachable.dtype == hidden.reachable.dtype == np.bool_
+    assert field.reachable.shape == hidden.reachable.shape == (len(board),)
+    assert np.array_equal(field.reachable, hidden.reachable)
+    assert np.array_equal(field.reachable, kernel.reachable(board, "71I4", unit="infantry", allowance=4))
+    assert type(field.reachable & ~hidden.exposed) is np.ndarray   # what is computed from it is a plain array
+    with pytest.warns(DeprecationWarning, match=r"MovementField\.reachable\(allowance\) is deprecated"):
+        two = field.reachable(2)
+    assert np.array_equal(two, field.cost <= 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.flatnonzero(field.reachable)   # the array form warns of nothing
+    with pytest.raises(TypeError, match="this array is not callable"):
+        field.reachable[:10](2)

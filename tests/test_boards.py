@@ -570,11 +570,39 @@ def test_distance_and_adjacent_match_a_walk_over_the_neighbour_table(seed):
         assert board.distance(np.full(len(others), start), others).tolist() == [walked[h] for h in others]
 
 
+def test_distance_broadcasts_as_numpy_does():
+    """One hex against many and a column against a row (every pair), as the vectorised hex_distance gives
+    them (a bot needs the range from each of its options to an enemy: one call, not one per option)."""
+    from kernel import hex_distance, load
+
+    board = load("default")
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, len(board), 40), rng.integers(0, len(board), 30)
+
+    def expected(x, y):
+        return hex_distance(board.col[x], board.row[x], board.col[y], board.row[y])
+
+    assert np.array_equal(board.distance(a, int(b[0])), expected(a, b[0]))
+    assert np.array_equal(board.distance(int(b[0]), a), expected(a, b[0]))
+    assert np.array_equal(board.distance(a[:, None], b), expected(a[:, None], b[None, :]))
+    assert board.distance(a[:, None], b).shape == (40, 30) and board.distance(a, b[:1]).shape == (40,)
+    assert np.array_equal(board.distance([board.names[h] for h in a[:5]], "72M6"), expected(a[:5], board.index("72M6")))
+    assert board.distance(int(a[0]), int(b[0])) == int(expected(a[0], b[0])) and type(board.distance(1, 2)) is int
+    assert board.distance(a, b[:1]).dtype == np.int32 and board.distance([], []).shape == (0,)
+
+
 def test_distance_errors():
     from kernel import load
 
     board = load("71")
-    with pytest.raises(ValueError, match="distance: a has 2 hexes and b 1: expected equal lengths"):
-        board.distance(["71I4", "71I5"], ["71I6"])
+    with pytest.raises(ValueError, match=re.escape("distance: a has shape (2,) and b (3,): expected shapes that "
+                                                   "broadcast (equal, one hex against many, or (K, 1) against (M,))")):
+        board.distance(["71I4", "71I5"], ["71I6", "71I7", "71I8"])
     with pytest.raises(KeyError, match="hex '71ZZ1' is not on this map"):
         board.distance("71ZZ1", "71I4")
+    with pytest.raises(IndexError, match=r"distance: b: hex index 9999 out of range: expected 0\.\.345"):
+        board.distance(np.array([1, 2]), np.array([3, 9999]))
+    with pytest.raises(TypeError, match="distance: a has dtype float64: expected hex names or indices"):
+        board.distance(np.array([1.5]), 3)
+    with pytest.raises(TypeError, match="distance: a is None: expected a hex"):
+        board.distance(None, 3)

@@ -73,10 +73,10 @@ def test_los_matches_the_api(tmp_path, default):
     result = los(default, "71P5h2", "71I9")
     from kernel.line_of_sight.report import los_report
 
-    assert process.stdout.strip() == los_report(default, result)
+    assert process.stdout.strip() == los_report(default, result) == result.explain()
     every = hexkernel("los", "71P5h2", "71I9", "--all-steps", cwd=tmp_path).stdout
-    assert every.strip() == los_report(default, result, all_steps=True)
-    assert len(every.splitlines()) == len(result.explain().splitlines()) + 1   # + the ends' line
+    assert every.strip() == los_report(default, result, all_steps=True) == result.explain(all_steps=True)
+    assert len(every.splitlines()) == len(result.steps) + 2   # + the verdict and the ends' lines
     assert json.loads((tmp_path / "los.json").read_text()) == {"map": default.title, **result.to_dict()}
     assert png_size(tmp_path / "los.png") == A4_100_DPI
 
@@ -115,6 +115,66 @@ def test_move_matches_the_api(tmp_path, default):
     assert f"{len(payload['reachable'])} hexes reachable" in process.stdout
     assert "path to 71E4 (4 MF): 71I4 71H3 71G4 71F3-71F4(Bypass) 71E4" in process.stdout
     assert png_size(tmp_path / "move.png") == (A4_100_DPI[1], A4_100_DPI[0])  # a portrait zoom on the area
+
+
+def listed_costs(text: str) -> tuple[dict, dict]:
+    """The hexes of a ``move`` text by what it lists: ``({hex: cost entering it}, {hex: Bypass cost})``."""
+    entered, bypass, current = {}, {}, None
+    for line in text.splitlines()[1:]:
+        if line.startswith("  Bypass"):
+            current = bypass
+            continue
+        head, _, names = line.partition(" MF: ")
+        if names and line.startswith("   "):
+            current = entered if current is None else current
+            for name in names.split(" ... ")[0].split():
+                current[name] = float(head)
+    return entered, bypass
+
+
+def test_move_shows_bypass_as_bypass_with_the_picture_s_numbers(tmp_path, default):
+    """A hex whose Bypass cost is less than entering it was listed under the Bypass cost, as if entered (the
+    stone buildings 3M2 and 3N1 of board 3 under "1 MF" where cost_at gives 2), and the picture wrote the
+    unlimited field's least cost where the text gave the Location's (3U6: 10 against 11 MF). The text lists
+    each hex at the cost of entering it and, apart, the Bypass costs; the picture writes the same numbers."""
+    from kernel.render.movement_map import hex_numbers
+
+    process = hexkernel("move", "--from", "71I4", "--allowance", 4, "--to", "71M6", "--json-out", "move.json",
+                        cwd=tmp_path)
+    field = movement_field(default, "71I4", unit="infantry", allowance=4)
+    full = movement_field(default, "71I4", unit="infantry")
+    entered, bypass = listed_costs(process.stdout)
+    cheaper = {default.names[h]: float(field.bypass_cost[h]) for h in range(len(default))
+               if field.bypass_cost[h] < field.location_cost[h] and field.bypass_cost[h] <= 4}
+    assert cheaper and bypass == cheaper and "  Bypass (A4.3): along a hexside of the hex, without entering it" \
+        in process.stdout
+    assert entered == {default.names[h]: field.cost_at(h) for h in range(len(default)) if field.cost_at(h) <= 4}
+    assert entered["71K3"] == 3 and bypass["71K3"] == 2   # entered at 3 MF, passed along its hexside at 2
+    shown, shown_bypass = hex_numbers(field, full)
+    for name, cost in entered.items():
+        assert shown[default.index(name)] == cost
+    for name, cost in bypass.items():
+        assert shown_bypass[default.index(name)] == cost
+    assert np.isnan(shown_bypass[[default.index(name) for name in entered if name not in bypass]]).all()
+    m6 = default.index("71M6")   # beyond the allowance: text and picture give the cost of entering it
+    assert f"71M6 is not reachable within 4 MF (it costs {full.cost_at('71M6'):g} MF)" in process.stdout
+    assert shown[m6] == full.cost_at("71M6") > full.cost[m6]
+    payload = json.loads((tmp_path / "move.json").read_text())
+    assert payload["location_cost"] == cost_list(field.location_cost)
+    assert payload["bypass_cost"] == cost_list(field.bypass_cost)
+
+
+def test_move_to_takes_a_location(tmp_path, default):
+    """--to 3M2h2 was refused (give the hex), though path_to takes that Location."""
+    process = hexkernel("move", "--from", "71P5", "--allowance", 6, "--to", "71P5h2", "--json-out", "move.json",
+                        "--png", "move.png", "--dpi", 60, cwd=tmp_path)
+    field = movement_field(default, "71P5", unit="infantry", allowance=6)
+    payload = json.loads((tmp_path / "move.json").read_text())
+    assert payload["to"] == "71P5h2" and payload["path"] == field.path_to("71P5h2") == ["71P5", "71P5h1", "71P5h2"]
+    assert payload["path_cost"] == field.cost_at("71P5h2")
+    assert f"path to 71P5h2 ({field.cost_at('71P5h2'):g} MF): 71P5 71P5h1 71P5h2" in process.stdout
+    far = hexkernel("move", "--from", "71I4", "--allowance", 1, "--to", "71P5h2", cwd=tmp_path).stdout
+    assert "71P5h2 is not reachable within 1 MF (it costs" in far
 
 
 def test_move_from_an_upper_location(tmp_path, default):

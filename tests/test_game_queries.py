@@ -10,6 +10,7 @@ from scipy.sparse.csgraph import dijkstra
 import kernel
 from kernel import (BLOCKED, GameState, can_see, concealed_movement, fields_of_fire, los, movement_field,
                     movement_graph, random_board, threat_map)
+from tests.reference.movement_reference import MOVING, STOPPED, bypass, loc, path_cost, reference_penalised_within
 from tests.test_game_state import random_changes
 
 RULESETS = ["asl", "valor-victory", "ccn"]
@@ -129,10 +130,56 @@ def test_concealed_movement_against_brute_force(ruleset, seed):
         if path is not None:
             assert not hidden.exposed[path[1:, 0]].any()  # (the start may be exposed: the unit is there)
     priced = concealed_movement(board, start, enemies, unit=unit, allowance=allowance, counters=state, exposure_penalty=1.5)
-    expected = scipy_costs(board, start, unit, allowance, state, exposed_states, exposed_states, 1.5)
-    finite = np.isfinite(expected)
-    assert np.array_equal(np.isfinite(priced.field.state_cost), finite)
-    assert np.allclose(priced.field.state_cost[finite], expected[finite], atol=1e-6)
+    reference = reference_penalised_within(board, start, unit, allowance=allowance, penalty=1.5,
+                                           penalised_hexes=np.flatnonzero(hidden.exposed), smoke=state.smoke > 0,
+                                           units=state.units if board.ruleset.rules["occupied_hexes_block_movement"]
+                                           else None)
+    assert np.array_equal(np.isfinite(priced.field.cost), plain.cost <= allowance)  # the allowance, as movement_field
+    assert np.allclose(priced.field.cost, reference["cost"], atol=1e-6, equal_nan=False)
+
+
+@pytest.mark.parametrize("penalty", [None, 2, 0.5])
+def test_a_concealed_move_spends_no_more_than_its_allowance(penalty):
+    """With an exposure penalty the cheapest path may spend more MF than the allowance: the field
+    takes the cheapest within it, as movement_field does (the README's bot moved 10 hexes on 4 MF)."""
+    board = kernel.load("default")
+    state = GameState(board, sides=("allies", "axis"))
+    for hex_, side in (("71I4", "allies"), ("71P5", "allies"), ("72M6", "axis"), ("71Q5", "axis")):
+        state.place_unit(hex_, side=side)
+    threat = threat_map(board, counters=state, enemies_of="allies")
+    move = concealed_movement(board, "71J4", counters=state, unit="infantry", allowance=4, threat=threat,
+                              exposure_penalty=penalty)
+    plain = movement_field(board, "71J4", unit="infantry", allowance=4, counters=state)
+    reached = np.isfinite(move.field.cost)
+    assert (reached <= (plain.cost <= 4)).all()
+    if penalty is not None:
+        assert np.array_equal(reached, plain.cost <= 4)
+    assert move.field.path_to("72EE1") is None and plain.path_to("72EE1") is None
+    field = move.field
+    for h in np.flatnonzero(reached):
+        states = field.path_states(int(h))
+        if states is None:
+            continue  # a hex reached in a Bypass position only
+        nodes = [reference_node(field, s) for s in states]
+        spent = path_cost(board, nodes, "infantry", allowance=4)
+        assert spent <= 4, (board.names[h], field.path_to(int(h)), spent)
+        exposed_steps = sum(bool(threat.seen[node[1]]) for node in nodes[1:])
+        assert field.cost_at(int(h)) == pytest.approx(spent + (penalty or 0) * exposed_steps)
+    reference = reference_penalised_within(board, board.index("71J4"), "infantry", allowance=4,
+                                           penalised_hexes=np.flatnonzero(threat.seen), penalty=penalty or 0)
+    if penalty is not None:
+        assert np.allclose(field.cost, reference["cost"])
+
+
+def reference_node(field, state: int) -> tuple:
+    """The reference's node of a field's state id (a Location in its mode, or a Bypass position)."""
+    board, n_locations = field.board, field.tables.n_locations
+    if state < 2 * n_locations:
+        location = state >> 1
+        return loc(int(board.location_hex[location]), int(board.location_level[location]),
+                   STOPPED if state & 1 else MOVING)
+    return bypass(int(field.tables.bypass_hex[state - 2 * n_locations]),
+                  int(field.tables.bypass_dir[state - 2 * n_locations]))
 
 
 def test_every_parameter_changes_the_answer():
@@ -197,7 +244,7 @@ def test_concealed_movement_takes_a_threat_map():
     """A precomputed threat map gives what the watchers give, and it decides the result (another map,
     another answer)."""
     board = kernel.load("default")
-    state = kernel.GameState(board)
+    state = kernel.GameState(board, sides=("allies", "axis"))
     state.place_unit("72M6", side="allies")
     state.place_unit("71Q5", side="allies")
     computed = concealed_movement(board, "71I4", counters=state, enemies_of="axis", unit="infantry", allowance=4)
@@ -208,5 +255,6 @@ def test_concealed_movement_takes_a_threat_map():
         assert np.array_equal(getattr(given, name), getattr(computed, name))
     assert np.array_equal(given.field.cost, computed.field.cost)
     nobody = concealed_movement(board, "71I4", unit="infantry", allowance=4,
-                                threat=threat_map(board, counters=kernel.GameState(board), enemies_of="axis"))
+                                threat=threat_map(board, counters=kernel.GameState(board, sides=["axis"]),
+                                                  enemies_of="axis"))
     assert not nobody.exposed.any() and nobody.hidden.sum() > given.hidden.sum()

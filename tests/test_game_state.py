@@ -110,6 +110,8 @@ def test_the_smoke_log_holds_smoke_changes_only(board):
     (lambda s: s.move_vehicle("71K5", "71K6"), ValueError, re.escape("move_vehicle('71K5', '71K6'): no vehicle in 71K5 to move")),
     (lambda s: s.move_smoke("71K5", "71K6"), ValueError, re.escape("move_smoke('71K5', '71K6'): no SMOKE in 71K5 to move")),
     (lambda s: s.changed_since(5), ValueError, r"version is 5: expected 0\.\.0, a version this state has had"),
+    (lambda s: s.changed_since(0, ["smoke", "unit"]), ValueError,
+     "changed_since: kind 'unit' is not a kind of change: expected one of smoke, vehicles, units"),
     (lambda s: s.smoke_changed_since(1), ValueError,
      r"smoke_version is 1: expected 0\.\.0, a SMOKE version this state has had"),
     (lambda s: s.place_vehicle("71Z99"), KeyError, "71Z99"),
@@ -270,11 +272,47 @@ def test_threat_map_and_concealment_take_the_other_side(board):
                                        allowance=4)
     plain = kernel.concealed_movement(board, "71I4", ["72M6", "71Q5"], counters=state, unit="infantry", allowance=4)
     assert np.array_equal(hidden.hidden, plain.hidden) and np.array_equal(hidden.field.cost, plain.field.cost)
-    nobody = kernel.threat_map(board, counters=state, enemies_of="neutral")  # every side is its enemy
-    assert nobody.sources.size == 3
+    neutral = GameState(board, sides=("neutral",))  # a declared side with no units: every side is its enemy
+    for name, side in (("71I4", "allies"), ("72M6", "axis"), ("71Q5", "axis")):
+        neutral.place_unit(name, side=side)
+    assert kernel.threat_map(board, counters=neutral, enemies_of="neutral").sources.size == 3
     lonely = GameState(board)
     lonely.place_unit("71I4", side="allies")
     assert not kernel.threat_map(board, counters=lonely, enemies_of="allies").seen.any()
+
+
+UNKNOWN_SIDE = ("side 'allied' is not a side of this game: expected one of 'allies', 'axis' "
+                "(declare the sides with GameState(board, sides=...) or place a unit of the side)")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda b, s: s.units_of("allied"), "units_of: " + UNKNOWN_SIDE),
+    (lambda b, s: s.units_not_of("allied"), "units_not_of: " + UNKNOWN_SIDE),
+    (lambda b, s: kernel.threat_map(b, counters=s, enemies_of="allied"), "threat_map: enemies_of: " + UNKNOWN_SIDE),
+    (lambda b, s: kernel.concealed_movement(b, "71I4", counters=s, enemies_of="allied", unit="infantry"),
+     "concealed_movement: enemies_of: " + UNKNOWN_SIDE),
+    (lambda b, s: GameState(b).units_of("axis"), "units_of: side 'axis' is not a side of this game: expected one "
+     "of none yet"),
+])
+def test_an_unknown_side_is_an_error_that_lists_the_sides(board, call, message):
+    """A misspelt side is not a side without units: the error lists the sides the state knows."""
+    state = GameState(board)
+    state.place_unit("71I4", side="allies")
+    state.place_unit("72M6", side="axis")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call(board, state)
+
+
+def test_declared_sides_are_known_before_their_units(board):
+    state = GameState(board, sides=["allies", "axis"])
+    assert state.sides == ("allies", "axis") and state.units_of("axis").size == 0
+    assert not kernel.threat_map(board, counters=state, enemies_of="allies").seen.any()
+    state.place_unit("71I4", side="russians")  # placing a unit makes its side known
+    assert state.sides == ("allies", "axis", "russians")
+    with pytest.raises(TypeError, match=re.escape("sides is 'axis': expected a sequence of side names")):
+        GameState(board, sides="axis")
+    with pytest.raises(TypeError, match=re.escape("GameState: side is '': expected a side's name")):
+        GameState(board, sides=[""])
 
 
 def test_a_second_smoke_on_a_hex_is_an_error(board):
@@ -318,3 +356,17 @@ def test_counters_from_dict_is_the_counters_files_parser(board):
 def test_counters_from_dict_refuses_what_no_counters_file_holds(board, data, error, match):
     with pytest.raises(error, match=match):
         Counters.from_dict(board, data)
+
+
+def test_changes_are_logged_by_kind(board):
+    state = GameState(board)
+    i4, i5, j5, k5 = (board.index(name) for name in ("71I4", "71I5", "71J5", "71K5"))
+    state.place_unit("71I4", side="axis")
+    state.move_unit("71I4", "71I5")
+    state.place_smoke("71J5", 2)
+    state.place_vehicle("71K5")
+    assert state.changed_since(0).tolist() == sorted([i4, i5, j5, k5])
+    assert state.changed_since(0, "units").tolist() == sorted([i4, i5])
+    assert state.changed_since(0, ("smoke", "vehicles")).tolist() == sorted([j5, k5])
+    assert state.changed_since(2, ["vehicles"]).tolist() == [k5]  # a list of kinds too
+    assert state.changed_since(3, "units").size == 0

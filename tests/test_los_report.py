@@ -18,7 +18,7 @@ def test_golden_blind_hex_report(board):
     result = kernel.los(board, "71I4", "72M6")
     text = los_report(board, result)
     lines = text.splitlines()
-    assert lines[0] == result.explain().splitlines()[0]
+    assert lines[0] == result.headline and text == result.explain()
     assert lines[1] == "  viewer 71I4: ground level 3; target 72M6: ground level 0; range 36"
     # 72K6 (woods, range 2 from the target) is the blind hex that decides; the A6.4 numbers are written out
     assert "72K6     interior          blind [A6.4 blind hex]  (ground level 0; range 34 from the viewer, 2 to " \
@@ -26,7 +26,8 @@ def test_golden_blind_hex_report(board):
     assert "higher end 71I4 at level 3, lower end 72M6 at level 0; rS = 34, rT = 2" in text
     assert "obstacle top O = level 1; blind zone = max(2·O + ⌊rS/5⌋ − S − T + 1, 1) = max(2 + 6 − 3 − 0 + 1, 1) " \
            "= 6 hexes; rT = 2 ≤ 6: blind" in text
-    assert not any("no effect" in line for line in lines[2:-1]) and lines[-1].endswith("more steps with no effect; --all-steps lists them)")
+    assert not any("no effect" in line for line in lines[2:-1]) and lines[-1].endswith(
+        "more steps with no effect; all_steps=True or --all-steps lists them)")
 
 
 def test_all_steps_lists_every_step(board):
@@ -64,3 +65,24 @@ def test_a_hindrance_step_reads_as_a_hindrance(board):
     assert hindered and all(s.effect_text == "hindrance" for s in hindered)
     for text in (result.explain(), los_report(board, result)):
         assert "hindrance +" in text and "no effect +" not in text
+
+
+def test_explain_is_the_cli_s_report(board):
+    """explain() printed every step (35, 33 of them "no effect") with no line for the ends and no A6.4
+    arithmetic, where the CLI's --explain gave the report: now both give the report."""
+    from kernel.cli.app import main
+    import contextlib
+    import io
+
+    result = kernel.los(board, "71I4", "72M6")
+    text = result.explain()
+    assert "viewer 71I4: ground level 3; target 72M6: ground level 0; range 36" in text
+    assert "A6.4: higher end 71I4 at level 3" in text and "no effect" not in text.splitlines()[-2]
+    assert len(text.splitlines()) < len(result.steps)
+    assert result.explain(all_steps=True).count("no effect") == 33
+    for argv, expected in ((["los", "71I4", "72M6", "--explain"], text),
+                           (["los", "71I4", "72M6", "--all-steps"], result.explain(all_steps=True))):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main([*argv, "--map", "default"])
+        assert out.getvalue().strip() == expected

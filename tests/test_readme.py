@@ -47,11 +47,16 @@ def test_the_api_tour_runs_as_written():
 def test_the_game_loop_runs_as_written():
     names = run(section_code("Game loop"))
     board, state = names["board"], names["state"]
-    assert names["seen"].shape == (2, 2)
+    assert names["seen"].shape == names["watched"].shape == (2, 2)
     assert names["rows"].shape == (2, len(board))
     assert names["threat"].sources.tolist() == state.units_of("axis").tolist()
-    assert names["held"].version == state.version
-    assert np.array_equal(names["held"].matrix, kernel.los_matrix(board, counters=state))
+    held = names["held"]
+    assert held.version == state.version and names["recomputed"] == 0   # as its comment says
+    assert np.array_equal(held.matrix, kernel.los_matrix(board, counters=state))
+    assert names["path"][-1] == board.names[names["nearest"]]   # a path within the allowance exists
+    plain = kernel.movement_field(board, "71J4", unit="infantry", allowance=4, counters=state)
+    assert plain.cost_at(names["path"][-1]) <= 4
+    assert names["field"].reachable.dtype == np.bool_ and len(str(names["move"])) < 160
 
 
 @pytest.mark.parametrize("heading", ["API tour", "Game loop"])

@@ -20,14 +20,105 @@ def test_set_thread_count_changes_the_setting_and_returns_the_previous_one():
         one_thread = kernel.los_matrix(board)
     finally:
         assert kernel.set_thread_count(previous) == 1
-    assert kernel.thread_count() == previous
-    assert np.array_equal(one_thread, kernel.los_matrix(board))  # same answer with every thread
+    assert kernel.set_thread_count(None) == previous  # None: the default, chosen per call
+    assert kernel.set_thread_count(None) is None
+    assert 1 <= kernel.thread_count() <= kernel.max_threads()
+    assert np.array_equal(one_thread, kernel.los_matrix(board))  # same answer with the default
+    kernel.set_thread_count(previous)
 
 
 @pytest.mark.parametrize("count", [0, -1, 10_000, 1.5, True, "2"])
 def test_set_thread_count_rejects_bad_counts(count):
-    with pytest.raises(ValueError, match=rf"thread count is {count!r}: expected an integer from 1 to \d+"):
+    with pytest.raises(ValueError, match=rf"thread count is {count!r}: expected an integer from 1 to \d+ \(the cores "
+                                         r"numba may use\), or None \(chosen per call\)"):
         kernel.set_thread_count(count)
+
+
+@pytest.fixture
+def default_setting():
+    """No thread setting on this thread (the default, chosen per call), the previous one restored after."""
+    previous = kernel.set_thread_count(None)
+    yield
+    kernel.set_thread_count(previous)
+
+
+def fake_loadavg(monkeypatch, tmp_path, running: int):
+    """``/proc/loadavg`` as if ``running`` tasks ran now, this one included (read again at once)."""
+    from kernel import _threads
+
+    path = tmp_path / "loadavg"
+    path.write_text(f"0.50 0.40 0.30 {running}/321 4567\n")
+    monkeypatch.setattr(_threads, "LOADAVG", str(path))
+    monkeypatch.setattr(_threads, "_load", [-1.0, 0])
+
+
+def test_the_default_runs_small_calls_on_the_calling_thread(default_setting, monkeypatch, tmp_path):
+    from kernel._threads import SMALL_CALL_US, threads_for
+
+    fake_loadavg(monkeypatch, tmp_path, 1)  # nothing else runs: every core is free
+    assert threads_for(SMALL_CALL_US / 2) == 1
+    assert threads_for(None) == min(kernel.max_threads(), len(os.sched_getaffinity(0)))
+    assert threads_for(2 * SMALL_CALL_US) == min(2, threads_for(None))  # no more threads than shares of work
+    previous = kernel.set_thread_count(kernel.max_threads())  # a setting wins, small calls included
+    try:
+        assert threads_for(1.0) == kernel.max_threads()
+    finally:
+        kernel.set_thread_count(previous)
+
+
+def test_the_default_leaves_the_cores_other_work_holds(default_setting, monkeypatch, tmp_path):
+    from kernel import _threads
+
+    cores = min(kernel.max_threads(), len(os.sched_getaffinity(0)))
+    fake_loadavg(monkeypatch, tmp_path, 2)  # one other task runs
+    assert _threads.busy_cores() == 1 and _threads.free_cores() == max(1, cores - 1)
+    assert _threads.threads_for(_threads.CONTENDED_CALL_US / 2) == max(1, cores - 1)
+    assert kernel.thread_count() == (cores if cores <= 2 else cores - 1)  # a large call: the free ones, or all
+    fake_loadavg(monkeypatch, tmp_path, 1000)  # a machine far busier than its cores: the caller alone,
+    assert _threads.threads_for(_threads.CONTENDED_CALL_US / 2) == 1
+    assert _threads.threads_for(_threads.CONTENDED_CALL_US) == cores  # but a long call takes its share
+    assert kernel.thread_count() == cores
+    monkeypatch.setattr(_threads, "LOADAVG", str(tmp_path / "missing"))  # not Linux: every core counts as free
+    monkeypatch.setattr(_threads, "_load", [-1.0, 0])
+    assert _threads.free_cores() == cores
+
+
+def test_the_reading_of_busy_cores_is_kept_for_a_while(default_setting, monkeypatch, tmp_path):
+    from kernel import _threads
+
+    fake_loadavg(monkeypatch, tmp_path, 3)
+    assert _threads.busy_cores() == 2
+    (tmp_path / "loadavg").write_text("0.50 0.40 0.30 1/321 4567\n")
+    assert _threads.busy_cores() == 2  # read again only after LOAD_SECONDS
+    monkeypatch.setattr(_threads, "LOAD_SECONDS", 0.0)
+    assert _threads.busy_cores() == 0
+
+
+@pytest.mark.filterwarnings("ignore:Cannot cache compiled function")
+def test_numba_s_own_loops_get_the_count_of_each_call(default_setting, monkeypatch, tmp_path):
+    """A kernel of numba's own parallel loops hands numba the call's thread count (numba keeps one per
+    calling thread): the setting, else the free cores."""
+    import numba
+
+    from kernel._jit import jit_parallel
+
+    @jit_parallel
+    def threads_seen(out):
+        for i in numba.prange(out.shape[0]):
+            out[i] = numba.get_num_threads()
+
+    out = np.zeros(4, np.int64)
+    previous = kernel.set_thread_count(1)
+    try:
+        threads_seen(out)
+        assert (out == 1).all()
+    finally:
+        kernel.set_thread_count(previous)
+    fake_loadavg(monkeypatch, tmp_path, 1)
+    threads_seen(out)
+    assert (out == min(kernel.max_threads(), len(os.sched_getaffinity(0)))).all()
+    threads_seen.run(1, out)
+    assert (out == 1).all()
 
 
 def test_environment_variable_sets_the_process_default():

@@ -25,7 +25,7 @@ def signatures():
     for name, module in list(sys.modules.items()):
         if name.startswith("kernel") and module is not None:
             for value in vars(module).values():
-                value = getattr(value, "serial", value)  # a kernel run on several threads: its serial kernel
+                value = getattr(value, "compiled", value)  # a kernel run on several threads: its dispatcher
                 if isinstance(value, CPUDispatcher):
                     qualified = value.py_func.__module__ + "." + value.py_func.__qualname__
                     found.update(qualified + str(signature) for signature in value.overloads)

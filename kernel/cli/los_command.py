@@ -57,12 +57,9 @@ def command_los(args) -> None:
                      model=los_model(args))
     except ValueError as error:
         raise UserError(str(error)) from None
-    from kernel.line_of_sight.report import los_report
-
     explain = args.explain or args.all_steps
     emit(args, los_payload(board, result),
-         lambda: los_report(board, result, all_steps=args.all_steps).splitlines() if explain
-         else result.explain().splitlines()[:1])
+         lambda: result.explain(all_steps=args.all_steps).splitlines() if explain else [result.headline])
 
     def figure(dpi):
         from kernel.render.los_trace import los_picture

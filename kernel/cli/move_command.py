@@ -15,21 +15,26 @@ def register(commands) -> None:
     move = commands.add_parser(
         "move", help="movement field of a unit class from a hex",
         description="Least movement cost from a hex to every hex for one unit class, the hexes reachable "
-                    "within the allowance and, with --to, the cheapest path (Bypass moves shown as HEX-HEX).",
+                    "within the allowance (the cost of entering each, and where moving along one of its "
+                    "hexsides without entering it is cheaper, that Bypass cost) and, with --to, the cheapest "
+                    "path (Bypass moves shown as HEX-HEX).",
         epilog="example: hexkernel move --from 71I4 --unit infantry --allowance 4 --to 71M6 --png move.png")
     move.add_argument("--from", dest="start", action="append", required=True, metavar="HEX",
                       help="start hex or Location, e.g. 71P5h1 (repeat for several)")
     move.add_argument("--unit", metavar="CLASS", help="unit class (default: the ruleset's first, e.g. infantry)")
     move.add_argument("--allowance", type=movement_allowance, metavar="N",
                       help="movement allowance in MF/MP (default: the class's default allowance)")
-    move.add_argument("--to", metavar="HEX", help="destination: print and draw the cheapest path")
+    move.add_argument("--to", metavar="LOCATION",
+                      help="destination hex or Location (71P5h1): print and draw the cheapest path")
     add_counters_option(move)
     add_common_options(move)
     move.set_defaults(run=command_move)
 
 
 def move_payload(board, field, allowance, to=None) -> dict:
-    """The JSON of a movement field: costs per hex (``null`` = unreachable), reachable hexes, path."""
+    """The JSON of a movement field: costs per hex (``null`` = unreachable; ``cost`` the least over the hex's
+    Locations and Bypass positions, ``location_cost`` to be in it, ``bypass_cost`` along its hexsides),
+    reachable hexes, path (``to``: a hex or a Location name)."""
     cost = [json_number(c) for c in field.cost]
     starts = [field.state_name(state) for state in field.start_states()]
     payload = {
@@ -43,11 +48,12 @@ def move_payload(board, field, allowance, to=None) -> dict:
         "exit_hex": board.names[field.exit_hex] if field.exit_hex >= 0 else None,
         "hexes": list(board.names),
         "cost": cost,
+        "location_cost": [json_number(c) for c in field.location_cost],
+        "bypass_cost": [json_number(c) for c in field.bypass_cost],
     }
     if to is not None:
-        index = board.index(to)
-        states = field.path_states(index) or []
-        payload["to"] = board.names[index]
+        states = field.path_states(to) or []
+        payload["to"] = to if isinstance(to, str) else board.names[to]
         payload["path"] = [field.state_name(s) for s in states]
         payload["path_cost"] = json_number(field.state_cost[states[-1]]) if states else None
     return payload
@@ -72,9 +78,9 @@ def command_move(args) -> None:
     unit = unit_class(board, args.unit)
     to = None
     if args.to:
-        to, level = parse_location(board, args.to, "--to")
-        if level:
-            raise UserError(f"--to {args.to}: give the hex, like {board.names[to]!r}")
+        index, level = parse_location(board, args.to, "--to")
+        # a hex means its Location (the path ends in it); a Location above ground by its name
+        to = board.location_name(index, level) if board.names_a_location(args.to) else index
     counters, _ = read_counters(board, args.counters)
     allowance = args.allowance
     if allowance is None:
@@ -96,25 +102,37 @@ def command_move(args) -> None:
         return full
 
     def text():
+        entered, bypass = field.location_cost, field.bypass_cost
+        beside = (bypass < entered) & (bypass <= allowance)   # cheaper along a hexside than in the hex
         lines = [f"{unit} from {', '.join(s if isinstance(s, str) else board.names[s] for s in starts)} "
                  f"on {board.title} ({board.ruleset.name}), "
-                 f"allowance {format_points(allowance)} {points}: {len(payload['reachable'])} hexes reachable"]
-        by_cost: dict[float, list[str]] = {}
-        for name, c in zip(board.names, field.cost):
-            if c <= allowance:
-                by_cost.setdefault(float(c), []).append(name)
-        for c in sorted(by_cost):
-            names = by_cost[c]
-            shown = " ".join(names[:24]) + (f" ... ({len(names) - 24} more)" if len(names) > 24 else "")
-            lines.append(f"  {format_points(c):>5} {points}: {shown}")
+                 f"allowance {format_points(allowance)} {points}: {len(payload['reachable'])} hexes reachable"
+                 + (f" ({int(beside.sum())} cheaper along a hexside: Bypass, below)" if beside.any() else "")]
+
+        def by_cost(costs, chosen):
+            grouped: dict[float, list[str]] = {}
+            for name, c, keep in zip(board.names, costs.tolist(), chosen.tolist()):
+                if keep:
+                    grouped.setdefault(float(c), []).append(name)
+            for c in sorted(grouped):
+                names = grouped[c]
+                shown = " ".join(names[:24]) + (f" ... ({len(names) - 24} more)" if len(names) > 24 else "")
+                lines.append(f"  {format_points(c):>5} {points}: {shown}")
+
+        by_cost(entered, entered <= allowance)
+        if beside.any():
+            rule = " (A4.3)" if board.ruleset.los_model == "asl" else ""
+            lines.append(f"  Bypass{rule}: along a hexside of the hex, without entering it")
+            by_cost(bypass, beside)
         if to is not None:
+            name = payload["to"]
             if payload["path"]:
-                lines.append(f"path to {payload['to']} ({format_points(payload['path_cost'])} {points}): "
-                             + " ".join(format_step(name) for name in payload["path"]))
+                lines.append(f"path to {name} ({format_points(payload['path_cost'])} {points}): "
+                             + " ".join(format_step(step) for step in payload["path"]))
             else:
                 beyond = unlimited().cost_at(to)  # its Location (the path ends there)
                 extra = f" (it costs {format_points(beyond)} {points})" if math.isfinite(beyond) else " at all"
-                lines.append(f"{board.names[to]} is not reachable within {format_points(allowance)} {points}{extra}")
+                lines.append(f"{name} is not reachable within {format_points(allowance)} {points}{extra}")
         return lines
 
     emit(args, payload, text)

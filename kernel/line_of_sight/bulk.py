@@ -81,7 +81,12 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
     hexes, levels = source_arrays(board, sources, levels)
     if checked_model(model) in ART_MODELS:
         return depiction_matrix(board, hexes, levels, counters=counters, per_range=model == "vasl")
-    out = np.empty((len(hexes), len(hexes)), np.int8)
+    return matrix_into(board, hexes, levels, counters, np.empty((len(hexes), len(hexes)), np.int8))
+
+
+def matrix_into(board, hexes, levels, counters, out) -> np.ndarray:
+    """The hex model's :func:`los_matrix` of checked Locations (``source_arrays``) written into ``out``
+    (int8, N x N; a held matrix computed anew in place); returns ``out``."""
     model = model_code(board)
     if model == rules.MODEL_VV:
         K.los_rows_kernel(model, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),

@@ -15,7 +15,18 @@ from kernel.line_of_sight.inputs import (
 from kernel.line_of_sight._templates.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
 
-__all__ = ["Counters", "GameState", "counter_tables", "prepared_tables"]
+__all__ = ["Counters", "GameState", "counter_tables", "los_kinds", "prepared_tables"]
+
+
+def los_kinds(board) -> tuple:
+    """The kinds of :class:`GameState` change (:data:`~kernel.maps.counters.CHANGE_KINDS`) that can alter a LOS
+    on ``board``: SMOKE and vehicles, and units where the ruleset's ``units_block_los`` says they block
+    (CCN); a unit moved or placed in ASL or V&V changes no LOS and no table here (cached)."""
+    cached = LOS_CACHE.entries(board).get("_los_kinds")
+    if cached is None:
+        cached = ("smoke", "vehicles", "units") if board_arrays(board)[11] else ("smoke", "vehicles")
+        LOS_CACHE.entries(board)["_los_kinds"] = cached
+    return cached
 
 
 def counter_tables(board, counters, *, bulk: bool = True):
@@ -57,7 +68,9 @@ def query_tables(board, unit_index: int) -> tuple:
 def prepared_tables(board, state: GameState):
     """The kernel tables of a :class:`GameState`, built on first use and then brought up to date
     by rewriting the entries of the hexes changed since (one kernel call over the changed hexes,
-    nothing over the whole map)."""
+    nothing over the whole map), of the changes that can alter a LOS only (:func:`los_kinds`: a unit's
+    move rewrites nothing where units do not block).  Rewriting every hex is what building the
+    tables costs, so the update never costs more than a new build."""
     prepared = state.prepared.get("los")
     if prepared is None or prepared[0] is not board:
         tables = with_inert(board, counter_values(board, state))  # (checks the state belongs to the board)
@@ -65,7 +78,9 @@ def prepared_tables(board, state: GameState):
         return tables
     _, version, tables = prepared
     if version != state.version:
-        update_tables(board, state, tables, state.changed_since(version))
+        changed = state.changed_since(version, los_kinds(board))
+        if changed.size:
+            update_tables(board, state, tables, changed)
         prepared[1] = state.version
     return tables
 

@@ -30,7 +30,7 @@ from kernel.line_of_sight._sweep.run import source_rows
 from kernel.line_of_sight.depiction import ART_MODELS, best_of_sources, checked_model
 from kernel.line_of_sight.inputs import cover_of, every_hex, target_level_array
 from kernel.line_of_sight.results import BLOCKED, FieldOfFire, _plain
-from kernel.maps.counters import GameState
+from kernel.maps.counters import GameState, known_side
 from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
 
@@ -160,6 +160,10 @@ class ThreatMap:
     def seen(self) -> np.ndarray:
         return self.count > 0
 
+    def __repr__(self) -> str:
+        return (f"<ThreatMap of {len(self.sources)} source(s): {int(np.count_nonzero(self.count))} hexes seen, "
+                f"by at most {int(self.count.max(initial=0))}>")
+
     def to_dict(self) -> dict:
         """Every array as lists (JSON-ready)."""
         return {"count": _plain(self.count), "hindrance": _plain(self.hindrance), "sources": _plain(self.sources),
@@ -171,6 +175,7 @@ def enemy_hexes(counters, enemies_of, what: str) -> np.ndarray:
     if not isinstance(counters, GameState):
         raise TypeError(f"{what}: enemies_of={enemies_of!r} needs counters= a kernel.GameState with units "
                         f"placed by side, not {type(counters).__name__}")
+    known_side(counters, enemies_of, f"{what}: enemies_of")
     return counters.units_not_of(enemies_of)
 
 

@@ -1,11 +1,11 @@
 """A LOS report for people: the ends' levels and range, the steps that matter, the blind-hex arithmetic.
 
-:meth:`kernel.LOSResult.explain` lists every step of a trace, most of them
-"no effect".  :func:`los_report` keeps its verdict line, adds the ends'
-levels and the range, and lists only the steps that change something (a
-hindrance, a blind hex, a block), each with its ranges from both ends and
-its level; for an ASL blind hex it writes the A6.4 arithmetic of
-``docs/los-semantics.md`` (section 2) with the numbers of this LOS, in levels.
+:func:`los_report` is the text of :meth:`kernel.LOSResult.explain` and of
+``hexkernel los --explain``: the verdict line, the ends' levels and the
+range, and only the steps that change something (a hindrance, a blind hex,
+a block), each with its ranges from both ends and its level; for an ASL
+blind hex it writes the A6.4 arithmetic of ``docs/los-semantics.md``
+(section 2) with the numbers of this LOS, in levels.
 
 The arithmetic's text lives here and only here, as module-level templates with
 named ``{placeholders}`` filled by :meth:`str.format` (:func:`blind_arithmetic`
@@ -30,7 +30,7 @@ Their placeholders and units:
     the blind zone in hexes: the lower end is blind when ``rT ≤ zone``.
 
 :func:`blind_values` gives the numbers as a dict keyed by these names.  With
-``all_steps=True`` every step is listed, as in ``explain()``.
+``all_steps=True`` every step is listed, those with no effect too.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     >>> print(los_report(board, kernel.los(board, "71I4", "71I6")))  # doctest: +ELLIPSIS
     LOS 71I4 -> 71I6 (asl): clear; hindrance +0; target cover 0...
       viewer 71I4: ground level 3; target 71I6: ground level 1; range 2
-      no step has an effect (1 step; --all-steps lists it)
+      no step has an effect (1 step; all_steps=True or --all-steps lists it)
     """
     ia, la = board.location(result.viewer)
     ib, lb = board.location(result.target)
@@ -160,7 +160,7 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     def where(index, level):
         return f"ground level {int(board.ground_level[index])}" + (f", building level {level}" if level else "")
 
-    lines = [result.explain().splitlines()[0],
+    lines = [result.headline,
              f"  viewer {result.viewer}: {where(ia, la)}; target {result.target}: {where(ib, lb)}; "
              f"range {board.distance(ia, ib)}"]
     matter = [s for s in result.steps if all_steps or s.effect != "none" or s.hindrance]
@@ -179,10 +179,11 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     if not result.steps:
         lines.append("  (no hex between the two ends affects this LOS)")
     elif not matter:
-        lines.append(f"  no step has an effect ({hidden} step{'s' if hidden > 1 else ''}; --all-steps lists "
-                     f"{'them' if hidden > 1 else 'it'})")
+        lines.append(f"  no step has an effect ({hidden} step{'s' if hidden > 1 else ''}; all_steps=True or "
+                     f"--all-steps lists {'them' if hidden > 1 else 'it'})")
     elif hidden:
-        lines.append(f"  ({hidden} more steps with no effect; --all-steps lists them)")
+        lines.append(f"  ({hidden} more step{'s' if hidden > 1 else ''} with no effect; all_steps=True or --all-steps "
+                     f"lists {'them' if hidden > 1 else 'it'})")
     return "\n".join(lines)
 
 

@@ -124,6 +124,12 @@ class LOSResult:
     ruleset: str
     model: str = "hex"
     step_decoder: Callable[[], list[LOSStep]] | None = field(default=None, repr=False, compare=False)
+    #: The board the LOS was traced on (for :meth:`explain`'s levels and ranges; None: the steps alone).
+    board: object = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        verdict = "clear" if self.visible else f"blocked at {self.blocked_at_name} ({self.reason_name})"
+        return f"<LOSResult {self.viewer} -> {self.target}: {verdict}; hindrance +{self.hindrance}, range {self.range}>"
 
     @property
     def reason_name(self) -> str | None:
@@ -147,29 +153,62 @@ class LOSResult:
         >>> type(data["steps"])
         <class 'list'>
         """
-        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "step_decoder"}
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("step_decoder", "board")}
         data["reason_name"] = self.reason_name
         data["steps"] = [asdict(step) for step in self.steps]
         return data
 
-    def explain(self) -> str:
-        """A LOS report: every hex that mattered, its effect and the rule.
+    @property
+    def headline(self) -> str:
+        """The verdict in one line: the ends, the ruleset (and model), blocked or clear, hindrance, cover.
 
         >>> import kernel
         >>> board = kernel.load("default")
-        >>> print(kernel.los(board, "71I4", "71I6").explain().splitlines()[0])  # doctest: +ELLIPSIS
-        LOS 71I4 -> 71I6 (asl): ...
+        >>> kernel.los(board, "71I4", "72M6").headline
+        'LOS 71I4 -> 72M6 (asl): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3'
         """
         verdict = "clear" if self.visible else f"BLOCKED at {self.blocked_at_name} ({self.reason_name})"
         model = "" if self.model == "hex" else f", {self.model} model"
-        lines = [f"LOS {self.viewer} -> {self.target} ({self.ruleset}{model}): {verdict}; "
-                 f"hindrance +{self.hindrance}; target cover {self.cover}"
-                 + ("; continuous slope" if self.continuous_slope else "")]
+        return (f"LOS {self.viewer} -> {self.target} ({self.ruleset}{model}): {verdict}; "
+                f"hindrance +{self.hindrance}; target cover {self.cover}"
+                + ("; continuous slope" if self.continuous_slope else ""))
+
+    def explain(self, all_steps: bool = False) -> str:
+        """The LOS report of ``hexkernel los --explain``, the same text: the :attr:`headline`, the ends'
+        levels and the range, and the steps that matter (a hindrance, a blind hex, a block), each with
+        its rule, its ground level and ranges, and for an ASL blind hex the A6.4 arithmetic with this
+        LOS's numbers (:func:`kernel.line_of_sight.report.los_report`).
+
+        Parameters
+        ----------
+        all_steps : bool
+            List every step of the trace, those with no effect too (``--all-steps``).
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> print(kernel.los(board, "71I4", "72M6").explain())  # doctest: +ELLIPSIS
+        LOS 71I4 -> 72M6 (asl): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3
+          viewer 71I4: ground level 3; target 72M6: ground level 0; range 36
+          72G6     interior          blind [A6.4 blind hex]  (ground level 0; range 30 from the viewer, 6 to the target)
+                   A6.4: higher end 71I4 at level 3, lower end 72M6 at level 0; rS = 30, rT = 6
+                   obstacle top O = level 1; blind zone = ... = 6 hexes; rT = 6 ≤ 6: blind
+          72K6     interior          blind [A6.4 blind hex]  (ground level 0; range 34 from the viewer, 2 to the target)
+        ...
+          (33 more steps with no effect; all_steps=True or --all-steps lists them)
+        """
+        if self.board is not None:
+            from kernel.line_of_sight.report import los_report
+
+            return los_report(self.board, self, all_steps=all_steps)
+        lines = [self.headline]  # a result made without its board: the steps alone
         for step in self.steps:
-            what = step.effect_text
-            drm = f" +{step.hindrance}" if step.hindrance else ""
-            rule = f" [{step.rule}]" if step.rule != "-" else ""
-            lines.append(f"  {step.hex:<8} {step.kind:<17} {what}{drm}{rule}")
+            if all_steps or step.effect != "none" or step.hindrance:
+                what = step.effect_text
+                drm = f" +{step.hindrance}" if step.hindrance else ""
+                rule = f" [{step.rule}]" if step.rule != "-" else ""
+                lines.append(f"  {step.hex:<8} {step.kind:<17} {what}{drm}{rule}")
         if not self.steps:
             lines.append("  (no hex between the two ends affects this LOS)")
         return "\n".join(lines)
@@ -209,6 +248,10 @@ class PairsResult:
     range: np.ndarray
     cover: np.ndarray
     names: tuple = field(default=(), repr=False, compare=False)  # the board's hex names, for blocked_at_name
+
+    def __repr__(self) -> str:
+        return (f"<PairsResult of shape {self.visible.shape}: {int(self.visible.sum())} of {self.visible.size} "
+                f"pairs visible>")
 
     def reshape(self, shape) -> "PairsResult":
         """The same result with every array reshaped (the cross product's ``(K, M)``)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from kernel.line_of_sight._hex import queries as K_fields
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight._templates.tracer import trace  # noqa: F401 (the pictures' and warm's path to it)
-from kernel.line_of_sight.counters import counter_tables, query_tables
+from kernel.line_of_sight.counters import counter_tables, los_kinds, query_tables
 from kernel.maps.counters import GameState
 from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
 from kernel.maps.locations import location
@@ -87,7 +87,7 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
         visible=not blocked, hindrance=int(total), blocked_at=at, blocked_at_name=board.names[at] if at >= 0 else None,
         reason=int(reason) if blocked else 0, blind=bool(blind), continuous_slope=bool(slope),
         cover=cover, range=hexes, ruleset=board.ruleset.name,
-        step_decoder=lambda: decoded_steps(board, records),
+        step_decoder=lambda: decoded_steps(board, records), board=board,
     )
 
 
@@ -150,8 +150,13 @@ def visible_arguments(board, counters) -> tuple:
         return cached
     if isinstance(counters, GameState):
         kept = counters.prepared.get("visible")
-        if kept is not None and kept[0] is board and kept[1] == counters.version:
-            return kept[2]
+        if kept is not None and kept[0] is board:
+            if kept[1] == counters.version:
+                return kept[2]
+            if not counters.changed_since(kept[1], los_kinds(board)).size:  # units moved, where they do not block
+                counter_tables(board, counters)  # the prepared tables' version moves on too
+                counters.prepared["visible"] = (board, counters.version, kept[2])
+                return kept[2]
         arguments = visible_tables(board) + counter_tables(board, counters)  # brings them up to date
         counters.prepared["visible"] = (board, counters.version, arguments)
         return arguments
@@ -199,5 +204,5 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
         visible=not blocked, hindrance=total, blocked_at=int(at), blocked_at_name=board.names[at] if at >= 0 else None,
         reason=int(reason) if blocked else 0, blind=reason == rules.R_BLIND, continuous_slope=slope,
         cover=cover, range=hexes, ruleset=board.ruleset.name, model="vasl" if per_range else "depiction",
-        step_decoder=steps,
+        step_decoder=steps, board=board,
     )

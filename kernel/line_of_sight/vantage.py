@@ -112,6 +112,11 @@ class Coverage:
     clear: np.ndarray
     mean_hindrance: np.ndarray
 
+    def __repr__(self) -> str:
+        most = int(self.seen.max(initial=0))
+        return (f"<Coverage of {len(self.targets)} target hex{'' if len(self.targets) == 1 else 'es'} from {len(self.hexes)} Locations: the best sees "
+                f"{most}>")
+
     def ranking(self) -> np.ndarray:
         """Location rows, best first: most targets seen, then most seen clear, then least mean hindrance,
         then hex order."""

@@ -80,7 +80,7 @@ def pixel_point(x, y, width, height, half):
     return x + half, y + half
 
 
-@jit_parallel(split=("px", "py", "out"), min_part=4096)
+@jit_parallel(split=("px", "py", "out"), min_part=4096, work=lambda px, *rest: 0.02 * px.shape[0])
 def pixel_hexes_kernel(px, py, cell_index, lat_x, lat_y, out):
     """:func:`pixel_hex` of each pixel ``(px[k], py[k])`` into ``out[k]`` (each item its own entry)."""
     for k in range(px.shape[0]):
@@ -102,7 +102,8 @@ def nearest_hexside(dx, dy):
     return direction, best_gap
 
 
-@jit_parallel(count=lambda covered, *rest: covered.shape[0], min_part=16)
+@jit_parallel(count=lambda covered, *rest: covered.shape[0], min_part=16,
+              work=lambda covered, *rest: 0.05 * covered.size)
 def rasterise_kernel(lo, hi, covered, cell_index, lat_x, lat_y, hex_class, side_class, ground, half, out_class,
                      out_level):
     """Every pixel ``[y, x]`` not ``covered``, at its point (:func:`pixel_point` with ``half``): the class of

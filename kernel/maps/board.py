@@ -270,31 +270,71 @@ class Board:
         return np.array([self.index(name) for name in names], dtype=HEX_INDEX)
 
     def distance(self, a, b):
-        """Range in hexes between hexes ``a`` and ``b`` (names or indices; equal-length sequences or
-        arrays give an int32 array, two hexes an int).
+        """Range in hexes between hexes ``a`` and ``b`` (names or indices): two hexes give an int; arrays
+        or sequences of hexes give an int32 array, broadcast against each other as numpy does (one hex
+        against many, equal shapes pair by pair, a column ``(K, 1)`` against a row ``(M,)`` every pair).
+
+        Raises
+        ------
+        ValueError
+            The shapes of ``a`` and ``b`` do not broadcast.
 
         Examples
         --------
+        >>> import numpy as np
         >>> from kernel import load
         >>> board = load("71")
         >>> board.distance("71I4", "71I6"), board.distance(["71I4", "71I4"], ["71Q5", "71I4"]).tolist()
         (2, [8, 0])
+        >>> board.distance(["71I6", "71Q5"], "71I4").tolist()        # many against one
+        [2, 8]
+        >>> board.distance(np.array([["71I4"], ["71I5"]]), ["71I4", "71I6", "71Q5"]).tolist()   # every pair
+        [[0, 2, 8], [1, 1, 8]]
         """
-        scalar = not isinstance(a, (list, tuple, np.ndarray)) and not isinstance(b, (list, tuple, np.ndarray))
-        ia = self.indices([a] if scalar else a)
-        ib = self.indices([b] if scalar else b)
-        if ia.shape != ib.shape:
-            raise ValueError(f"distance: a has {ia.shape[0]} hexes and b {ib.shape[0]}: expected equal lengths")
-        result = self.index_distance(ia, ib)
-        return int(result[0]) if scalar else result
+        n = len(self.names)
+        if type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n:  # an engine's loop: no arrays
+            col, y = self.col, self.y
+            across = abs(int(col[b]) - int(col[a]))
+            return max(across, (across + abs(int(y[b]) - int(y[a]))) // 2)
+        ia, ib = self._hex_array(a, "a"), self._hex_array(b, "b")
+        if ia.ndim == 0 and ib.ndim == 0:
+            return int(self.index_distance(ia, ib))
+        try:
+            return self.index_distance(ia, ib)
+        except ValueError:
+            raise ValueError(f"distance: a has shape {ia.shape} and b {ib.shape}: expected shapes that broadcast "
+                             "(equal, one hex against many, or (K, 1) against (M,))") from None
+
+    def _hex_array(self, hexes, what: str) -> np.ndarray:
+        """Hex indices of one hex (a 0-d array) or of an array or sequence of hexes (any shape), checked."""
+        if type(hexes) is np.ndarray and hexes.dtype.kind in "iu":  # the common case first
+            if hexes.size and (hexes.min() < 0 or hexes.max() >= len(self.names)):
+                bad = hexes[(hexes < 0) | (hexes >= len(self.names))].ravel()[0]
+                raise IndexError(f"distance: {what}: hex index {int(bad)} out of range: expected 0..{len(self) - 1}")
+            return hexes
+        if isinstance(hexes, (str, int, np.integer)) and not isinstance(hexes, (bool, np.bool_)):
+            return np.asarray(self.index(hexes), HEX_INDEX)
+        array = np.asarray(hexes) if isinstance(hexes, (list, tuple, np.ndarray)) else None
+        if array is None:
+            raise TypeError(f"distance: {what} is {hexes!r}: expected a hex (a name or an index) or hexes")
+        if array.dtype.kind in "iu":
+            if array.size and (array.min() < 0 or array.max() >= len(self)):
+                bad = array[(array < 0) | (array >= len(self))].ravel()[0]
+                raise IndexError(f"distance: {what}: hex index {int(bad)} out of range: expected 0..{len(self) - 1}")
+            return array.astype(HEX_INDEX, copy=False)
+        if array.size == 0:
+            return array.astype(HEX_INDEX)
+        if array.dtype.kind not in "UO":
+            raise TypeError(f"distance: {what} has dtype {array.dtype}: expected hex names or indices")
+        return np.array([self.index(name) for name in array.ravel().tolist()], HEX_INDEX).reshape(array.shape)
 
     def index_distance(self, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-        """Range in hexes between equal-length arrays of hex indices that are already checked
+        """Range in hexes between arrays of hex indices of one shape that are already checked
         (as :meth:`indices` returns them): :meth:`distance` without the checks, for wrappers
-        that have validated their input once (int32 array)."""
-        dcol = np.abs(self.col[ib].astype(np.int64) - self.col[ia])
-        half = (dcol + np.abs(self.y[ib].astype(np.int64) - self.y[ia])) // 2
-        return np.maximum(dcol, half).astype(np.int32)
+        that have validated their input once (int32 array; the two broadcast against each other)."""
+        col, y = self.col, self.y  # int32: a difference of two fits
+        across = np.abs(col[ib] - col[ia])
+        return np.maximum(across, (across + np.abs(y[ib] - y[ia])) >> 1)
 
     def adjacent(self, hex_) -> list[int]:
         """Indices of the hexes next to ``hex_`` (name or index) on this map, by hexside direction 0..5.

@@ -33,10 +33,15 @@ import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
+from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes, sides_text as _sides_text
+from kernel.maps.counter_checks import hexes_text as hexes, known_side
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 
-__all__ = ["COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM", "MAX_SMOKE_HEIGHT",
-           "counter_values"]
+__all__ = ["CHANGE_KINDS", "COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM",
+           "MAX_SMOKE_HEIGHT", "counter_values"]
+
+SMOKE, VEHICLES, UNITS = range(3)  # the codes of CHANGE_KINDS (:meth:`GameState.changed_since`'s ``kinds``)
 
 
 @dataclass
@@ -66,6 +71,10 @@ class Counters:
     units: np.ndarray | None = None
     #: The board whose hex names :meth:`on` read (None when built from arrays); used on another board, refused.
     board: object = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        return (f"<Counters: SMOKE in {hexes(self.smoke)}, vehicles in {hexes(self.vehicles)}, units in "
+                f"{hexes(self.units)}>")
 
     @classmethod
     def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
@@ -136,53 +145,6 @@ class Counters:
 
 
 
-def _checked_int(value, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} is {value!r}: expected an integer {low}..{high}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{what} is {int(value)}: expected {low}..{high}")
-    return int(value)
-
-
-def checked_smoke_drm(value, what: str = "smoke") -> int:
-    """A SMOKE DRM, checked to be an integer 0..MAX_SMOKE_DRM."""
-    return _checked_int(value, what, 0, MAX_SMOKE_DRM)
-
-
-def checked_smoke_height(value, what: str = "smoke_height") -> int:
-    """A SMOKE height in levels, checked to be an integer 0..MAX_SMOKE_HEIGHT."""
-    return _checked_int(value, what, 0, MAX_SMOKE_HEIGHT)
-
-
-def checked_counter_array(board, value, name: str, dtype, default, high: int | None = None) -> np.ndarray:
-    """One of a :class:`Counters`' arrays, checked (shape, integers, range) and converted to ``dtype``."""
-    n = len(board)
-    if value is None:
-        return np.full(n, default, dtype=dtype)
-    array = np.asarray(value)
-    if array.shape != (n,):
-        raise ValueError(f"counters.{name} has shape {array.shape}: expected ({n},), one value per hex")
-    if dtype is np.bool_:
-        if array.dtype.kind == "b":
-            return np.ascontiguousarray(array, dtype=np.bool_)
-        if array.dtype.kind not in "iu":
-            raise ValueError(f"counters.{name} has dtype {array.dtype}: expected bool (or integers 0 and 1)")
-        wrong = np.flatnonzero((array != 0) & (array != 1))
-        if wrong.size:
-            i = int(wrong[0])
-            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: expected bool (or 0 and 1)")
-        return np.ascontiguousarray(array, dtype=np.bool_)
-    if array.dtype.kind not in "iub":
-        raise ValueError(f"counters.{name} has dtype {array.dtype}: expected integers")
-    if array.size:
-        low, top = int(array.min()), int(array.max())
-        if low < 0 or (high is not None and top > high):
-            i = int(np.flatnonzero((array < 0) | (array > (high if high is not None else top)))[0])
-            raise ValueError(f"counters.{name} is {int(array[i])} in {board.names[i]}: "
-                             f"expected 0..{high if high is not None else 'any'}")
-    return np.ascontiguousarray(array, dtype=dtype)
-
-
 def counter_values(board, counters):
     """Validated per-hex arrays of a :class:`Counters` or :class:`GameState`:
     ``(smoke DRM, smoke height in levels, vehicles, units)``."""
@@ -223,6 +185,13 @@ class GameState:
     board : Board
     counters : Counters, optional
         Initial counters.
+    sides : sequence of str, optional
+        The sides of the game (``("allies", "axis")``).  A side is known to
+        the state when it is declared here or a unit of it has been placed;
+        asking for the units of a side it does not know
+        (:meth:`units_of`, ``enemies_of=``) is an error that lists the
+        sides it knows, so a misspelt side cannot pass for one with no
+        units.
 
     Examples
     --------
@@ -238,8 +207,11 @@ class GameState:
     3
     """
 
-    def __init__(self, board, counters: Counters | None = None):
+    def __init__(self, board, counters: Counters | None = None, *, sides=None):
         self.board = board
+        if isinstance(sides, str):
+            raise TypeError(f"sides is {sides!r}: expected a sequence of side names, such as ('allies', 'axis')")
+        self._known_sides = {_checked_side(side, "GameState") for side in (sides or ())} - {None}
         n = len(board)
         if counters is None:
             smoke, height = np.zeros(n, HINDRANCE), np.full(n, DEFAULT_SMOKE_HEIGHT, HINDRANCE)
@@ -253,11 +225,18 @@ class GameState:
         #: hex -> {side: count} of its units (None: units placed without a side, or from ``counters``).
         self._unit_sides: dict[int, dict] = {int(h): {None: 1} for h in np.flatnonzero(self._units)}
         self._changes: list[int] = []
+        self._change_kinds: list[int] = []  # per change, its kind: an index into CHANGE_KINDS
         self._smoke_changes: list[int] = []  # the hexes whose SMOKE changed, in order (movement reads only these)
         #: Kernel tables prepared from this state, by the module that owns them (each with the version it reflects).
         self.prepared: dict = {}
         #: Held by every change and by every query on the state (module docstring, "Threads").
         self.lock = threading.RLock()
+
+    def __repr__(self) -> str:
+        sides = ", ".join(f"{side} in {hexes(self.units_of(side) >= 0)}" for side in self.sides)
+        return (f"<GameState of {len(self.board)} hexes at version {self.version}: SMOKE in {hexes(self._smoke)}, "
+                f"vehicles in {hexes(self._vehicles)}, units in {hexes(self._units)}" + (f" ({sides})" if sides else "")
+                + ">")
 
     # --- read-only views -------------------------------------------------------------------------
     @property
@@ -299,11 +278,30 @@ class GameState:
                              "a SMOKE version this state has had")
         return np.array(sorted(set(self._smoke_changes[smoke_version:])), np.int64)
 
-    def changed_since(self, version: int) -> np.ndarray:
-        """Hex indices (int64, ascending, each once) changed after :attr:`version` was ``version``."""
+    def changed_since(self, version: int, kinds=None) -> np.ndarray:
+        """Hex indices (int64, ascending, each once) changed after :attr:`version` was ``version``.
+
+        ``kinds`` (a name of :data:`CHANGE_KINDS` or a sequence of them;
+        None: every kind) keeps only the changes of those counters: a
+        consumer that reads no units (LOS where units do not block it)
+        asks for ``("smoke", "vehicles")`` and skips the units' moves.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("71")
+        >>> state = kernel.GameState(board)
+        >>> state.place_unit("71I4", side="axis"); state.move_unit("71I4", "71I5"); state.place_smoke("71J5", 2)
+        >>> [board.name(h) for h in state.changed_since(0)], [board.name(h) for h in state.changed_since(0, "smoke")]
+        (['71I4', '71I5', '71J5'], ['71J5'])
+        """
         if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or not 0 <= version <= self.version:
             raise ValueError(f"version is {version!r}: expected 0..{self.version}, a version this state has had")
-        return np.array(sorted(set(self._changes[version:])), np.int64)
+        if kinds is None:
+            return np.array(sorted(set(self._changes[version:])), np.int64)
+        wanted = _kind_codes(kinds)
+        return np.array(sorted({h for h, kind in zip(self._changes[version:], self._change_kinds[version:])
+                                if kind in wanted}), np.int64)
 
     def counters(self) -> Counters:
         """A copy of the current counters as a :class:`Counters`."""
@@ -312,20 +310,30 @@ class GameState:
     # --- units by side ------------------------------------------------------------------------------
     @property
     def sides(self) -> tuple:
-        """The sides of the units on the map (sorted; units placed without a side are in none)."""
-        return tuple(sorted({side for by_side in self._unit_sides.values() for side in by_side if side is not None}))
+        """The sides the state knows (sorted): those declared (``sides=``) and those of every unit placed."""
+        return tuple(sorted(self._known_sides))
 
     def units_of(self, side) -> np.ndarray:
-        """Hex indices (int32, ascending) holding at least one unit of ``side``."""
-        side = _checked_side(side, "units_of")
+        """Hex indices (int32, ascending) holding at least one unit of ``side`` (a side the state knows, or
+        None: the units placed without a side).
+
+        Raises
+        ------
+        ValueError
+            ``side`` is a side the state does not know (see :attr:`sides`).
+        """
+        side = self._known_side(side, "units_of")
         return np.array(sorted(h for h, by_side in self._unit_sides.items() if by_side.get(side)), np.int32)
 
     def units_not_of(self, side) -> np.ndarray:
         """Hex indices (int32, ascending) holding a unit of a side other than ``side`` (its enemies;
-        units placed without a side are nobody's enemy)."""
-        side = _checked_side(side, "units_not_of")
+        units placed without a side are nobody's enemy); ``side`` as for :meth:`units_of`."""
+        side = self._known_side(side, "units_not_of")
         return np.array(sorted(h for h, by_side in self._unit_sides.items()
                                if any(n and s is not None and s != side for s, n in by_side.items())), np.int32)
+
+    def _known_side(self, side, call: str):
+        return known_side(self, side, call)
 
     def units_in(self, hex_) -> dict:
         """``{side: count}`` of the units in one hex (``None``: units placed without a side)."""
@@ -350,8 +358,7 @@ class GameState:
                              "expected a hex without SMOKE (remove_smoke it first)")
         self._smoke[h] = drm
         self._height[h] = height
-        self._changes.append(h)
-        self._smoke_changes.append(h)
+        self._log(h, SMOKE)
 
     def remove_smoke(self, hex_) -> None:
         """Take the SMOKE out of a hex (an error if there is none)."""
@@ -359,8 +366,7 @@ class GameState:
         if self._smoke[h] == 0:
             raise ValueError(f"remove_smoke({hex_!r}): no SMOKE in {self.board.names[h]} to remove")
         self._smoke[h] = 0
-        self._changes.append(h)
-        self._smoke_changes.append(h)
+        self._log(h, SMOKE)
 
     def move_smoke(self, source, target) -> None:
         """Move the SMOKE of one hex (with its DRM and height) to another, which must hold none."""
@@ -377,14 +383,14 @@ class GameState:
 
     def place_vehicle(self, hex_) -> None:
         """Put a vehicle or wreck in a hex (several may share one)."""
-        self._count(self._vehicles, self._index(hex_, "place_vehicle"), +1)
+        self._count(self._vehicles, self._index(hex_, "place_vehicle"), +1, VEHICLES)
 
     def remove_vehicle(self, hex_) -> None:
         """Take one vehicle or wreck out of a hex."""
         h = self._index(hex_, "remove_vehicle")
         if self._vehicles[h] == 0:
             raise ValueError(f"remove_vehicle({hex_!r}): no vehicle in {self.board.names[h]} to remove")
-        self._count(self._vehicles, h, -1)
+        self._count(self._vehicles, h, -1, VEHICLES)
 
     def move_vehicle(self, source, target) -> None:
         """Move one vehicle or wreck between hexes."""
@@ -392,14 +398,16 @@ class GameState:
         h, to = self._index(source, call), self._index(target, call)
         if self._vehicles[h] == 0:
             raise ValueError(f"{call}: no vehicle in {self.board.names[h]} to move")
-        self._count(self._vehicles, h, -1)
-        self._count(self._vehicles, to, +1)
+        self._count(self._vehicles, h, -1, VEHICLES)
+        self._count(self._vehicles, to, +1, VEHICLES)
 
     def place_unit(self, hex_, side: str | None = None) -> None:
         """Put a unit of ``side`` (a name such as ``"axis"``; None: no side) in a hex (several may share one)."""
         h = self._index(hex_, "place_unit")
         side = _checked_side(side, "place_unit")
-        self._count(self._units, h, +1)
+        if side is not None:
+            self._known_sides.add(side)
+        self._count(self._units, h, +1, UNITS)
         by_side = self._unit_sides.setdefault(h, {})
         by_side[side] = by_side.get(side, 0) + 1
 
@@ -415,7 +423,7 @@ class GameState:
         h, to = self._index(source, call), self._index(target, call)  # checked before anything changes
         moved = self._side_to_take(h, side, call, "move")
         self._take_unit(h, moved)
-        self._count(self._units, to, +1)
+        self._count(self._units, to, +1, UNITS)
         by_side = self._unit_sides.setdefault(to, {})
         by_side[moved] = by_side.get(moved, 0) + 1
 
@@ -445,7 +453,7 @@ class GameState:
             del by_side[side]
         if not by_side:
             del self._unit_sides[h]
-        self._count(self._units, h, -1)
+        self._count(self._units, h, -1, UNITS)
 
     def _index(self, hex_, call: str) -> int:
         """``board.index(hex_)``, its error prefixed with the call that asked."""
@@ -456,22 +464,17 @@ class GameState:
         except (ValueError, IndexError, TypeError) as error:
             raise type(error)(f"{call}: {error}") from None
 
-    def _count(self, counts, h: int, step: int) -> None:
+    def _count(self, counts, h: int, step: int, kind: int) -> None:
         before = int(counts[h])
         counts[h] = before + step
         if (before > 0) != (before + step > 0):  # the tables see only whether there is one
-            self._changes.append(h)
+            self._log(h, kind)
 
-
-def _checked_side(side, call: str):
-    if side is None or (isinstance(side, str) and side):
-        return side
-    raise TypeError(f"{call}: side is {side!r}: expected a side's name (a non-empty string) or None")
-
-
-def _sides_text(by_side: dict) -> str:
-    return ", ".join(f"{n} unit{'s' if n > 1 else ''} of " + ("no side" if s is None else f"side {s!r}")
-                     for s, n in sorted(by_side.items(), key=lambda item: str(item[0])))
+    def _log(self, h: int, kind: int) -> None:
+        self._changes.append(h)
+        self._change_kinds.append(kind)
+        if kind == SMOKE:
+            self._smoke_changes.append(h)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -233,16 +233,15 @@ def search(edge_bounds, edges, state_smoke, state_penalty, n_buckets, start_stat
 
 
 @jit
-def field_kernel(edge_bounds, edges, state_smoke, state_penalty, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
-                 location_offset, bypass_start, deck_location, n_locations, exit_hexes, leave_cost, cot_all,
-                 allowance_all):
-    """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
+def field_starts(n_buckets, start_hexes, start_levels, entry_states, entry_costs, location_offset):
+    """The start states of a field: ``(states, costs, is_first, buckets, first_hexes)``.
 
     The starts are Locations (``start_hexes``, ``start_levels``; moving, at
     cost 0, an all-MF move allowed) and entries from off the map
-    (``entry_states`` at ``entry_costs`` whole half MF).  Runs :func:`search`
-    and :func:`field_outputs`; ``state_cost`` and ``cost`` are float64 MF
-    with ``inf`` for unreachable.
+    (``entry_states`` at ``entry_costs`` whole half MF); ``buckets`` is
+    ``n_buckets`` grown to the spread of the start costs, ``first_hexes``
+    the start hexes at ground level (leaving the map from them may be an
+    all-MF move).
     """
     n_starts = start_hexes.shape[0]
     n_all = n_starts + entry_states.shape[0]
@@ -266,6 +265,23 @@ def field_kernel(edge_bounds, edges, state_smoke, state_penalty, n_buckets, limi
         if start_levels[k] == 0:
             first_hexes[n_first] = start_hexes[k]
             n_first += 1
+    return start_states, start_costs, start_is_first, buckets, first_hexes
+
+
+@jit
+def field_kernel(edge_bounds, edges, state_smoke, state_penalty, n_buckets, limit, start_hexes, start_levels, entry_states, entry_costs,
+                 location_offset, bypass_start, deck_location, n_locations, exit_hexes, leave_cost, cot_all,
+                 allowance_all):
+    """One movement field, all in one call: returns (state_cost, cost, pred, exit_cost, exit_hex).
+
+    The starts are Locations (``start_hexes``, ``start_levels``; moving, at
+    cost 0, an all-MF move allowed) and entries from off the map
+    (``entry_states`` at ``entry_costs`` whole half MF).  Runs :func:`search`
+    and :func:`field_outputs`; ``state_cost`` and ``cost`` are float64 MF
+    with ``inf`` for unreachable.
+    """
+    start_states, start_costs, start_is_first, buckets, first_hexes = field_starts(
+        n_buckets, start_hexes, start_levels, entry_states, entry_costs, location_offset)
     dist, pred = search(edge_bounds, edges, state_smoke, state_penalty, buckets, start_states, start_costs, start_is_first, limit)
     state_cost = np.empty(dist.shape[0], np.float64)
     cost = np.empty(location_offset.shape[0] - 1, np.float64)
@@ -293,7 +309,7 @@ def hex_costs(dist, location_offset, bypass_start, deck_location, n_locations, o
 
 
 # run in parts by the package's threads (numba's parfor lowering of this kernel costs compile time and buys nothing)
-@jit_parallel(split=("sources", "out"))
+@jit_parallel(split=("sources", "out"), work=lambda *arguments: 0.1 * arguments[-1].size)
 def movement_matrix_kernel(edge_bounds, edges, state_smoke, location_offset, bypass_start, deck_location, n_locations, n_buckets,
                            limit, sources, out):
     """One field per source hex, in parallel; source k writes only row k (half-MF uint16)."""

@@ -27,11 +27,12 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 
 import numpy as np
 
 from kernel.movement import _kernels as K
+from kernel.movement._within_allowance import within_allowance_kernel
 from kernel.movement.counters import counter_masks, state_smoke
 from kernel.movement.inputs import NO_ENTRIES, check_allowance, hex_list, start_locations
 from kernel.movement.tables import MovementTables, tables_for
@@ -55,6 +56,8 @@ class MovementField:
         Least cost to every state (see :meth:`state_name`).
     exit_cost : float
         Least cost to leave the map (A2.6), ``inf`` if impossible.
+    allowance : float or None
+        The allowance the field was searched within (None: no limit).
     """
 
     board: object
@@ -65,6 +68,10 @@ class MovementField:
     exit_cost: float
     exit_hex: int
     tables: MovementTables
+    allowance: float | None = None
+    #: Where the costs include penalties within an allowance: ``(best label per state, each label's state, each
+    #: label's predecessor label)``, the paths (kernel.movement._within_allowance); None: ``predecessor`` is.
+    labels: tuple | None = dataclass_field(default=None, repr=False)
 
     def state_name(self, state: int) -> str:
         """Name of a state: a Location (``71I9``, ``71I9h1``, ``+stopped``) or a Bypass (``71F3-71E3``)."""
@@ -164,6 +171,13 @@ class MovementField:
         state = self.target_state(target)
         if not np.isfinite(self.state_cost[state]):
             return None
+        if self.labels is not None:  # the chain of the state's cheapest label
+            best, label_state, label_pred = self.labels
+            path, label = [], int(best[state])
+            while label >= 0:
+                path.append(int(label_state[label]))
+                label = int(label_pred[label])
+            return path[::-1]
         path = [state]
         while self.predecessor[path[-1]] >= 0:
             path.append(int(self.predecessor[path[-1]]))
@@ -198,9 +212,95 @@ class MovementField:
         return {"unit": self.unit, "cost": [float(c) if f else None for c, f in zip(self.cost.tolist(), finite.tolist())],
                 "exit_cost": float(self.exit_cost) if np.isfinite(self.exit_cost) else None}
 
-    def reachable(self, allowance: float) -> np.ndarray:
-        """Boolean array of the hexes whose cost is within ``allowance``."""
-        return self.cost <= allowance
+    @property
+    def location_cost(self) -> np.ndarray:
+        """Per hex, the least cost to be *in* it (its ground Location or, in a bridge hex, its deck):
+        what :meth:`cost_at` gives for a hex, float64, ``inf`` where unreachable; :attr:`cost` is
+        less where bypassing the hex (:attr:`bypass_cost`) is cheaper than entering it.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> field = kernel.movement_field(board, "71I4", unit="infantry")
+        >>> float(field.location_cost[board.index("71P5")]) == field.cost_at("71P5")
+        True
+        """
+        cached = self.__dict__.get("_location_cost")
+        if cached is None:
+            state_cost, offset = self.state_cost, self.board.location_offset[:len(self.board)]
+            cached = np.minimum(state_cost[2 * offset], state_cost[2 * offset + 1])
+            deck = np.flatnonzero(self.board.bridge_deck)
+            cached[deck] = np.minimum(cached[deck], np.minimum(state_cost[2 * offset[deck] + 2],
+                                                               state_cost[2 * offset[deck] + 3]))
+            self.__dict__["_location_cost"] = cached
+        return cached
+
+    @property
+    def bypass_cost(self) -> np.ndarray:
+        """Per hex, the least cost to one of its Bypass positions (moving along a hexside of the hex
+        without entering it, A4.3), float64, ``inf`` where there is none or none is reached."""
+        cached = self.__dict__.get("_bypass_cost")
+        if cached is None:
+            tables = self.tables
+            cached = np.full(len(self.board), np.inf)
+            np.minimum.at(cached, tables.bypass_hex, self.state_cost[2 * tables.n_locations:])
+            self.__dict__["_bypass_cost"] = cached
+        return cached
+
+    @property
+    def reachable(self) -> np.ndarray:
+        """Boolean array of the hexes the field reaches (within its :attr:`allowance`), as
+        :attr:`ConcealedMovement.reachable <kernel.ConcealedMovement>` gives them.
+
+        Calling it, ``field.reachable(allowance)`` (its form in 0.2), still gives
+        ``field.cost <= allowance``, with a ``DeprecationWarning``.
+
+        Examples
+        --------
+        >>> import kernel
+        >>> board = kernel.load("default")
+        >>> field = kernel.movement_field(board, "71I4", unit="infantry", allowance=4)
+        >>> bool((field.reachable == (field.cost <= 4)).all())
+        True
+        """
+        return ReachableHexes.of(self)
+
+    def __repr__(self) -> str:
+        starts = ", ".join(self.state_name(s) for s in self.start_states()[:3])
+        more = " ..." if len(self.start_states()) > 3 else ""
+        limit = f"allowance {self.allowance:g}" if self.allowance is not None else "no allowance"
+        return (f"<MovementField {self.unit} from {starts or 'off the map'}{more}, {limit}: "
+                f"{int(np.isfinite(self.cost).sum())} hexes reached>")
+
+
+class ReachableHexes(np.ndarray):
+    """:attr:`MovementField.reachable`: a plain boolean array that may still be called as the method it was
+    (``reachable(allowance)``, deprecated), for one release; what is computed from it is a plain array."""
+
+    @classmethod
+    def of(cls, field: MovementField) -> "ReachableHexes":
+        mask = np.isfinite(field.cost).view(cls)
+        mask._cost = field.cost
+        return mask
+
+    def __array_finalize__(self, obj):
+        self._cost = None
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        result = np.asarray(array)
+        return result[()] if return_scalar else result
+
+    def __call__(self, allowance: float) -> np.ndarray:
+        import warnings
+
+        if self._cost is None:
+            raise TypeError("this array is not callable: only MovementField.reachable itself keeps the deprecated "
+                            "reachable(allowance) form")
+        warnings.warn("MovementField.reachable(allowance) is deprecated: reachable is an array now (the hexes "
+                      "within the field's allowance), as on ConcealedMovement; for another allowance use "
+                      "field.cost <= allowance", DeprecationWarning, stacklevel=2)
+        return self._cost <= allowance
 
 
 @holding_state
@@ -247,8 +347,9 @@ def penalised_field(board, sources, *, levels=0, unit: str | None = None, allowa
                     counters=None, entry_hexes=None, hex_penalty=None) -> MovementField:
     """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per
     hex, checked by the caller; -1: the hex may not be entered).  With a positive penalty the
-    costs include the penalties and are not bounded by the allowance (it still prices all-MF
-    moves); with penalties of 0 and -1 only, they are MF and bounded as usual."""
+    costs include the penalties, and a path spends at most ``allowance`` MF as in
+    :func:`movement_field` (the cheapest such path: :mod:`kernel.movement._within_allowance`);
+    with penalties of 0 and -1 only, they are MF and bounded as usual."""
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
     starts, start_levels = start_locations(board, sources, levels)
@@ -278,16 +379,20 @@ def penalised_field(board, sources, *, levels=0, unit: str | None = None, allowa
         entry_states, entry_half = np.array(states, np.int64), np.array(costs, np.int64)
     limit = int(2 * allowance) if allowance is not None else K.INF_HALF  # a multiple of 1/2 (checked)
     penalty, buckets = K.NO_PENALTY, tables.n_buckets
+    arguments = (starts, start_levels, entry_states, entry_half, location_offset, tables.bypass_start,
+                 tables.kernel_tables.deck_location, tables.n_locations, tables.exit_hexes, tables.leave_cost,
+                 tables.cot_all, tables.allowance_all)
     if hex_penalty is not None:
         penalty = hex_penalty[tables.state_hex]
         buckets += max(int(hex_penalty.max(initial=0)), 0)  # Dial's queue: the largest edge weight grows
-        if hex_penalty.max(initial=0) > 0:
-            limit = K.INF_HALF
+        if hex_penalty.max(initial=0) > 0 and allowance is not None:  # MF within the allowance, least cost
+            state_cost, cost, pred, exit_cost, exit_hex, *labels = within_allowance_kernel(
+                tables.edge_bounds, tables.edges, extra, penalty, buckets, limit, *arguments)
+            return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables, allowance,
+                                 tuple(labels))
     state_cost, cost, pred, exit_cost, exit_hex = K.field_kernel(
-        tables.edge_bounds, tables.edges, extra, penalty, buckets, limit, starts, start_levels, entry_states,
-        entry_half, location_offset, tables.bypass_start, tables.kernel_tables.deck_location, tables.n_locations,
-        tables.exit_hexes, tables.leave_cost, tables.cot_all, tables.allowance_all)
-    return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables)
+        tables.edge_bounds, tables.edges, extra, penalty, buckets, limit, *arguments)
+    return MovementField(board, unit, cost, state_cost, pred, exit_cost, exit_hex, tables, allowance)
 
 
 def reachable(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,

@@ -71,6 +71,10 @@ class MovementTables:
     state_hex: np.ndarray  # int64 hex of each state
     state_start: np.ndarray  # states of hex h, other than Bypass: 2 * location_offset[h] .. 2 * location_offset[h + 1]
 
+    def __repr__(self) -> str:
+        return (f"<MovementTables {self.unit}: {len(self.edge_bounds) // 2} states ({self.n_locations} Locations, "
+                f"{self.n_bypass} Bypass positions), {len(self.edges)} edges>")
+
     @property
     def n_states(self) -> int:
         return 2 * self.n_locations + self.n_bypass

@@ -1,9 +1,12 @@
 """The picture of a movement field: the cost of each hex, the reachable area and a path.
 
 :func:`movement_picture` draws a :class:`~kernel.MovementField` over the
-muted board: the MF spent to reach each hex (cumulative) written in it and colour-scaled, the
-area within the movement allowance outlined, the start as a red star and
-the cheapest path to a hex (Bypass moves along the hexsides).
+muted board: the MF spent to be in each hex (cumulative: to enter it, what
+``field.cost_at(hex)`` gives) written in it and colour-scaled, and above it,
+where moving along a hexside of the hex without entering it (Bypass, A4.3)
+costs less, that cost after a "B"; the area within the movement allowance
+outlined, the start as a red star and the cheapest path to a hex or
+Location (Bypass moves along the hexsides).
 """
 
 from __future__ import annotations
@@ -57,6 +60,27 @@ def _path_points(board, frame, field, states):
     return xs, ys, kinds
 
 
+def hex_numbers(field, full=None) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`movement_picture` writes in each hex: ``(entered, bypass)`` float64 per hex, the cost
+    to be in the hex (from ``full`` where ``field`` does not reach it: the grey numbers beyond the
+    allowance) and, where it is less, the cost along one of its hexsides (Bypass; ``nan`` elsewhere).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> field = kernel.movement_field(board, "71I4", unit="infantry", allowance=4)
+    >>> entered, bypass = hex_numbers(field)
+    >>> float(entered[board.index("71E4")]) == field.cost_at("71E4")
+    True
+    """
+    entered = np.asarray(field.location_cost, float)
+    if full is not None:
+        entered = np.where(np.isfinite(entered), entered, np.asarray(full.location_cost, float))
+    bypass = np.asarray(field.bypass_cost, float)
+    return entered, np.where(bypass < entered, bypass, np.nan)
+
+
 def _format_cost(value: float) -> str:
     """``4``, ``1.5``, ``10.5``: costs are whole or half MF/MP."""
     return f"{float(value):g}"
@@ -75,8 +99,9 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     allowance : float, optional
         The movement allowance: hexes within it are coloured by cost and the
         reachable area is outlined; costlier hexes are grey.
-    to : hex, optional
-        Draw the cheapest path to this hex (Bypass moves along the hexsides).
+    to : hex or Location, optional
+        Draw the cheapest path to this hex (its Location) or Location (``"71P5h1"``; Bypass moves along
+        the hexsides).
     full : MovementField, optional
         An unlimited field from the same start, to write the cost of hexes
         beyond the allowance (``field`` has ``inf`` there).
@@ -103,23 +128,25 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
 
     frame = Frame(board)
     points = "MF" if board.ruleset.los_model == "asl" else "MP"
-    cost = np.asarray(field.cost, float)
-    shown_cost = cost.copy()
-    if full is not None:
-        beyond_cost = np.asarray(full.cost, float)
-        shown_cost = np.where(np.isfinite(cost), cost, beyond_cost)
+    cost = np.asarray(field.cost, float)   # in the hex or beside it (Bypass), for the reachable area
+    entered = np.asarray(field.location_cost, float)   # in the hex: the number written in it
+    shown_cost, bypass = hex_numbers(field, full)
     finite = np.isfinite(shown_cost)
     limit = float(allowance) if allowance is not None else (float(shown_cost[finite].max()) if finite.any() else 1.0)
     within = np.isfinite(cost) & (cost <= limit + 1e-9)
+    entered_within = np.isfinite(entered) & (entered <= limit + 1e-9)
+    fill_cost = np.where(entered_within, entered, cost)   # a hex reached only beside it: its Bypass cost
+    bypassed = within & np.isfinite(bypass)   # cheaper along a hexside than in the hex: written "B" + cost
     start_states = field.start_states()  # a start may be above ground, e.g. 71P5h1
     starts = np.unique(np.array([board.location_hex[st >> 1] for st in start_states], dtype=np.int64))
     path_states, path_hex, path_field = [], None, field
     if to is not None:
-        path_hex = board.index(to)
-        path_states = field.path_states(path_hex) or []
+        path_hex = board.location(to)[0] if isinstance(to, str) and board.names_a_location(to) else board.index(to)
+        target_name = to if isinstance(to, str) and board.names_a_location(to) else board.names[path_hex]
+        path_states = field.path_states(to) or []
         if not path_states and full is not None:
             path_field = full
-            path_states = full.path_states(path_hex) or []
+            path_states = full.path_states(to) or []
     path_hexes = sorted({int(board.location_hex[s >> 1]) if s < 2 * field.tables.n_locations
                          else int(path_field.tables.bypass_hex[s - 2 * field.tables.n_locations])
                          for s in path_states})
@@ -146,7 +173,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     norm = Normalize(vmin=0.0, vmax=max(limit, 1.0))
     polys = frame.hexagons(0.97)
     if within.any():
-        colours = cmap(norm(np.clip(cost[within], 0, limit)) * 0.8 + 0.05)
+        colours = cmap(norm(np.clip(fill_cost[within], 0, limit)) * 0.8 + 0.05)
         ax.add_collection(PolyCollection(polys[within], facecolors=colours, alpha=0.8, edgecolors="none", zorder=3.5))
     beyond = finite & ~within
     if beyond.any():
@@ -161,13 +188,18 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     name_size = draw_names(page, board)
     value_size = float(np.clip(name_size * 1.5, 2.0, 12.0))
     shown = np.setdiff1d(page.inside(), starts)   # the start's 0 would sit under its star
-    inside = shown[finite[shown] & within[shown]]
-    outside = shown[finite[shown] & ~within[shown]]
-    dark = norm(cost[inside]) * 0.8 + 0.05 > 0.55
+    inside = shown[finite[shown] & entered_within[shown]]
+    outside = shown[finite[shown] & ~entered_within[shown]]
+    dark = norm(fill_cost[inside]) * 0.8 + 0.05 > 0.55
     draw_labels(page, frame.cx[inside], frame.cy[inside] - VALUE_DROP, [_format_cost(shown_cost[i]) for i in inside],
                 size=value_size, colour=["white" if d else "#000000" for d in dark], weight="bold")
     draw_labels(page, frame.cx[outside], frame.cy[outside] - VALUE_DROP,
                 [_format_cost(shown_cost[i]) for i in outside], size=value_size * 0.85, colour="#666666")
+    beside = np.intersect1d(shown, np.flatnonzero(bypassed))
+    if beside.size:   # above the number, clear of the name: the Bypass cost
+        draw_labels(page, frame.cx[beside], frame.cy[beside] + 0.45 * VALUE_DROP,
+                    [f"B{_format_cost(bypass[i])}" for i in beside], size=value_size * 0.7, colour="#4a148c",
+                    weight="bold", halo=max(1.0, value_size * 0.25), zorder=10.5)
     status = []
     if allowance is not None:
         status.append(Line2D([], [], color="#b71c1c", lw=2.5,
@@ -175,6 +207,8 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         if beyond.any():
             status.append(Patch(facecolor="#f3f3f3", edgecolor="#bbbbbb",
                                 label=f"beyond the allowance (grey: {points} it would take)"))
+    if bypassed.any():
+        status.append(Line2D([], [], color="none", label=f"B1: {points} along a hexside, not entering (Bypass)"))
     star = max(8.0, 1.6 * ppu)
     ax.plot(frame.cx[starts], frame.cy[starts], ls="none", marker="*", markersize=star, markerfacecolor=SOURCE_COLOUR,
             markeredgecolor="white", markeredgewidth=max(0.6, star / 14), zorder=12)
@@ -196,7 +230,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
         bx = [x for x, k in zip(xs, kinds) if k == "bypass"]
         by = [y for y, k in zip(ys, kinds) if k == "bypass"]
         path_cost = path_field.state_cost[path_states[-1]]
-        label = f"path to {board.names[path_hex]} ({_format_cost(float(path_cost))} {points})"
+        label = f"path to {target_name} ({_format_cost(float(path_cost))} {points})"
         if dashed:
             label += ", beyond the allowance"
         status.append(Line2D([], [], color="#d50000", lw=2, ls="--" if dashed else "-", marker="o", markersize=4,
@@ -207,7 +241,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
             status.append(Line2D([], [], ls="none", marker="D", markerfacecolor="#ffeb3b", markeredgecolor="#d50000",
                                  markersize=7, label="Bypass: along the hexside"))
     elif to is not None:
-        status.append(Line2D([], [], color="none", label=f"{board.names[path_hex]}: not reachable"))
+        status.append(Line2D([], [], color="none", label=f"{target_name}: not reachable"))
     draw_board_labels(page, board)
     from kernel.render.counter_marks import draw_counters
 
@@ -215,7 +249,7 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     page.legend(status + handles, right=0.64)
     page.colorbar(ScalarMappable(norm=Normalize(0, max(limit, 1.0)),
                                  cmap=_truncated(cmap, 0.05, 0.85)),
-                  f"{points} spent to reach the hex (cumulative, {field.unit})")
+                  f"{points} spent to be in the hex (cumulative, {field.unit})")
     return page.figure
 
 

@@ -33,6 +33,8 @@ reference_movement(board, starts, unit_class, *, allowance=None, smoke=None, uni
                    entry_hexes=()) -> dict
     (``starts``: hexes, and/or Locations as ``(hex, level)`` or ``"2I9h1"``)
 path_cost(board, path, unit_class, *, allowance=None, smoke=None, units=None, starts=None) -> float
+reference_penalised_within(board, start, unit_class, *, allowance, penalised_hexes, penalty, smoke=None,
+                           units=None) -> dict
 
 Helpers (spec steps, usable on their own): ``cot``, ``hexside_cost``,
 ``apply_elevation``, ``enter_cost``, ``level_cost``, ``bypass_cost``,
@@ -841,6 +843,54 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
         "exit_path": exit_path,
         "graph": graph,
     }
+
+
+def reference_penalised_within(board, start: int, unit_class: str, *, allowance: float, penalised_hexes,
+                               penalty: float, smoke=None, units=None) -> dict:
+    """Least cost from ground hex ``start`` when entering any state of a hex of ``penalised_hexes`` costs
+    ``penalty`` MF on top of its MF, over the paths that spend at most ``allowance`` MF (``smoke`` and
+    ``units`` as for :func:`reference_movement`).
+
+    A plain search over pairs (state, MF spent): every pair is a node of its own, searched with
+    :mod:`heapq` by cost (MF plus penalties); a path whose MF would pass the allowance is not taken.
+    Returns ``{"cost": float64 per hex (least over its ground Location, its Bypass positions and a
+    bridge deck, inf where no path fits), "paths": {hex: the nodes of a cheapest path},
+    "spent": {hex: that path's MF}}``.
+    """
+    import heapq
+
+    units = _clear_starts(board, units, [int(start)])
+    graph = build_state_graph(board, unit_class, smoke=smoke, units=units, allowance=allowance)
+    ctx = make_context(board, unit_class, smoke=smoke, units=units, allowance=allowance)
+    penalised = {int(h) for h in penalised_hexes}
+    first = loc(int(start), 0, MOVING)
+    best: dict = {}
+    queue = [(0.0, 0.0, 0, first, (first,))]
+    order = 1
+    while queue:
+        cost, spent, _, node, path = heapq.heappop(queue)
+        if (node, spent) in best:
+            continue
+        best[(node, spent)] = (cost, path)
+        for _, target, data in graph.out_edges(node, data=True):
+            if data["all_mf"] and node != first:
+                continue  # all-MF: the first move only
+            now = spent + data["cost"]
+            if now > allowance + 1e-9:
+                continue
+            step = data["cost"] + (penalty if target[1] in penalised else 0.0)
+            heapq.heappush(queue, (cost + step, now, order, target, path + (target,)))
+            order += 1
+    n = len(board.neighbours)
+    result = {"cost": np.full(n, np.inf), "paths": {}, "spent": {}}
+    for (node, spent), (cost, path) in best.items():
+        h = node[1]
+        counts = node[0] == "bypass" or node[2] == 0 or (bridge_deck(ctx, h) and node[2] == deck_level(ctx, h))
+        if counts and cost < result["cost"][h]:
+            result["cost"][h] = cost
+            result["paths"][h] = list(path)
+            result["spent"][h] = spent
+    return result
 
 
 # --------------------------------------------------------------------------- path re-costing

@@ -368,7 +368,8 @@ def pair_buffers(n):
             np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
 
 
-@jit_parallel(count=lambda model, hexes, *rest: (hexes.shape[0] + 1) // 2)
+@jit_parallel(count=lambda model, hexes, *rest: (hexes.shape[0] + 1) // 2,
+              work=lambda model, hexes, *rest: 0.05 * hexes.shape[0] ** 2)
 def los_matrix_kernel(lo, hi, model, hexes, levels, tpl, board_tables, counters, out):
     """Upper triangle of the N x N matrix over Locations (hindrance or BLOCKED).
 
@@ -387,7 +388,7 @@ def los_matrix_kernel(lo, hi, model, hexes, levels, tpl, board_tables, counters,
             _matrix_row(model, other, other + 1, n, hexes, levels, tpl, board_tables, counters, out, other, buffers)
 
 
-@jit_parallel(count=lambda out: out.shape[0], min_part=32)
+@jit_parallel(count=lambda out: out.shape[0], min_part=32, work=lambda out: 0.001 * out.size)
 def mirror_lower(lo, hi, out):
     """Copy the upper triangle into the lower one; each row writes only itself."""
     for i in range(lo, hi):
@@ -400,7 +401,7 @@ CHUNK = 256
 
 
 @jit_parallel(split=("hex_a", "hex_b", "level_a", "level_b", "out_blocked", "out_hindrance", "out_at", "out_reason",
-                     "out_blind", "out_slope"), min_part=CHUNK)
+                     "out_blind", "out_slope"), min_part=CHUNK, work=lambda model, hex_a, *rest: 0.3 * hex_a.shape[0])
 def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
                      out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope):
     """Batch of independent pairs, in chunks; each part of the pairs writes only its own slice."""
@@ -420,7 +421,7 @@ def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, c
 los_pairs_serial = los_pairs_kernel.serial
 
 
-@jit_parallel(split=("out",), offset="row_start")
+@jit_parallel(split=("out",), offset="row_start", work=lambda *arguments: 0.15 * arguments[-1].size)
 def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the full matrix (block-wise output)."""
     n = hexes.shape[0]

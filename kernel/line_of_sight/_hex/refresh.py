@@ -1,4 +1,4 @@
-"""numba kernels that refresh a held LOS matrix after counters changed (private; see
+"""numba kernel that refreshes a held LOS matrix after counters changed (private; see
 :mod:`kernel.line_of_sight.incremental`).
 
 A pair's LOS can change only when a changed hex lies on its trace (its ends
@@ -11,6 +11,13 @@ is each template's last entry (the target's cell offset), ``target_dc``,
 ``target_dy`` its displacement: a template whose target would lie beyond the
 grid (column ``0..col_max``, y ``0..y_max``) is skipped before any lookup, so
 every index read is valid.
+
+:func:`refresh_kernel` lists those pairs first, each once, and gives up
+(returns -1, before evaluating any) when there are more than the caller's
+``cap``: the caller then computes a new matrix, which is cheaper.  A change
+that only adds (SMOKE placed or thickened, a vehicle or a blocking unit
+placed) can only add hindrance or blocks, so a pair already blocked stays
+blocked and is not listed (``skip_blocked``).
 """
 
 from __future__ import annotations
@@ -23,105 +30,119 @@ from kernel.line_of_sight._hex.rules import BLOCKED
 
 
 @jit
-def _candidates(r, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min, target_offset,
-                target_dc, target_dy, col, yv, col_max, y_max, grid, location_start, location_rows, upper, seen, out_rows):
-    """Rows ``c`` of the Locations whose LOS with Location ``r`` may have changed (``c > r`` when
-    ``upper``, else ``c < r``), each once, into ``out_rows``; returns how many.  ``seen`` (uint8,
-    one per row, zero for rows not yet listed) marks the rows listed."""
-    count = 0
-    base = cells[hexes[r]]
+def _list_pairs(symmetric, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min, target_offset,
+                target_dc, target_dy, col, yv, col_max, y_max, grid, location_start, location_rows, prior,
+                skip_blocked, cap, row_start, columns):
+    """Row by row, the Locations ``c`` whose LOS with Location ``r`` may have changed (``c > r`` when
+    ``symmetric``, else every ``c != r``), each once: row ``r``'s are ``columns[row_start[r]:row_start[r + 1]]``.
+    Returns how many, or -1 as soon as there would be more than ``cap``."""
+    n = hexes.shape[0]
+    listed = np.full(n, -1, np.int64)  # listed[c] == r: c is already in row r's list
     n_offsets = inverse_start.shape[0] - 1
-    for k in range(changed_cells.shape[0]):
-        o = changed_cells[k] - base - offset_min
-        if o < 0 or o >= n_offsets:
-            continue
-        for i in range(inverse_start[o], inverse_start[o + 1]):
-            t = inverse_template[i]
-            col_b = col[hexes[r]] + target_dc[t]
-            y_b = yv[hexes[r]] + target_dy[t]
-            if col_b < 0 or col_b > col_max or y_b < 0 or y_b > y_max:
-                continue  # the displacement leads off the grid: no hex there
-            j = grid[base + target_offset[t]]
-            if j < 0:
+    count = 0
+    for r in range(n):
+        row_start[r] = count
+        a = hexes[r]
+        base = cells[a]
+        for k in range(changed_cells.shape[0]):
+            o = changed_cells[k] - base - offset_min
+            if o < 0 or o >= n_offsets:
                 continue
-            for m in range(location_start[j], location_start[j + 1]):
-                c = location_rows[m]
-                if (upper and c > r) or ((not upper) and c < r):
-                    if seen[c] == 0:
-                        seen[c] = 1
-                        out_rows[count] = c
-                        count += 1
+            for i in range(inverse_start[o], inverse_start[o + 1]):
+                t = inverse_template[i]
+                col_b = col[a] + target_dc[t]
+                y_b = yv[a] + target_dy[t]
+                if col_b < 0 or col_b > col_max or y_b < 0 or y_b > y_max:
+                    continue  # the displacement leads off the grid: no hex there
+                j = grid[base + target_offset[t]]
+                if j < 0:
+                    continue
+                for m in range(location_start[j], location_start[j + 1]):
+                    c = location_rows[m]
+                    if c == r or (symmetric and c < r) or listed[c] == r:
+                        continue
+                    listed[c] = r
+                    if skip_blocked and prior[r, c] == BLOCKED:
+                        continue
+                    if count == cap:
+                        return -1
+                    columns[count] = c
+                    count += 1
+    row_start[n] = count
     return count
 
 
 @jit
-def _evaluate_row(model, r, rows, hexes, levels, tpl, board_tables, counters, out):
-    """Pairs ``(r, rows[k])`` into ``out[r, rows[k]]``: hindrance (saturated at 127) or BLOCKED."""
-    count = rows.shape[0]
-    hex_b = np.empty(count, hexes.dtype)
-    level_b = np.empty(count, levels.dtype)
-    for k in range(count):
-        hex_b[k] = hexes[rows[k]]
-        level_b[k] = levels[rows[k]]
-    records, blocked, total, at, reason, blind, slope = pair_buffers(count)
-    evaluate_pairs(model, False, False, hexes[r:r + 1], levels[r:r + 1], 0, hex_b, level_b, 1, tpl,
-                   board_tables, counters, records, blocked, total, at, reason, blind, slope)
-    for k in range(count):
-        if blocked[k]:
-            out[r, rows[k]] = BLOCKED
-        else:
-            out[r, rows[k]] = total[k] if total[k] < 127 else 127
+def template_visits(hexes, cells, changed_cells, inverse_start, offset_min):
+    """How many templates :func:`_list_pairs` looks at for these changed cells (its work, known before it runs)."""
+    n_offsets = inverse_start.shape[0] - 1
+    visits = 0
+    for r in range(hexes.shape[0]):
+        base = cells[hexes[r]]
+        for k in range(changed_cells.shape[0]):
+            o = changed_cells[k] - base - offset_min
+            if 0 <= o < n_offsets:
+                visits += inverse_start[o + 1] - inverse_start[o]
+    return visits
 
 
 @jit
 def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, inverse_start, inverse_template,
                    offset_min, target_offset, target_dc, target_dy, col_max, y_max, location_start, location_rows, tpl,
-                   board_tables, counters, out):
+                   board_tables, counters, skip_blocked, budget, visit_cost, pair_cost, listed_share, out):
     """Recompute, in matrix ``out`` over Locations (``hexes``, ``levels``), every pair whose trace
-    meets a hex of ``changed_cells``; returns the number of pairs evaluated.
+    meets a hex of ``changed_cells`` (module docstring); returns the number of pairs evaluated, or -1
+    (``out`` untouched) where a new matrix is cheaper.
 
-    With ``symmetric`` (ASL, CCN) row ``r`` evaluates its pairs ``c > r`` and
-    :func:`mirror_kernel` then copies them below the diagonal; otherwise
-    every ordered pair is evaluated.  Iteration ``r`` writes only row ``r``.
+    The costs are in units of a new matrix's time per pair, ``budget`` that of the whole matrix:
+    each template looked at while listing the pairs costs ``visit_cost``, each pair evaluated
+    ``pair_cost``.  The templates to look at are counted first (:func:`template_visits`): where
+    their cost, with the pairs they are expected to list (``listed_share`` of them), is over the
+    budget, nothing is listed; else the listing stops as soon as its pairs would cost more than the
+    budget left.
 
-    Serial on purpose (a plain loop over rows): a refresh is about
-    a millisecond of work, and as two parallel regions it stalled for tens
-    of milliseconds whenever a neighbour process held a core (measured in
-    ``bench/bench_game_loop.py``).
+    With ``symmetric`` (ASL, CCN) each pair is evaluated once, from the Location listed first, and
+    written to both of its entries; otherwise every ordered pair is evaluated.
+
+    Serial on purpose (a plain loop over rows): a refresh of one change is about a millisecond of
+    work, and as parallel regions it stalled for tens of milliseconds whenever a neighbour process
+    held a core.
     """
     n = hexes.shape[0]
     grid = tpl[0]
     col = board_tables[0]
     yv = board_tables[1]
-    evaluated = np.zeros(n, np.int64)
+    visits = template_visits(hexes, cells, changed_cells, inverse_start, offset_min)
+    listing = visits * visit_cost
+    if listing + visits * listed_share * pair_cost > budget:
+        return -1
+    cap = np.int64((budget - listing) / pair_cost)
+    row_start = np.empty(n + 1, np.int64)
+    columns = np.empty(max(min(cap, n * n), 1), np.int64)
+    count = _list_pairs(symmetric, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min,
+                        target_offset, target_dc, target_dy, col, yv, col_max, y_max, grid, location_start,
+                        location_rows, out, skip_blocked, cap, row_start, columns)
+    if count <= 0:
+        return count
+    records, blocked, total, at, reason, blind, slope = pair_buffers(n)
+    hex_b = np.empty(n, hexes.dtype)
+    level_b = np.empty(n, levels.dtype)
     for r in range(n):
-        seen = np.zeros(n, np.uint8)
-        rows = np.empty(n, np.int64)
-        count = _candidates(r, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min,
-                            target_offset, target_dc, target_dy, col, yv, col_max, y_max, grid,
-                            location_start, location_rows, True, seen, rows)
-        if not symmetric:
-            count += _candidates(r, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min,
-                                 target_offset, target_dc, target_dy, col, yv, col_max, y_max, grid,
-                                 location_start, location_rows, False, seen, rows[count:])
-        if count == 0:
+        first = row_start[r]
+        listed = row_start[r + 1] - first
+        if listed == 0:
             continue
-        _evaluate_row(model, r, rows[:count], hexes, levels, tpl, board_tables, counters, out)
-        evaluated[r] = count
-    return evaluated.sum()
-
-
-@jit
-def mirror_kernel(hexes, cells, changed_cells, inverse_start, inverse_template, offset_min, target_offset, target_dc,
-                  target_dy, col, yv, col_max, y_max, grid, location_start, location_rows, out):
-    """After :func:`refresh_kernel` (symmetric): copy each refreshed pair ``(c, r)``, ``c < r``,
-    into ``out[r, c]``; iteration ``r`` writes only row ``r``."""
-    n = hexes.shape[0]
-    for r in range(n):
-        seen = np.zeros(n, np.uint8)
-        rows = np.empty(n, np.int64)
-        count = _candidates(r, hexes, cells, changed_cells, inverse_start, inverse_template, offset_min,
-                            target_offset, target_dc, target_dy, col, yv, col_max, y_max, grid,
-                            location_start, location_rows, False, seen, rows)
-        for k in range(count):
-            out[r, rows[k]] = out[rows[k], r]
+        for k in range(listed):
+            hex_b[k] = hexes[columns[first + k]]
+            level_b[k] = levels[columns[first + k]]
+        # the arguments' kinds of the matrix rows' call (pairs._matrix_row): one compiled evaluator for both
+        evaluate_pairs(model, False, False, hexes[r:r + 1], levels[r:r + 1], 0, hex_b[0:listed], level_b[0:listed],
+                       1, tpl, board_tables, counters, records, blocked[:listed], total[:listed], at[:listed],
+                       reason[:listed], blind[:listed], slope[:listed])
+        for k in range(listed):
+            c = columns[first + k]
+            value = BLOCKED if blocked[k] else (total[k] if total[k] < 127 else 127)
+            out[r, c] = value
+            if symmetric:
+                out[c, r] = value
+    return count

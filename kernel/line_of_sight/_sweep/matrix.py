@@ -65,7 +65,7 @@ def spread_stride(items):
 
 # run in parts by the package's threads (the rows' work is in source_row): numba's parfor lowering of this
 # kernel costs about as much compile as source_row itself
-@jit_parallel(count=_matrix_items)
+@jit_parallel(count=_matrix_items, work=lambda *arguments: 0.04 * arguments[-1].size)
 def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, lifted, tpl, board_tables, counters,
                          cell_step, trie, out):
     """Rows ``row_start ..`` of the LOS matrix over the Locations ``hexes`` at ``levels``, one per row of
@@ -124,7 +124,8 @@ def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, lift
             out[r, i] = 0
 
 
-@jit_parallel(count=lambda heights, lifted, out: out.shape[0], min_part=32)
+@jit_parallel(count=lambda heights, lifted, out: out.shape[0], min_part=32,
+              work=lambda heights, lifted, out: 0.001 * out.size)
 def mirror_computed(lo, hi, heights, lifted, out):
     """Fill rows ``lo .. hi - 1`` of an upper-triangle matrix of :func:`source_matrix_kernel` (Locations of
     ``heights``, rows of Locations at least ``lifted`` high holding their pairs with lower ones): each
