@@ -57,6 +57,8 @@ MAX_TRACE_ENTRIES = 200_000_000
 #: Hexes per VASL board (columns x rows of its LOSData header) and pixels per side.
 MAX_VASL_HEXES = 10_000
 MAX_VASL_PIXELS = 20_000
+#: Characters of a grid coordinate or Location name (``999oZZ999caZZ999/999oZZ999``, the longest form, has 30).
+MAX_COORDINATE_CHARS = 64
 #: Bytes of one file read whole (board, overlay, scenario, counters, XML, LOSData).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Members of a VASL archive, and bytes one member may inflate to.
