@@ -189,11 +189,23 @@ def read_limited(path, what: str = "file") -> bytes:
     Raises
     ------
     ValueError
-        The file is larger than :data:`MAX_FILE_BYTES`.
+        The file is larger than :data:`MAX_FILE_BYTES`, or not a regular
+        file (a FIFO, whose open would wait for a writer, a device, a folder).
     OSError
         The file cannot be read.
     """
-    with open(path, "rb") as handle:
+    import os
+    import stat
+
+    # opened without blocking: a FIFO with no writer would hold open() until one came
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(descriptor, "rb", closefd=True) as handle:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise ValueError(f"{path}: {what} is {kind}: expected a regular file")
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{path}: {what} is larger than {MAX_FILE_BYTES} bytes: expected at most that")
