@@ -21,10 +21,10 @@ with a block that has none.  :func:`batch_result` also checks ``map.json``
 and the zarr metadata of the array against the manifest (hexes, block rows,
 shape, dtype, chunks) before reading, so a tampered file is refused, not read.
 
-One run at a time writes an output folder: :func:`locked_output` holds
-``OUT/.lock`` (created atomically, holding the owner's pid and host) for the
-whole run; a second run is refused in one line naming the owner, and a lock
-whose process no longer runs on this host is stale and taken over.
+One run at a time writes an output folder: :func:`locked_output` holds the
+operating system's lock on ``OUT/.lock`` (which records the owner's pid and
+host) for the whole run; a second run is refused in one line naming the
+owner, and a lock file whose run ended, however it ended, is free.
 
 Examples
 --------
@@ -42,7 +42,6 @@ Examples
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -273,74 +272,117 @@ def block_is_done(folder: Path, array: str, block: int, info: dict) -> bool:
 
 @contextmanager
 def locked_output(out: Path):
-    """Hold ``OUT/.lock`` for a run: created atomically with this process's pid, host and start time.
+    """Hold ``OUT/.lock`` for a run: an advisory lock of the operating system on that file, which
+    records this process's pid, host and start time.
+
+    The lock is the kernel's (``flock``), not the file's existence: it is
+    released when its holder ends, however it ends, so a lock file left by a
+    killed run is free and taken over, and of any number of processes
+    starting at once exactly one holds it.  After locking, the holder checks
+    that the path still names the file it locked (a holder that finished
+    removes the file before it unlocks), else it tries again; so a process
+    that opened the file just before it was removed cannot hold a lock beside
+    the next one.  A record naming another host is respected even when no
+    lock is held on it here (that run may live: its host's locks may not
+    reach this one).
 
     Raises
     ------
     BatchOutputError
-        Another live run holds the lock (the message names its pid, host
-        and start).  A lock whose process no longer exists on this host is
-        stale: it is removed and taken.
+        Another run holds the lock (the message names its pid, host and start).
+    OSError
+        The lock file cannot be created or written (a full or read-only disk).
     """
     out = Path(out)
     lock = out / LOCK
     host = socket.gethostname()
-    record = json.dumps({"pid": os.getpid(), "host": host, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
-    temporary = out / f".lock.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-    temporary.write_text(record, encoding="utf-8")
-    try:
-        for _ in range(3):
-            try:
-                os.link(temporary, lock)  # atomic: fails when the lock exists
-                break
-            except FileExistsError:
-                owner = _lock_owner(lock)
-                if owner is None:
-                    continue  # removed meanwhile, or stale and removed now: try again
-                raise BatchOutputError(f"{out} is in use by another batch run (pid {owner.get('pid')} on "
-                                       f"{owner.get('host')}, since {owner.get('started')}): expected one run per "
-                                       f"output folder (wait for it, or remove {lock} if that run is gone)") from None
-        else:
-            raise BatchOutputError(f"{lock}: cannot take the lock: expected it to be free")
-    finally:
-        temporary.unlink(missing_ok=True)
+    record = {"pid": os.getpid(), "host": host, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    descriptor = None
+    for _ in range(100):
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                             | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        writing = False
+        try:
+            if not _try_lock(descriptor):
+                raise _in_use(out, lock, _read_lock_record(descriptor))
+            if not _names_file(lock, descriptor):
+                os.close(descriptor)   # removed (or replaced) by the holder that just finished: try again
+                descriptor = None
+                continue
+            owner = _read_lock_record(descriptor)
+            if owner is not None and owner.get("host") != host:
+                raise _in_use(out, lock, owner)
+            writing = True
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, json.dumps(record).encode(), 0)
+            os.fsync(descriptor)
+            break
+        except BaseException:
+            if descriptor is not None:
+                if writing and _names_file(lock, descriptor):
+                    lock.unlink(missing_ok=True)   # taken but not written (a full disk): leave no lock file
+                os.close(descriptor)
+            raise
+    else:
+        raise BatchOutputError(f"{lock}: cannot take the lock: expected it to be free")
     try:
         yield
     finally:
         try:
-            if _lock_owner(lock, remove_stale=False) == json.loads(record):
-                lock.unlink()
+            lock.unlink()   # removed while still locked: see above
         except OSError:
             pass
+        os.close(descriptor)
 
 
-def _lock_owner(lock: Path, remove_stale: bool = True) -> dict | None:
-    """The record of a lock that is held; None when there is none (a stale lock is removed first)."""
+def _try_lock(descriptor: int) -> bool:
+    """Take the operating system's exclusive lock on an open file without waiting; False when it is held."""
     try:
-        owner = json.loads(lock.read_text(encoding="utf-8"))
+        import fcntl
+    except ImportError:   # Windows: a lock on the file's first byte
+        import msvcrt
+
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _names_file(lock: Path, descriptor: int) -> bool:
+    """Whether the path ``lock`` still names the file open as ``descriptor``."""
+    try:
+        named = os.stat(lock, follow_symlinks=False)
     except FileNotFoundError:
+        return False
+    opened = os.fstat(descriptor)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
+
+
+def _read_lock_record(descriptor: int) -> dict | None:
+    """The record in an open lock file; None when it is empty (created, not yet written)."""
+    raw = os.pread(descriptor, 4096, 0)
+    if not raw.strip():
         return None
-    except (OSError, ValueError):
-        return {"pid": "?", "host": "?", "started": "? (unreadable lock file)"}
+    try:
+        owner = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        owner = None
     if not isinstance(owner, dict):
         return {"pid": "?", "host": "?", "started": "? (unreadable lock file)"}
-    if remove_stale and owner.get("host") == socket.gethostname() and isinstance(owner.get("pid"), int) \
-            and not _alive(owner["pid"]):
-        lock.unlink(missing_ok=True)
-        return None
     return owner
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except (OSError, OverflowError, ValueError) as error:
-        return getattr(error, "errno", None) != errno.ESRCH
-    return True
+def _in_use(out: Path, lock: Path, owner: dict | None) -> BatchOutputError:
+    owner = owner or {"pid": "?", "host": "?", "started": "? (starting)"}
+    return BatchOutputError(f"{out} is in use by another batch run (pid {owner.get('pid')} on {owner.get('host')}, "
+                            f"since {owner.get('started')}): expected one run per output folder (wait for it, or "
+                            f"remove {lock} if that run is gone)")
 
 
 def batch_result(out, map_name: str, array: str, *, verify: bool = True, out_is_map: bool = False) -> np.ndarray:
