@@ -206,7 +206,11 @@ def read_limited(path, what: str = "file") -> bytes:
                     else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
                     else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
             raise ValueError(f"{path}: {what} is {kind}: expected a regular file")
-        data = handle.read(MAX_FILE_BYTES + 1)
+        # read(n) allocates n bytes first: no more than the file holds (and one more, to see it grew)
+        size = os.fstat(descriptor).st_size
+        data = handle.read(min(MAX_FILE_BYTES, size) + 1)
+        if size < len(data) <= MAX_FILE_BYTES:
+            data += handle.read(MAX_FILE_BYTES + 1 - len(data))   # it grew since: the rest, up to the limit
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{path}: {what} is larger than {MAX_FILE_BYTES} bytes: expected at most that")
     return data

@@ -177,7 +177,13 @@ def test_check_range_and_read_limited(tmp_path):
         check_range(6, 0, 5, "x", "here")
     small = tmp_path / "small"
     small.write_bytes(b"abc")
+    import tracemalloc
+
+    tracemalloc.start()
     assert read_limited(small) == b"abc"
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 1 << 20, peak   # read(MAX_FILE_BYTES + 1) allocated the whole 64 MiB for three bytes
     big = tmp_path / "big"
     with open(big, "wb") as handle:
         handle.truncate(kernel._limits.MAX_FILE_BYTES + 1)     # sparse: no disk used
