@@ -79,11 +79,8 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
               "block_rows": rows,
               "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
-    try:
-        existing = storage.read_map_info(Path(folder))
-    except storage.BatchOutputError as error:
-        return {"error": str(error)}
-    if existing is None:
+    existing = _reusable_map_info(Path(folder), entry.name)
+    if existing is None or not storage.arrays_intact(Path(folder), existing):
         storage.prepare_map(Path(folder), wanted)
     elif {k: v for k, v in existing.items() if k != "creation"} != wanted:
         changed = sorted(k for k in wanted if existing.get(k) != wanted[k])
@@ -96,6 +93,22 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
                                   settings["allowance"], settings["threads"]))
     return {"hexes": hexes, "board_digest": wanted["board_digest"], "ruleset": board.ruleset.name, "units": units,
             "done": done}
+
+
+def _reusable_map_info(folder: Path, name: str) -> dict | None:
+    """The ``map.json`` of the folder of map ``name`` in this job's output, when a rerun may go on from it;
+    None when the folder must be prepared afresh: it is missing or a link, or its record is unreadable or
+    another map's (a folder swapped or copied over this one: the job owns every folder under its ``maps``)."""
+    if folder.is_symlink():
+        folder.unlink()
+        return None
+    try:
+        existing = storage.read_map_info(folder)
+    except storage.BatchOutputError:
+        return None
+    if existing is None or existing.get("name") != name:
+        return None
+    return existing
 
 
 def work_kinds(arrays, units) -> dict[str, list[str]]:
@@ -150,7 +163,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     written = 0
     computed = time.perf_counter()
     for name in todo:
-        storage.write_block(Path(folder), name, block, first, arrays[name], info.get("creation"))
+        storage.write_block(Path(folder), name, block, first, arrays[name], info)
         written += arrays[name].nbytes
     end = time.perf_counter()
     return {"block": block, "kind": kind, "seconds": end - start, "write_seconds": end - computed,
@@ -406,8 +419,8 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
         arrays = array_shapes(job.compute, info["hexes"], info["units"])
         map_info = storage.read_map_info(folder)
         finished = {name: storage.verified_blocks(folder, name, map_info,
-                                                  storage.completed_blocks(folder, name, map_info.get("creation")))
-                    for name in arrays}  # a rerun skips only blocks whose bytes match their markers
+                                                  storage.completed_blocks(folder, name, info=map_info))
+                    for name in arrays}  # a rerun skips only blocks whose bytes give their markers' digests
         for block, first in enumerate(range(0, info["hexes"], job.block_rows)):
             count = min(job.block_rows, info["hexes"] - first)
             for kind, names in work_kinds(arrays, info["units"]).items():
@@ -437,7 +450,7 @@ def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:
         map_info = storage.read_map_info(folder)
         arrays = {}
         for name, spec in map_info["arrays"].items():
-            done = storage.completed_blocks(folder, name, map_info.get("creation"))
+            done = storage.completed_blocks(folder, name, info=map_info)
             arrays[name] = {**spec, "chunks": [job.block_rows, spec["shape"][1]],
                             "block_sha256": [done[k]["sha256"] if k in done else None
                                              for k in range(-(-info["hexes"] // job.block_rows))]}
