@@ -105,3 +105,61 @@ def test_the_first_signal_of_the_start_up_is_one_line():
         process.send_signal(signum)   # at once: numpy and the commands' modules are not imported yet
         _, stderr = process.communicate(timeout=60)
         assert (process.returncode, stderr.strip()) == (code, f"hexkernel info: {word}")
+
+
+BATCH_JOB = ("[job]\ncompute = ['visibility', 'hindrance']\nblock_rows = 16\n[[maps]]\n"
+             "random = { ruleset = 'asl', columns = 6, rows = 8, seed = 1, count = 2 }\n")
+
+
+def _batch_trial(seed: int, base: Path, job: Path, span: float) -> tuple[str, str]:
+    rng = random.Random(seed)
+    out = base / f"out{seed}"
+    signals = [rng.choice([signal.SIGINT, signal.SIGTERM]) for _ in range(1 + (rng.random() < 0.5))]
+    process = subprocess.Popen(HEXKERNEL + ["batch", str(job), "--out", str(out), "--workers", "1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_until_catching_sigterm(process)
+    # the stops that went wrong: while the cluster starts (the lock is taken first), and after the maps are
+    # prepared but before a block is finished; the others anywhere in the run
+    sign = {0: lambda: (out / ".lock").exists(), 1: lambda: any(out.glob("maps/*/map.json"))}.get(seed % 3)
+    deadline = time.monotonic() + 120
+    while sign is not None and not sign() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    time.sleep(rng.uniform(0.0, {0: 1.5, 1: 0.2}.get(seed % 3, span)))
+    for signum in signals:
+        if process.poll() is None:
+            process.send_signal(signum)
+            time.sleep(rng.uniform(0.0, 0.3))
+    _, stderr = process.communicate(timeout=300)
+    lines = stderr.strip().splitlines()
+    if process.returncode == 0:
+        return "completed", ""
+    word = {130: "interrupted", 143: "terminated"}.get(process.returncode)
+    markers = list(out.glob("maps/*/done/*/*.json"))
+    if word is None or lines != [f"hexkernel batch: {word}"] or (out.exists() and not markers):
+        return "wrong", f"seed {seed}: rc {process.returncode}, left {leftovers(out)[:5]}, stderr {lines[-3:]}"
+    return ("resumable" if out.exists() else "stopped"), ""
+
+
+def test_an_interrupted_batch_is_one_line_and_leaves_no_folder_without_a_finished_block(tmp_path):
+    """Ctrl-C while the embedded cluster started printed distributed's exit-hook traceback (AssertionError:
+    Status.init) after 'interrupted'; a stop before the first finished block left OUT/maps behind."""
+    import kernel
+
+    job = tmp_path / "job.toml"
+    job.write_text(BATCH_JOB)
+    started = time.perf_counter()
+    assert subprocess.run(HEXKERNEL + ["batch", str(job), "--out", str(tmp_path / "whole"), "--workers", "1"],
+                          capture_output=True, timeout=300).returncode == 0
+    span = time.perf_counter() - started
+    with ThreadPoolExecutor(4) as pool:
+        outcomes = list(pool.map(lambda seed: _batch_trial(seed, tmp_path, job, span), range(9)))
+    assert [detail for kind, detail in outcomes if kind == "wrong"] == []
+    assert sum(kind != "completed" for kind, _ in outcomes) >= 6
+    for seed, (kind, _) in enumerate(outcomes):
+        if kind == "resumable":   # a rerun completes it, with the whole run's arrays
+            out = tmp_path / f"out{seed}"
+            assert subprocess.run(HEXKERNEL + ["batch", str(job), "--out", str(out), "--workers", "1"],
+                                  capture_output=True, timeout=300).returncode == 0
+            for name in ("random-asl-6x8-seed1", "random-asl-6x8-seed2"):
+                assert (kernel.batch_result(out, name, "hindrance")
+                        == kernel.batch_result(tmp_path / "whole", name, "hindrance")).all()

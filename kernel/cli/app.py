@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def note(message, category, filename, lineno, file=None, line=None):
         # a warning for a person: one line, no source location
-        print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
+        print(f"hexkernel {args.command}: note: {' '.join(str(message).split())}", file=sys.stderr)
 
     # set by SIGTERM and SIGINT, even where the exception their handler raised was swallowed
     terminated, interrupted, cleaning = threading.Event(), threading.Event(), threading.Event()
