@@ -80,7 +80,7 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
               "block_rows": rows,
               "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
-    existing = _reusable_map_info(Path(folder), entry.name)
+    existing = storage.reusable_map_info(Path(folder), entry.name)
     if existing is None or not storage.arrays_intact(Path(folder), existing):
         storage.prepare_map(Path(folder), wanted)
     elif {k: v for k, v in existing.items() if k != "creation"} != wanted:
@@ -94,22 +94,6 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
                                   settings["allowance"], settings["threads"]))
     return {"hexes": hexes, "board_digest": wanted["board_digest"], "ruleset": board.ruleset.name, "units": units,
             "done": done}
-
-
-def _reusable_map_info(folder: Path, name: str) -> dict | None:
-    """The ``map.json`` of the folder of map ``name`` in this job's output, when a rerun may go on from it;
-    None when the folder must be prepared afresh: it is missing or a link, or its record is unreadable or
-    another map's (a folder swapped or copied over this one: the job owns every folder under its ``maps``)."""
-    if folder.is_symlink():
-        folder.unlink()
-        return None
-    try:
-        existing = storage.read_map_info(folder)
-    except storage.BatchOutputError:
-        return None
-    if existing is None or existing.get("name") != name:
-        return None
-    return existing
 
 
 def work_kinds(arrays, units) -> dict[str, list[str]]:

@@ -149,6 +149,22 @@ def _identity(folder: Path, info: dict) -> tuple[str, str]:
     return info.get("name") or Path(folder).name, info.get("board_digest") or ""
 
 
+def reusable_map_info(folder: Path, name: str) -> dict | None:
+    """The ``map.json`` of the folder of map ``name`` in this job's output, when a rerun may go on from it;
+    None when the folder must be prepared afresh: it is missing or a link, or its record is unreadable or
+    another map's (a folder swapped or copied over this one: the job owns every folder under its ``maps``)."""
+    if folder.is_symlink():
+        folder.unlink()
+        return None
+    try:
+        existing = read_map_info(folder)
+    except BatchOutputError:
+        return None
+    if existing is None or existing.get("name") != name:
+        return None
+    return existing
+
+
 def prepare_map(folder: Path, info: dict) -> str:
     """Create a map's zarr arrays (chunked by ``info["block_rows"]`` rows), then its ``map.json``; returns
     the arrays' new creation id.
