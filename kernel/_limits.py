@@ -57,6 +57,10 @@ MAX_TRACE_ENTRIES = 200_000_000
 #: Hexes per VASL board (columns x rows of its LOSData header) and pixels per side.
 MAX_VASL_HEXES = 10_000
 MAX_VASL_PIXELS = 20_000
+#: LOS pairs of one call (``los_pairs``, ``product=True`` counts sources x targets; ``coverage``: every Location
+#: x the targets): a call costs about 44 bytes and 1 us a pair while it runs with the hex model, 77 bytes and
+#: 5 us with the depiction model (one thread), so 25 million pairs stay under 2 GB.
+MAX_PAIRS = 25_000_000
 #: Characters of a grid coordinate or Location name (``999oZZ999caZZ999/999oZZ999``, the longest form, has 30).
 MAX_COORDINATE_CHARS = 64
 #: Bytes of one file read whole (board, overlay, scenario, counters, XML, LOSData).
