@@ -29,6 +29,7 @@ from kernel.importers.vasl.hexsides import classify_hexsides
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, pixel_grid
 from kernel.importers.vasl.terrain_map import (BUILDING_TYPES, KIND_TERRAIN, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup,
                                                terrain_lookup)
+from kernel.maps.art import art_size
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
 
@@ -155,7 +156,15 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
         )
     overrides = {parse_building_cell(name, spec, files.source): type_name
                  for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}
-    spec.art = local_art(los, lookup, ruleset, grid, overrides)
+    width_px, height_px = art_size(spec.columns, spec.rows)
+    if width_px == int(width_px) and height_px == int(height_px):
+        spec.art = local_art(los, lookup, ruleset, grid, overrides)
+    else:   # art off whole pixels cannot be placed on a map (pictures and the depiction model refused it)
+        warnings.warn(
+            f"{files.source}: a {spec.columns}x{spec.rows} board's art would be {width_px} x {height_px} pixels, "
+            "not whole ones (a column count of 4k + 1, such as 33, and an even row count give whole pixels): "
+            "its art is left out, so pictures and model='depiction' draw and read its hexes",
+            VaslImportWarning, stacklevel=3)
     _warn(files.source, lookup, hexes, unmapped_hits, kept,
           _unmapped_pixels(los, lookup, grid, unmapped_hits, counts[0]))
     _warn_art_only(files.source, lookup, _art_only_pixels(los, lookup, ruleset, grid, counts[0]))
