@@ -146,12 +146,20 @@ __all__ = sorted(_API)
 
 
 def __getattr__(name: str):
-    """Load a public name on first use (PEP 562) and keep it as a module attribute."""
+    """Load a public name on first use (PEP 562) and keep it as a module attribute.
+
+    The import runs with Ctrl-C and SIGTERM held (:func:`kernel._signals.deferred_signals`): an interrupt
+    cutting an import short leaves its modules (numpy's, numba's) half-initialised for the rest of the
+    process, so it is delivered once the import is complete.
+    """
     try:
         module_name, attribute = _API[name]
     except KeyError:
         raise AttributeError(f"module 'kernel' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module_name), attribute)
+    from kernel._signals import deferred_signals
+
+    with deferred_signals():
+        value = getattr(importlib.import_module(module_name), attribute)
     globals()[name] = value
     return value
 

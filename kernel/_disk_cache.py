@@ -7,9 +7,13 @@ for a bundled scenario). :func:`load` and :func:`save` keep named arrays in
 numba's cache (``$HEXKERNEL_CACHE_DIR``, default ``$XDG_CACHE_HOME/hexkernel``
 or ``~/.cache/hexkernel``). The key is a digest of everything the arrays are
 computed from (:func:`digest`), the code included, so an entry is never stale:
-changed inputs or code give another key, hence another file. A file that
-cannot be read (cut short, overwritten, not an ``.npz``) is a miss: the caller
-computes the arrays again and its :func:`save` replaces the file. Files are
+changed inputs or code give another key, hence another file. Each file holds,
+beside its arrays, the sha256 of its key and of every array's name, dtype,
+shape and bytes (:func:`content_digest`); a file whose arrays do not give it
+(values changed with their shapes kept, a file copied from another key) is a
+miss, as is a file that cannot be read (cut short, overwritten, not an
+``.npz``): the caller computes the arrays again and its :func:`save`
+replaces the file. Files are
 written to a temporary name and renamed, so a reader never sees half a file.
 ``hexkernel warm`` reads none (:data:`READ`): it computes and stores them, and
 so compiles the kernels that compute them.
@@ -105,21 +109,40 @@ def digest(parts) -> str:
     return hasher.hexdigest()[:32]
 
 
+#: The member of every cache file that holds :func:`content_digest` of the others.
+DIGEST = "content_sha256"
+
+
+def content_digest(key: str, arrays: dict[str, np.ndarray]) -> str:
+    """sha256 of a cache entry's key and of every array's name, dtype, shape and bytes (in name order)."""
+    hasher = hashlib.sha256(f"hexkernel cache entry {key}".encode())
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        hasher.update(f"\0{name} {array.dtype.str} {array.shape}\0".encode())
+        hasher.update(array.reshape(-1).view(np.uint8))
+    return hasher.hexdigest()
+
+
 def _path(kind: str, key: str) -> Path:
     return cache_root() / kind / f"{key}.npz"
 
 
 def load(kind: str, key: str, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
     """The arrays ``names`` saved under ``kind``/``key``; ``None`` when the cache is off, the file is
-    missing, or it cannot be read or lacks one of them (the caller then computes and saves them again)."""
+    missing, cannot be read, lacks one of them, or its arrays do not give its stored content digest (the
+    caller then computes and saves them again)."""
     if not enabled() or not READ:
         return None
     path = _path(kind, key)
     try:
         with np.load(path, allow_pickle=False) as stored:
-            return {name: stored[name] for name in names}
+            arrays = {name: stored[name] for name in stored.files if name != DIGEST}
+            recorded = str(stored[DIGEST][()]) if DIGEST in stored.files else None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
+    if recorded != content_digest(key, arrays) or not set(names) <= set(arrays):
+        return None
+    return {name: arrays[name] for name in names}
 
 
 def save(kind: str, key: str, arrays: dict[str, np.ndarray]) -> None:
@@ -133,7 +156,7 @@ def save(kind: str, key: str, arrays: dict[str, np.ndarray]) -> None:
         handle, temporary = tempfile.mkstemp(prefix=f".{key}-", suffix=".npz", dir=path.parent)
         try:
             with os.fdopen(handle, "wb") as out:
-                np.savez(out, **arrays)
+                np.savez(out, **arrays, **{DIGEST: np.array(content_digest(key, arrays))})
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)

@@ -15,10 +15,32 @@ import inspect
 
 import numba
 
-from kernel._numba_cache import cached as _cached
+from kernel._numba_cache import cached
+from kernel._signals import deferred_signals
 from kernel._threads import numba_threads, run_parts, thread_count, threads_for  # noqa: F401 (thread_count: for callers)
 
 _COMMON = {"nogil": True, "cache": False, "error_model": "numpy", "boundscheck": False}
+
+
+def _cached(dispatcher):
+    """``dispatcher`` with its on-disk cache (:func:`kernel._numba_cache.cached`), compiled (or loaded from
+    the cache) with Ctrl-C and SIGTERM held (:func:`kernel._signals.deferred_signals`).
+
+    Loading a cached kernel hands its machine code to LLVM through a Python callback; a KeyboardInterrupt
+    raised there is only printed (the callback is C's), LLVM gets no code, and the kernel's next call jumps
+    nowhere: a segmentation fault, in a caller who caught the interrupt and called again, or in a command
+    whose interrupt the callback swallowed. A compile reports its code through such a callback too. So the
+    signal waits until the compile or load is whole, then stops the call as usual.
+    """
+    dispatcher = cached(dispatcher)
+    compile_whole = dispatcher.compile
+
+    def compile(signature):
+        with deferred_signals():
+            return compile_whole(signature)
+
+    dispatcher.compile = compile
+    return dispatcher
 
 
 def jit(function):

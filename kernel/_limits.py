@@ -57,6 +57,12 @@ MAX_TRACE_ENTRIES = 200_000_000
 #: Hexes per VASL board (columns x rows of its LOSData header) and pixels per side.
 MAX_VASL_HEXES = 10_000
 MAX_VASL_PIXELS = 20_000
+#: LOS pairs of one call (``los_pairs``, ``product=True`` counts sources x targets; ``coverage``: every Location
+#: x the targets): a call costs about 44 bytes and 1 us a pair while it runs with the hex model, 77 bytes and
+#: 5 us with the depiction model (one thread), so 25 million pairs stay under 2 GB.
+MAX_PAIRS = 25_000_000
+#: Characters of a grid coordinate or Location name (``999oZZ999caZZ999/999oZZ999``, the longest form, has 30).
+MAX_COORDINATE_CHARS = 64
 #: Bytes of one file read whole (board, overlay, scenario, counters, XML, LOSData).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Members of a VASL archive, and bytes one member may inflate to.
@@ -187,12 +193,28 @@ def read_limited(path, what: str = "file") -> bytes:
     Raises
     ------
     ValueError
-        The file is larger than :data:`MAX_FILE_BYTES`.
+        The file is larger than :data:`MAX_FILE_BYTES`, or not a regular
+        file (a FIFO, whose open would wait for a writer, a device, a folder).
     OSError
         The file cannot be read.
     """
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
+    import os
+    import stat
+
+    # opened without blocking: a FIFO with no writer would hold open() until one came
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(descriptor, "rb", closefd=True) as handle:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise ValueError(f"{path}: {what} is {kind}: expected a regular file")
+        # read(n) allocates n bytes first: no more than the file holds (and one more, to see it grew)
+        size = os.fstat(descriptor).st_size
+        data = handle.read(min(MAX_FILE_BYTES, size) + 1)
+        if size < len(data) <= MAX_FILE_BYTES:
+            data += handle.read(MAX_FILE_BYTES + 1 - len(data))   # it grew since: the rest, up to the limit
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{path}: {what} is larger than {MAX_FILE_BYTES} bytes: expected at most that")
     return data

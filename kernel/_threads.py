@@ -32,6 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 from numba.np.ufunc import parallel as _numba_parallel
 
+from kernel._signals import deferred_signals
+
 #: Parts per thread: more parts than threads let a thread that runs faster (or alone) take more.
 PARTS_PER_THREAD = 4
 
@@ -81,35 +83,46 @@ if hasattr(os, "register_at_fork"):
 
 
 class _Parts:
-    """The parts of one call: each claimed once, by whichever thread comes first."""
+    """The parts of one call: each claimed once, by whichever thread comes first; none claimed once one failed
+    or the call was stopped."""
 
     def __init__(self, call, bounds: list[int]):
         self.call = call
         self.bounds = bounds
         self.lock = threading.Lock()
+        self.idle = threading.Condition(self.lock)
         self.claimed = 0
-        self.finished = 0
-        self.done = threading.Event()
+        self.running: dict[int, int] = {}   # thread id -> the part it runs
         self.error: BaseException | None = None
 
     def work(self) -> None:
-        parts = len(self.bounds) - 1
+        me = threading.get_ident()
         while True:
             with self.lock:
-                part = self.claimed
-                if part >= parts:
+                if self.error is not None or self.claimed >= len(self.bounds) - 1:
                     return
+                part = self.claimed
                 self.claimed += 1
+                self.running[me] = part
             try:
-                if self.error is None:
-                    self.call(self.bounds[part], self.bounds[part + 1])
+                self.call(self.bounds[part], self.bounds[part + 1])
             except BaseException as error:  # handed to the caller, which raises it
-                self.error = self.error or error
+                with self.lock:
+                    self.error = self.error or error
             finally:
                 with self.lock:
-                    self.finished += 1
-                    if self.finished == parts:
-                        self.done.set()
+                    self.running.pop(me, None)
+                    self.idle.notify_all()
+
+    def wait(self, stop: BaseException | None = None) -> None:
+        """Return once no thread runs a part; with ``stop``, no part is claimed any more (the caller's own part,
+        which the stop cut short, no longer counts)."""
+        with self.lock:
+            if stop is not None:
+                self.error = self.error or stop
+                self.running.pop(threading.get_ident(), None)
+            while self.running:
+                self.idle.wait()
 
 
 def run_parts(call, count: int, *, threads: int, min_part: int = 1) -> None:
@@ -133,7 +146,12 @@ def run_parts(call, count: int, *, threads: int, min_part: int = 1) -> None:
     ------
     BaseException
         The first exception a part raised, once every part started has
-        finished (the other parts are skipped).
+        finished (the other parts are skipped).  A Ctrl-C (or any exception)
+        in the calling thread stops the parts not yet started and is raised
+        once the running ones have finished (with further signals held): no
+        part outlives the call, so a caller that catches the interrupt, or a
+        process that exits on it, never has a kernel still running on the
+        pool (at exit, numba's finalizers free what such a kernel runs).
 
     Examples
     --------
@@ -148,11 +166,16 @@ def run_parts(call, count: int, *, threads: int, min_part: int = 1) -> None:
             call(0, count)
         return
     state = _Parts(call, [count * part // parts for part in range(parts + 1)])
-    pool = _pool or _helpers()
-    for _ in range(min(threads, parts) - 1):
-        pool.submit(state.work)
-    state.work()
-    state.done.wait()
+    try:
+        pool = _pool or _helpers()
+        for _ in range(min(threads, parts) - 1):
+            pool.submit(state.work)
+        state.work()
+        state.wait()
+    except BaseException as stop:
+        with deferred_signals(deliver=False):   # the first stop is the one raised
+            state.wait(stop)
+        raise
     if state.error is not None:
         raise state.error
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernel.line_of_sight.fields import ThreatMap, enemy_hexes, threat_map
+from kernel.maps.state_lock import holding_state
 from kernel.movement.fields import MovementField, penalised_field
 from kernel.movement.inputs import MAX_ALLOWANCE, check_allowance
 
@@ -65,6 +66,7 @@ class ConcealedMovement:
                 "hidden": self.hidden.tolist(), "field": self.field.to_dict()}
 
 
+@holding_state
 def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_levels=0, enemies_of=None,
                        unit: str | None = None, allowance: float | None = None, target_levels=0, counters=None,
                        exposure_penalty: float | None = None, threat: ThreatMap | None = None) -> ConcealedMovement:

@@ -22,3 +22,27 @@ def wait_for_part_file(process, folder: Path, timeout: float = 300.0) -> None:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, f"no .part file in {folder} after {timeout} s"
         time.sleep(0.01)
+
+
+def wait_until_catching_sigterm(process, timeout: float = 30.0) -> bool:
+    """Return once ``process`` catches SIGTERM (its first handler is set: the console script's first lines
+    ran); False where ``/proc`` cannot tell (not Linux) or it ended first.
+
+    Before that instant only Python's own start-up runs, where no program can catch a signal.
+    """
+    deadline = time.monotonic() + timeout
+    status = Path(f"/proc/{process.pid}/status")
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            caught = next(line for line in status.read_text().splitlines() if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            return False
+        if int(caught.split()[1], 16) >> 14 & 1:   # bit 15 - 1: SIGTERM
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Everything under ``folder``, relative to it (what an interrupted command left behind)."""
+    return sorted(str(path.relative_to(folder)) for path in Path(folder).rglob("*"))

@@ -36,3 +36,31 @@ def test_a_map_of_too_many_pixels_is_refused(monkeypatch):
         art_module.board_art(board)
     with pytest.raises(ValueError, match=r"expected at most 1,000 for model='depiction'"):
         kernel.los_matrix(board, model="depiction")
+
+
+def test_a_vasl_board_off_whole_pixels_imports_without_its_art_and_draws(tmp_path):
+    """A VASL header of 32 columns (art 1743.75 pixels wide) imported, and then 'expected whole pixels' came
+    as a traceback from info --png, fire, los and move."""
+    import subprocess
+    import sys
+
+    from tests.test_vasl import BOARD_METADATA
+    from tests.test_vasl_import_bounds import TABLE, random_los_data
+
+    board = tmp_path / "bd05"
+    board.mkdir()
+    (board / "LOSData").write_bytes(random_los_data(32, 10))
+    (board / "BoardMetadata.xml").write_text(BOARD_METADATA.format(buildings="").replace('width="33"', 'width="32"'))
+    (tmp_path / "SharedBoardMetadata.xml").write_text(TABLE)
+    with pytest.warns(kernel.VaslImportWarning, match=r"a 32x10 board's art would be 1743.75 x 645.0 pixels, not "
+                                                      r"whole ones .*: its art is left out"):
+        spec = kernel.read_vasl_board(board)
+    assert spec.art is None
+    for arguments in (["info", "--png", tmp_path / "i.png"], ["fire", "--from", "5I5", "--png", tmp_path / "f.png"],
+                      ["los", "5I5", "5K5", "--depiction", "--png", tmp_path / "l.png"],
+                      ["move", "--from", "5I5", "--png", tmp_path / "m.png"]):
+        result = subprocess.run([sys.executable, "-m", "kernel.cli", *map(str, arguments), "--map", str(board)],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, (arguments, result.stderr[-800:])
+        assert all(line.startswith(f"hexkernel {arguments[0]}: note: ") for line in result.stderr.splitlines())
+        assert (tmp_path / arguments[-1]).stat().st_size > 1000

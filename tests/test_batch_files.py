@@ -206,7 +206,7 @@ def test_a_changed_block_fails_its_checksum(tmp_path):
     for k, first in enumerate(range(0, 10, 4)):
         storage.write_block(folder, "vantage", k, first, data[first:first + 4])
     zarr.open_array(str(folder / storage.ARRAYS / "vantage"), mode="r+")[5, 1] = 7
-    with pytest.raises(ValueError, match=r"block 1 of 'vantage' \(rows 4..\) does not match its checksum"):
+    with pytest.raises(ValueError, match=r"block 1 of 'vantage' of map 'm' \(rows 4..\) is damaged: its bytes do not give its digest"):
         kernel.batch_result(tmp_path, "m", "vantage")
     assert kernel.batch_result(tmp_path, "m", "vantage", verify=False)[5, 1] == 7
 

@@ -286,7 +286,7 @@ def test_warm_compiles_every_kernel_and_names_the_cache(capsys):
 
 
 SCRIPT = ("import atexit, sys; from pathlib import Path; atexit.register(Path(sys.argv[1]).write_text, 'ran'); "
-          "sys.argv = ['hexkernel', *sys.argv[2:]]; from kernel.cli.app import script; script()")
+          "sys.argv = ['hexkernel', *sys.argv[2:]]; from kernel.cli.entry import script; script()")
 
 
 @pytest.mark.parametrize("piped_into_head", [False, True])

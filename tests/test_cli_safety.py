@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -47,6 +48,78 @@ def small_tmpfs(tmp_path):
         yield folder
     finally:
         subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+@pytest.fixture
+def sized_tmpfs(tmp_path):
+    """``mount(size)``: a tmpfs of that size at a new folder (skipped where mounting is not allowed); every
+    mount is undone at the end."""
+    mounted = []
+
+    def mount(size: str) -> Path:
+        folder = tmp_path / f"full{len(mounted)}"
+        folder.mkdir()
+        if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                                               capture_output=True).returncode != 0:
+            pytest.skip("cannot mount a tmpfs here (needs root)")
+        mounted.append(folder)
+        return folder
+
+    try:
+        yield mount
+    finally:
+        for folder in mounted:
+            subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def _cli(*arguments):
+    return subprocess.run([sys.executable, "-m", "kernel.cli", *map(str, arguments)], capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.parametrize("size", ["64k", "2m"])
+def test_demo_on_a_full_file_system_is_one_line_and_leaves_no_folder(sized_tmpfs, size):
+    """demo --out on a full disk left its demo/ folder (and whatever it had written)."""
+    full = sized_tmpfs(size)
+    result = _cli("demo", "--map", "71", "--out", full / "demo", "--quiet")
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert re.fullmatch(rf"hexkernel demo: error: cannot write {re.escape(str(full))}/demo/\S+: No space left on "
+                        r"device", result.stderr.strip())
+    assert os.listdir(full) == []
+
+
+BATCH_JOB = ("[job]\ncompute = ['visibility', 'hindrance']\nblock_rows = 16\n[[maps]]\n"
+             "random = { ruleset = 'asl', columns = 6, rows = 8, seed = 1, count = 2 }\n")
+
+
+def test_batch_on_a_full_file_system_leaves_no_folder_or_a_resumable_one(sized_tmpfs, tmp_path):
+    """batch --out on a full disk left job.toml, manifest.json, maps or a .lock.*.tmp in a folder with no
+    finished block; a folder with finished blocks is kept, says so, and resumes once there is room."""
+    import kernel
+
+    job = tmp_path / "job.toml"
+    job.write_text(BATCH_JOB)
+    assert _cli("batch", job, "--out", tmp_path / "whole", "--workers", 1).returncode == 0
+    kept = 0
+    for size in ("8k", "40k", "96k"):
+        full = sized_tmpfs(size)
+        result = _cli("batch", job, "--out", full / "b", "--workers", 1)
+        assert result.returncode == 2, (size, result.returncode, result.stderr[-500:])
+        line = result.stderr.strip()
+        assert "\n" not in line and line.startswith("hexkernel batch: error: ") and "No space left on device" in line
+        left = sorted(str(p.relative_to(full)) for p in full.rglob("*"))
+        assert not [name for name in left if name.endswith((".tmp", ".partial"))], left
+        if not left:
+            continue
+        assert list(full.glob("b/maps/*/done/*/*.json")), (size, left)   # kept only with a finished block
+        assert line.endswith("(its finished blocks are kept: run it again to resume)")
+        kept += 1
+        subprocess.run(["mount", "-o", "remount,size=4m", str(full)], check=True)
+        assert _cli("batch", job, "--out", full / "b", "--workers", 1).returncode == 0
+        for name in ("random-asl-6x8-seed1", "random-asl-6x8-seed2"):
+            assert (kernel.batch_result(full / "b", name, "hindrance")
+                    == kernel.batch_result(tmp_path / "whole", name, "hindrance")).all()
+    assert kept >= 1
 
 
 def test_matrix_on_a_full_file_system_is_one_line_and_leaves_nothing(small_tmpfs):

@@ -230,10 +230,13 @@ def test_invalid_objects_are_refused(build, error, message):
 @FUZZ
 @given(st.text())
 def test_fuzz_parse_returns_or_raises_value_error(text):
+    from kernel._limits import MAX_COORDINATE_CHARS
+
     try:
         parsed = parse_coordinate(text)
     except ValueError as error:
-        assert repr(text) in str(error)
+        too_long = len(text.strip()) > MAX_COORDINATE_CHARS  # quoted by its start and its length
+        assert repr(text.strip()[:24]) in str(error) if too_long else repr(text) in str(error)
     else:
         assert format_coordinate(parsed) == text.strip()
 
@@ -297,3 +300,47 @@ _VALID = (
 @given(st.from_regex(_VALID, fullmatch=True))
 def test_valid_strings_round_trip(text):
     assert format_coordinate(parse_coordinate(text)) == text
+
+
+# ---------------------------------------------------------------- long names: a length limit, a linear parse
+@pytest.mark.parametrize("letter", ["o", "h", "a", "c", "2", "-", "I"])
+def test_a_name_longer_than_the_limit_is_refused_before_parsing(letter):
+    from kernel._limits import MAX_COORDINATE_CHARS
+
+    for parse in (parse_coordinate, parse_hex):
+        with pytest.raises(ValueError, match=rf"\(200000 characters\): expected at most {MAX_COORDINATE_CHARS} "):
+            parse(letter * 200_000)
+    longest = "999oZZ999caZZ999/999oZZ999"
+    assert len(longest) <= MAX_COORDINATE_CHARS
+    assert format_coordinate(parse_coordinate(f"  {longest}  ")) == longest
+
+
+@pytest.mark.parametrize("letter", ["o", "h", "a", "c"])
+def test_the_parse_is_linear_in_the_name_s_length(letter):
+    """The pieces the length limit protects scan a long run of letters once: 100,000 letters took minutes
+    when the lower-case hint's pattern tried every split of the run (16,000 took 1.7-3.7 s); a gross
+    bound, not a speed target."""
+    import time
+
+    from kernel.grid import coordinates
+
+    body = letter * 100_000
+    start = time.perf_counter()
+    for parse in (coordinates._parse_plain_location, coordinates._parse_level_location):
+        with pytest.raises(coordinates.Malformed):
+            parse(body)
+    assert coordinates._lower_case_hint(body, body) is None
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("text, meant", [("2i9", "2I9"), ("o7", "O7"), ("32oe7", "32oE7"), ("aA7", "AA7"),
+                                         ("2ii10", "2II10")])
+def test_the_lower_case_hint_names_the_hex_meant(text, meant):
+    with pytest.raises(ValueError, match=rf"expected '{meant}' \(column letters are upper-case\)"):
+        parse_hex(text)
+
+
+@pytest.mark.parametrize("text", ["ab7", "oE7", "0oE7", "2I9x"])
+def test_no_lower_case_hint_where_upper_case_would_not_be_a_hex(text):
+    with pytest.raises(ValueError, match=r"expected board digits"):
+        parse_hex(text)

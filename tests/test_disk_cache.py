@@ -217,3 +217,50 @@ def test_an_edit_anywhere_in_the_package_changes_every_key(tmp_path):
     edited = tmp_path / "kernel" / "movement" / "__init__.py"
     edited.write_text(edited.read_text() + "\n# an edit\n")
     assert key() != before
+
+
+# ---------------------------------------------------------------- content digests: a crafted file is not used
+def _tamper(path, change):
+    """Rewrite a cache file with ``change`` applied to its arrays, keeping its stored digest (as a file edited
+    by hand, or crafted, would)."""
+    stored = dict(np.load(path))
+    change(stored)
+    np.savez(path, **stored)
+
+
+def test_crafted_templates_of_the_right_shapes_are_not_used(cache_root, monkeypatch):
+    """Templates with dcol + 1 (shapes and dtypes kept) changed los, matrix and fire answers, with rc 0."""
+    board = kernel.random_board("asl", 8, 6, seed=0)
+    expected, fire = kernel.los_matrix(board), kernel.field_of_fire(board, [3, 17]).hindrance
+    [path] = _template_files(cache_root)
+    _tamper(path, lambda stored: stored.__setitem__("dcol", stored["dcol"] + 1))
+    calls = _counting_build(monkeypatch)
+    again = kernel.random_board("asl", 8, 6, seed=0)   # a new board: its templates come from the disk, or are built
+    assert np.array_equal(kernel.los_matrix(again), expected) and len(calls) == 1
+    assert np.array_equal(kernel.field_of_fire(again, [3, 17]).hindrance, fire)
+    assert _disk_cache.load("templates", path.stem, _template_store.TABLE_NAMES) is not None   # replaced, whole
+
+
+def test_crafted_art_of_the_right_shapes_is_not_used(cache_root):
+    expected = art_module.board_art(kernel.load("default"))
+    [name] = _files(cache_root)
+    _tamper(cache_root / "art" / name, lambda stored: stored.__setitem__("pixels", np.roll(stored["pixels"], 7)))
+    assert _same(art_module.board_art(kernel.load("default")), expected)
+
+
+def test_a_file_copied_from_another_key_is_not_used(cache_root):
+    _disk_cache.save("art", "one", {"values": np.arange(3)})
+    _disk_cache.save("art", "two", {"values": np.arange(4)})
+    shutil.copy(cache_root / "art" / "one.npz", cache_root / "art" / "two.npz")
+    assert _disk_cache.load("art", "two", ("values",)) is None
+    assert _disk_cache.load("art", "one", ("values",))["values"].tolist() == [0, 1, 2]
+
+
+def test_the_content_digest_covers_key_names_dtypes_shapes_and_bytes():
+    base = {"a": np.arange(6, dtype=np.int16), "b": np.zeros((2, 2), np.bool_)}
+    digest = _disk_cache.content_digest("k", base)
+    variants = [("j", base), ("k", {**base, "a": base["a"] + 1}), ("k", {**base, "a": base["a"].astype(np.int32)}),
+                ("k", {**base, "a": base["a"].reshape(2, 3)}), ("k", {"c": base["a"], "b": base["b"]}),
+                ("k", {"a": base["a"]})]
+    assert all(_disk_cache.content_digest(key, arrays) != digest for key, arrays in variants)
+    assert _disk_cache.content_digest("k", {name: array.copy() for name, array in base.items()}) == digest

@@ -177,7 +177,13 @@ def test_check_range_and_read_limited(tmp_path):
         check_range(6, 0, 5, "x", "here")
     small = tmp_path / "small"
     small.write_bytes(b"abc")
+    import tracemalloc
+
+    tracemalloc.start()
     assert read_limited(small) == b"abc"
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 1 << 20, peak   # read(MAX_FILE_BYTES + 1) allocated the whole 64 MiB for three bytes
     big = tmp_path / "big"
     with open(big, "wb") as handle:
         handle.truncate(kernel._limits.MAX_FILE_BYTES + 1)     # sparse: no disk used
@@ -342,6 +348,34 @@ def test_a_counters_file_larger_than_the_file_limit_is_one_line(tmp_path, capsys
     assert main(["los", "71I4", "71I6", "--counters", str(path)]) == 2
     assert capsys.readouterr().err.strip() == (f"hexkernel los: error: counters file {path}: counters file is larger "
                                                f"than {kernel._limits.MAX_FILE_BYTES} bytes: expected at most that")
+
+
+def test_a_file_read_whole_that_is_a_fifo_or_a_device_is_refused_without_waiting(tmp_path, capsys):
+    """A FIFO with no writer held open() (a counters file: no answer in 20 s); a device never ends."""
+    import os
+    import threading
+
+    from kernel.cli import main
+
+    fifo = tmp_path / "c.json"
+    os.mkfifo(fifo)
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(main(["los", "71I4", "71I6", "--counters", str(fifo)])),
+                              daemon=True)
+    reader.start()
+    reader.join(30)
+    if reader.is_alive():   # free the blocked open() so the test process can go on
+        with open(fifo, "wb"):
+            pass
+        reader.join(5)
+        pytest.fail("a counters file that is a FIFO with no writer held the command")
+    assert answers == [2]
+    assert capsys.readouterr().err.strip() == (f"hexkernel los: error: counters file {fifo}: counters file is a "
+                                               "FIFO: expected a regular file")
+    with pytest.raises(ValueError, match=r"^/dev/zero: ruleset is a device: expected a regular file$"):
+        read_limited("/dev/zero", "ruleset")
+    with pytest.raises(IsADirectoryError):
+        read_limited(tmp_path)
 
 
 def test_an_unwritable_output_folder_is_refused_before_work(tmp_path, capsys, monkeypatch):

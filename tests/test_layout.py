@@ -24,6 +24,7 @@ PACKAGE = Path(kernel.__file__).resolve().parent
 #: not import each other either.
 LAYERS = {
     "kernel._dtypes": 0, "kernel._limits": 0, "kernel._cache": 0, "kernel._extras": 0, "kernel._disk_cache": 0,
+    "kernel._signals": -1,   # (held signals: below everything that loads, imports or cleans up)
     "kernel._threads": 0,
     "kernel._shipped_kernels": 0.5,   # a wheel's machine code, which numba's cache finds
     "kernel._cache_files": 0.75, "kernel._compile_notice": 0.75,   # numba's cache files; the first-compile notice

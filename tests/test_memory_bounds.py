@@ -20,6 +20,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kernel._limits import MAX_MEMBER_BYTES
@@ -142,3 +143,56 @@ def test_the_row_limit_itself_is_accepted(tmp_path, rows):
         assert rows == 1 and "is off this 33x1 board" in str(error)
         return
     assert len(loaded) == sum(rows + (c % 2) for c in range(33))
+
+
+PAIRS_CHILD = r"""
+import resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import numpy as np
+import kernel
+from kernel._limits import MAX_PAIRS
+board = kernel.load("default")
+for k, m in ((20_000, 20_000), (10**6, 10**6), (MAX_PAIRS // 1000 + 1, 1000)):
+    try:
+        kernel.los_pairs(board, np.zeros(k, np.int32), np.zeros(m, np.int32), product=True)
+        print("answered")
+    except ValueError as error:
+        print(error)
+print(kernel.los_pairs(board, np.arange(40), np.arange(100), product=True).visible.shape)
+"""
+
+
+def test_pair_products_beyond_the_limit_are_refused_before_allocating():
+    """20,000 x 20,000 passed every check and allocated past 6 GB; 10^6 x 10^6 ended in numpy's MemoryError
+    traceback ('Unable to allocate 3.64 TiB')."""
+    process = subprocess.run([sys.executable, "-c", PAIRS_CHILD, str(ADDRESS_SPACE)], capture_output=True,
+                             text=True, timeout=600, cwd=REPO)
+    assert process.returncode == 0, process.stderr[-3000:]
+    lines = process.stdout.strip().splitlines()
+    assert lines[0] == ("los_pairs: 20,000 sources x 20,000 targets = 400,000,000 pairs: expected at most "
+                        "25,000,000 per call (about 44 bytes a pair while it runs): ask for fewer sources at a time")
+    assert lines[1].startswith("los_pairs: 1,000,000 sources x 1,000,000 targets = 1,000,000,000,000 pairs:")
+    assert lines[2].startswith("los_pairs: 25,001 sources x 1,000 targets = 25,001,000 pairs: expected at most")
+    assert lines[3] == "(40, 100)"
+
+
+def test_a_target_list_beyond_the_limit_is_refused_by_coverage_and_vantage(tmp_path, monkeypatch, capsys):
+    """vantage --targets listing every hex of a 6-board grid used 5.7 GB and gave no answer in 120 s."""
+    import kernel
+    import kernel.line_of_sight.vantage as vantage
+    from kernel.cli import main
+
+    board = kernel.load("default")
+    monkeypatch.setattr(vantage, "MAX_PAIRS", 100_000)
+    locations = len(board) + int(board.top_level.sum())
+    with pytest.raises(ValueError, match=rf"coverage: {locations:,} Locations x {len(board):,} targets = "
+                                         rf"{locations * len(board):,} LOS pairs: expected at most 100,000 .*: give "
+                                         rf"at most {100_000 // locations} targets on this map"):
+        kernel.coverage(board, np.arange(len(board)))
+    assert kernel.coverage(board, np.arange(50)).seen.shape == (locations,)
+    targets = tmp_path / "every-hex.txt"
+    targets.write_text("\n".join(board.names))
+    assert main(["vantage", "--targets", str(targets)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("hexkernel vantage: error: coverage: ") and "LOS pairs: expected" in err[0]

@@ -683,3 +683,41 @@ def test_the_depiction_view_lists_inherent_terrain_beside_a_hexside_run(page, pa
     finally:
         page.get(page_file.as_uri())
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+
+
+COMMENT_OPENER = "a<!--<script>b"
+
+
+def test_names_holding_a_comment_and_a_script_tag_leave_the_page_working(page, page_file, tmp_path):
+    """A terrain, unit class, ruleset name or title holding '<!--<script>' left the page at "loading..."
+    for ever: inside the page's <script>, '<!--' then '<script' made the parser read past '</script>'."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    quoted = json.dumps
+    text = (kernel.data_dir() / "rulesets" / "asl.toml").read_text()
+    for old, new in (('name = "asl"', f"name = {quoted('asl' + COMMENT_OPENER)}"),
+                     ('title = "Advanced Squad Leader"', f"title = {quoted('title ' + COMMENT_OPENER)}"),
+                     ('unit_classes = ["infantry",', f"unit_classes = [{quoted('unit ' + COMMENT_OPENER)}, \"infantry\","),
+                     ("default_allowance = { infantry = 4,",
+                      f"default_allowance = {{ {quoted('unit ' + COMMENT_OPENER)} = 4, infantry = 4,"),
+                     ("[terrain.orchard]", f"[terrain.{quoted('orchard ' + COMMENT_OPENER)}]")):
+        assert old in text
+        text = text.replace(old, new)
+    ruleset = tmp_path / "comment.toml"
+    ruleset.write_text(text)
+    board = kernel.random_board(str(ruleset), 10, 8, seed=1, terrain_density=1.0)
+    path = tmp_path / "comment.html"
+    kernel.map_page(board, path, max_allowance=2)
+    ready = "return document.body.dataset.tables === '1'"
+    page.get(path.as_uri())
+    try:
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
+        assert f"orchard {COMMENT_OPENER}" in page.find_element(By.ID, "legend").text.splitlines()
+        assert f"unit {COMMENT_OPENER}" in page.find_element(By.TAG_NAME, "body").get_attribute("innerHTML") \
+            .replace("&lt;", "<").replace("&gt;", ">")
+        # the page's own scripts only (the names hold no '<' any more: none can open or hide an element)
+        assert page.execute_script("return document.scripts.length") == path.read_text().count("<script") == 2
+    finally:
+        page.get(page_file.as_uri())
+        WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))

@@ -31,7 +31,8 @@ def test_a_hostile_terrain_name_is_only_in_the_json(tmp_path):
     board = kernel.random_board(str(ruleset), 10, 8, seed=1, terrain_density=1.0)
     page = map_page_html(board, max_allowance=2, title="__DATA__ </title><script>x()</script>")
     assert HOSTILE not in page  # the JSON holds it with '"' escaped, inside <script type=application/json>
-    assert json.dumps(HOSTILE).replace("</", "<\\/")[1:-1] in page
+    escaped = json.dumps(HOSTILE)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    assert escaped in page and "<!--" not in page.split('id="hk-data"')[1].split("</script>")[0]
     assert "<script>x()" not in page and page.count('id="hk-data"') == 1
 
 

@@ -223,3 +223,34 @@ def test_a_forked_child_runs_parts_without_the_parent_s_pool():
     assert _parts_seen(100) == list(range(100))   # the parent's pool has started
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_parts_seen, (100,)) == list(range(100))
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGINT") or os.name == "nt", reason="POSIX signals")
+def test_a_ctrl_c_while_the_caller_waits_lets_no_part_outlive_the_call():
+    """A Ctrl-C that reached the caller while it waited for the pool's parts was raised at once, with a part
+    still running on the pool: a caller that caught it, or a command that exited on it (numba's finalizers
+    freeing what the part ran), met a kernel still running."""
+    import signal
+    import threading
+    import time
+
+    from kernel._threads import run_parts
+
+    running, finished = [], []
+
+    def part(lo, hi):
+        if threading.current_thread() is threading.main_thread():
+            time.sleep(0.02)                  # the caller's parts end first: it then waits for the pool's
+            return
+        running.append(lo)
+        time.sleep(0.6)
+        finished.append(lo)
+
+    timer = threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_parts(part, 8, threads=2)
+        assert running and sorted(finished) == sorted(running)   # every part started had ended
+    finally:
+        timer.cancel()

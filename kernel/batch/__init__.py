@@ -12,5 +12,8 @@ chunked zarr array, so a rerun resumes where the last run stopped.
 * :mod:`kernel.batch.blocks`: what one task computes for one row block.
 * :mod:`kernel.batch.storage`: the output folder, the atomic block writes,
   the completion markers and reading the results back.
+* :mod:`kernel.batch.chunks`: a block's chunk file (written atomically, read
+  within bounds) and its identity digest.
+* :mod:`kernel.batch.lock`: one run at a time per output folder.
 * :mod:`kernel.batch.run`: the task graph on a dask cluster and the manifest.
 """

@@ -24,10 +24,11 @@ import os
 import platform
 import shutil
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
 from kernel._cache import BoardCache
+from kernel._signals import deferred_signals
 from kernel._extras import require
 from kernel.batch import sources, storage
 from kernel.batch.blocks import LOS_ARRAYS, array_shapes, counters_for, los_block, movement_block
@@ -79,11 +80,8 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
               "block_rows": rows,
               "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
-    try:
-        existing = storage.read_map_info(Path(folder))
-    except storage.BatchOutputError as error:
-        return {"error": str(error)}
-    if existing is None:
+    existing = storage.reusable_map_info(Path(folder), entry.name)
+    if existing is None or not storage.arrays_intact(Path(folder), existing):
         storage.prepare_map(Path(folder), wanted)
     elif {k: v for k, v in existing.items() if k != "creation"} != wanted:
         changed = sorted(k for k in wanted if existing.get(k) != wanted[k])
@@ -150,7 +148,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     written = 0
     computed = time.perf_counter()
     for name in todo:
-        storage.write_block(Path(folder), name, block, first, arrays[name], info.get("creation"))
+        storage.write_block(Path(folder), name, block, first, arrays[name], info)
         written += arrays[name].nbytes
     end = time.perf_counter()
     return {"block": block, "kind": kind, "seconds": end - start, "write_seconds": end - computed,
@@ -168,18 +166,32 @@ def cluster_client(scheduler: str | None = None, workers: int | None = None, con
     """
     from distributed import Client, LocalCluster
 
-    if scheduler is not None:
-        probe_scheduler(scheduler, connect_timeout)
-        client = _connect_within(lambda: Client(scheduler, timeout=connect_timeout), scheduler, connect_timeout)
-        with client:
+    with ExitStack() as opened:
+        # made, and closed, with Ctrl-C held: a cluster whose start or close a signal cut short was closed
+        # again by distributed's exit hook, which failed with a traceback (AssertionError: Status.init)
+        with deferred_signals():
+            if scheduler is not None:
+                probe_scheduler(scheduler, connect_timeout)
+                client = _connect_within(lambda: Client(scheduler, timeout=connect_timeout), scheduler,
+                                         connect_timeout)
+            else:
+                count = workers or os.cpu_count() or 1
+                # no dashboard; the scheduler's own HTTP server (health, metrics) on a free port of this host only
+                # (its default, 8787, is taken by any other cluster: a three-line warning, and all interfaces)
+                cluster = opened.enter_context(LocalCluster(
+                    n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, silence_logs=logging.CRITICAL))
+                client = Client(cluster)
+            opened.enter_context(client)
+        try:
             with _quiet_when_interrupted():
                 yield client
-        return
-    count = workers or os.cpu_count() or 1
-    with LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
-        with _quiet_when_interrupted():
-            yield client
+        except BaseException:
+            with deferred_signals(deliver=False):
+                opened.close()
+            raise
+        with deferred_signals():
+            opened.close()
 
 
 @contextmanager
@@ -361,7 +373,14 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     out = Path(out).resolve()
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)  # an OSError here, before any cluster starts
-    with storage.locked_output(out):  # refused here when another run holds the folder: nothing is touched
+    with ExitStack() as held:
+        try:   # refused here when another run holds the folder: nothing is touched
+            held.enter_context(storage.locked_output(out))
+        except OSError:   # the lock cannot be written (a full disk): a folder made here goes again
+            if created:
+                with deferred_signals(deliver=False), suppress(OSError):
+                    out.rmdir()   # (only while empty: never what another run put there)
+            raise
         try:
             manifest_path = out / storage.MANIFEST
             if manifest_path.exists():
@@ -372,9 +391,13 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
             start = time.perf_counter()
             with cluster_client(scheduler, workers, connect_timeout) as client:
                 return _run(client, job, out, progress, threads_per_task, start)
-        except (BatchJobError, BatchClusterError, storage.BatchOutputError):
-            if created:  # this run made the folder and holds it: nothing of it is worth keeping
-                shutil.rmtree(out, ignore_errors=True)
+        except BaseException as error:
+            # a folder this run made (and holds) is removed when nothing in it is worth keeping: a failure of
+            # the job itself, or any stop (an error, a full disk, Ctrl-C) before its first block was complete
+            if created and (isinstance(error, (BatchJobError, BatchClusterError, storage.BatchOutputError))
+                            or not any(out.glob(f"maps/*/{storage.MARKERS}/*/*.json"))):
+                with deferred_signals(deliver=False):
+                    shutil.rmtree(out, ignore_errors=True)
             raise
 
 
@@ -406,8 +429,8 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
         arrays = array_shapes(job.compute, info["hexes"], info["units"])
         map_info = storage.read_map_info(folder)
         finished = {name: storage.verified_blocks(folder, name, map_info,
-                                                  storage.completed_blocks(folder, name, map_info.get("creation")))
-                    for name in arrays}  # a rerun skips only blocks whose bytes match their markers
+                                                  storage.completed_blocks(folder, name, info=map_info))
+                    for name in arrays}  # a rerun skips only blocks whose bytes give their markers' digests
         for block, first in enumerate(range(0, info["hexes"], job.block_rows)):
             count = min(job.block_rows, info["hexes"] - first)
             for kind, names in work_kinds(arrays, info["units"]).items():
@@ -437,7 +460,7 @@ def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:
         map_info = storage.read_map_info(folder)
         arrays = {}
         for name, spec in map_info["arrays"].items():
-            done = storage.completed_blocks(folder, name, map_info.get("creation"))
+            done = storage.completed_blocks(folder, name, info=map_info)
             arrays[name] = {**spec, "chunks": [job.block_rows, spec["shape"][1]],
                             "block_sha256": [done[k]["sha256"] if k in done else None
                                              for k in range(-(-info["hexes"] // job.block_rows))]}

@@ -31,7 +31,6 @@ Run as ``hexkernel COMMAND ...`` or ``python -m kernel.cli COMMAND ...``.
 from __future__ import annotations
 
 import argparse
-import atexit
 import errno
 import gc
 import os
@@ -45,7 +44,9 @@ from kernel.cli import (batch_command, demo_command, fire_command, import_vasl_c
                         los_command, matrix_command, move_command, page_command, vantage_command,
                         warm_command)
 from kernel._extras import MissingExtraError
+from kernel._signals import deferred_signals
 from kernel.cli.common import UserError
+from kernel.cli.errors import Terminated
 from kernel.cli.outputs import Outputs
 
 #: The commands' modules, in the order ``hexkernel --help`` lists them.
@@ -99,21 +100,25 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        0 when the command ran, 2 for a user mistake, 130 when interrupted.
+        0 when the command ran, 2 for a user mistake or a full disk, 130 when interrupted (Ctrl-C), 143 when
+        terminated (SIGTERM), 141 for a pipe closed elsewhere than standard output (a reader of standard
+        output going away, ``| head``, only discards the rest of its text: the command completes).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
 
     def note(message, category, filename, lineno, file=None, line=None):
         # a warning for a person: one line, no source location
-        print(f"hexkernel {args.command}: note: {message}", file=sys.stderr)
+        print(f"hexkernel {args.command}: note: {' '.join(str(message).split())}", file=sys.stderr)
 
     # set by SIGTERM and SIGINT, even where the exception their handler raised was swallowed
-    terminated, interrupted = threading.Event(), threading.Event()
-    previous = _stop_on_signals(terminated, interrupted)
+    terminated, interrupted, cleaning = threading.Event(), threading.Event(), threading.Event()
+    previous = _stop_on_signals(terminated, interrupted, cleaning)
     unraisable = sys.unraisablehook
     sys.unraisablehook = _quiet_stops(unraisable, lambda: terminated.is_set() or interrupted.is_set())
     outputs = None
+    stdout = sys.stdout
+    sys.stdout = _ReaderMayLeave(stdout)
     try:
         # outputs are staged beside their final names and renamed only when the command completes
         with Outputs(force=getattr(args, "force", False)) as outputs, warnings.catch_warnings():
@@ -126,41 +131,87 @@ def main(argv: list[str] | None = None) -> int:
                 raise Terminated()
             if interrupted.is_set():
                 raise KeyboardInterrupt()
-            outputs.commit()
-    except (UserError, MissingExtraError) as error:
-        print(f"hexkernel {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    except Terminated:
-        print(f"hexkernel {args.command}: terminated", file=sys.stderr)
-        return 143
-    except KeyboardInterrupt:
-        print(f"hexkernel {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except OSError as error:
-        if error.errno not in _STORAGE_ERRORS:
-            raise
-        # a full or read-only file system met outside a command's own checks: the file and the reason
-        where = str(error.filename) if error.filename else "an output file"
-        where = outputs.finals.get(where, where) if outputs is not None else where
-        print(f"hexkernel {args.command}: error: cannot write {where}: {error.strerror}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # the reader went away (e.g. '| head'): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+            with deferred_signals(deliver=False):   # the command is done: all its outputs or none
+                outputs.commit()
         return 0
+    except BaseException as error:
+        cleaning.set()   # a later signal is recorded, never raised inside the report or the clean-up
+        return _report(args.command, error, outputs)
     finally:
+        cleaning.set()
         if terminated.is_set() or interrupted.is_set():
             # objects the stop left half-built and in reference cycles are finalized while the quiet hook holds
             gc.collect()
         sys.unraisablehook = unraisable
+        sys.stdout = stdout
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    return 0
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, ``timeout``): stops a command like Ctrl-C, so its staged outputs are deleted."""
+class _ReaderMayLeave:
+    """Standard output whose reader may go away (``| head``): what is written after that is discarded, and the
+    command goes on to complete its output files, as if its text had been read to the end."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._discard()
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._discard()
+
+    def _discard(self):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+        try:
+            self._stream.flush()   # what was buffered goes to the null device now
+        except OSError:
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _report(command: str, error: BaseException, outputs) -> int:
+    """The exit status of a command that ``error`` stopped, after its one line on stderr; a bug (any other
+    exception) is raised again, with its traceback."""
+    if isinstance(error, (UserError, MissingExtraError)):
+        _say(f"hexkernel {command}: error: {error}")
+        return 2
+    if isinstance(error, Terminated):
+        _say(f"hexkernel {command}: terminated")
+        return 143
+    if isinstance(error, KeyboardInterrupt):
+        _say(f"hexkernel {command}: interrupted")
+        return 130
+    if isinstance(error, BrokenPipeError):
+        # a closed pipe met outside standard output's own writes: the command did not finish
+        _say(f"hexkernel {command}: stopped: {error.strerror or 'broken pipe'}; no output file was written")
+        return 141
+    if isinstance(error, OSError) and error.errno in _STORAGE_ERRORS:
+        # a full or read-only file system met outside a command's own checks: the file and the reason
+        where = str(error.filename) if error.filename else "an output file"
+        where = outputs.finals.get(where, where) if outputs is not None else where
+        _say(f"hexkernel {command}: error: cannot write {where}: {error.strerror}")
+        return 2
+    raise error
+
+
+def _say(line: str) -> None:
+    """``line`` on stderr, if stderr can still take it."""
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 #: errno values of a file system that cannot take what a command writes.
@@ -179,52 +230,33 @@ def _quiet_stops(hook, stopping):
     return quiet
 
 
-def _stop_on_signals(terminated: threading.Event, interrupted: threading.Event) -> dict:
+def _stop_on_signals(terminated: threading.Event, interrupted: threading.Event, cleaning: threading.Event) -> dict:
     """Make SIGTERM set ``terminated`` and raise :class:`Terminated`, and SIGINT set ``interrupted`` and
     raise ``KeyboardInterrupt``, in the main thread: inside a C callback (numba compiles its runtime and
     reports each compiled module through one, even when every kernel comes from its cache) Python only
-    prints that exception, and the event still stops the command at its end. SIGINT keeps its handler where it
-    is not Python's default (ignored, or the caller's own). Returns the handlers it replaces, by signal
+    prints that exception, and the event still stops the command at its end. Once ``cleaning`` is set (the
+    command is reporting how it ended and cleaning up), a signal is recorded and not raised, so a second
+    Ctrl-C cannot cut the clean-up short. SIGINT keeps its handler where it is not Python's default or
+    the console script's (ignored, or the caller's own). Returns the handlers it replaces, by signal
     (none when not in the main thread, where signals cannot be handled)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
 
     def terminate(signum, frame):
         terminated.set()
-        raise Terminated()
+        if not cleaning.is_set():
+            raise Terminated()
 
     def interrupt(signum, frame):
         interrupted.set()
-        raise KeyboardInterrupt()
+        if not cleaning.is_set():
+            raise KeyboardInterrupt()
 
     replaced = {signal.SIGTERM: signal.signal(signal.SIGTERM, terminate)}
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # (not where Ctrl-C is ignored)
-        replaced[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is signal.default_int_handler or getattr(handler, "hexkernel_startup", False):
+        replaced[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)   # (not where Ctrl-C is ignored)
     return replaced
-
-
-def script() -> None:
-    """The ``hexkernel`` console script: :func:`main`, then a quick exit.
-
-    When :func:`main` returns, every output is written, renamed and closed.
-    The exit then flushes the standard streams and runs the ``atexit``
-    handlers (logging, multiprocessing, temporary files, numba's and
-    llvmlite's shutdown hooks) as a normal exit would, but skips the
-    interpreter's teardown of every loaded module: with numba's compiled
-    kernels and matplotlib loaded that teardown took 0.2-0.4 s, a sixth of a
-    picture command's whole run.  An exception escaping :func:`main` (a bug:
-    user mistakes return 2) exits the normal way, with its traceback.
-    ``python -m kernel.cli`` exits the normal way (profilers and coverage
-    tools write their results at that exit).
-    """
-    status = main()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):   # a closed pipe or stream: nothing left to write to it
-            pass
-    atexit._run_exitfuncs()
-    os._exit(status)
 
 
 if __name__ == "__main__":

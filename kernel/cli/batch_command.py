@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
+from pathlib import Path
 
 from kernel.cli.arguments import positive_int
 from kernel.cli.common import UserError
@@ -60,7 +62,9 @@ def command_batch(args) -> None:
     except (BatchJobError, BatchClusterError, BatchOutputError) as error:
         raise UserError(" ".join(str(error).split())) from None
     except OSError as error:  # the file it names (a map source, a block), else the output folder
-        raise UserError(f"{error.filename or args.out}: {error.strerror or error}") from None
+        kept = error.errno in (errno.ENOSPC, errno.EDQUOT) and any(Path(args.out).glob("maps/*/done/*/*.json"))
+        resume = " (its finished blocks are kept: run it again to resume)" if kept else ""
+        raise UserError(f"{error.filename or args.out}: {error.strerror or error}{resume}") from None
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -12,7 +12,7 @@ from kernel.cli.fire_command import fire_payload
 from kernel.cli.los_command import los_payload
 from kernel.cli.matrix_command import write_matrix
 from kernel.cli.move_command import move_payload
-from kernel.cli.outputs import staged
+from kernel.cli.outputs import make_folder, staged
 
 _DEMO_STRONG = ("71I4",)
 
@@ -105,10 +105,7 @@ def command_demo(args) -> None:
         The parsed command line.
     """
     out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UserError(f"cannot create {out}: {error.strerror or error}") from None
+    make_folder(str(out))   # removed again, with everything staged in it, unless the demo completes
     pictures = [] if args.no_pictures else [f"{name}.{fmt}" for name in ("board", "los_matrix", "fire", "move", "los")
                                             for fmt in args.formats]
     check_writable(("--json-out", args.json_out, ()),

@@ -16,7 +16,10 @@ Every command's outputs (``--json-out``, ``--png``, ``--svg``, ``matrix --out``,
 3. when the command has finished, :meth:`Outputs.commit` renames every staged
    file onto its final name; on any error, an interruption (Ctrl-C, SIGTERM)
    or an unexpected exception, :meth:`Outputs.discard` deletes them instead,
-   and an existing file at an output's name is left as it was.
+   and an existing file at an output's name is left as it was.  A folder made
+   for outputs (:func:`make_folder`: ``demo --out``) is removed with them.
+   Signals are held while either runs (:func:`kernel._signals.deferred_signals`),
+   so a second Ctrl-C cannot leave half of them.
 
 An existing output that is not a regular file (a symlink, a device, a FIFO)
 is refused even with ``--force``: replacing it would not write where it points.
@@ -47,6 +50,7 @@ import secrets
 import stat
 from pathlib import Path
 
+from kernel._signals import deferred_signals
 from kernel.cli.errors import UserError
 
 _ACTIVE: contextvars.ContextVar[Outputs | None] = contextvars.ContextVar("hexkernel_outputs", default=None)
@@ -66,6 +70,7 @@ class Outputs:
         self.claimed: dict[str, str] = {}     # final path (resolved) -> option that named it
         self.staged: dict[str, str] = {}      # final path (as given) -> temporary path
         self.finals: dict[str, str] = {}      # every temporary path staged -> its final path (for messages)
+        self.folders: list[Path] = []          # folders made for outputs (removed again unless committed)
         self._token = None
 
     def __enter__(self) -> Outputs:
@@ -74,7 +79,10 @@ class Outputs:
 
     def __exit__(self, kind, value, traceback) -> None:
         try:
-            self.discard()
+            # held while staged files are deleted: a second Ctrl-C would leave some behind (and is dropped
+            # when the command is stopping already)
+            with deferred_signals(deliver=kind is None):
+                self.discard()
         finally:
             _ACTIVE.reset(self._token)
 
@@ -132,6 +140,32 @@ class Outputs:
                 raise UserError(f"cannot write {path}: {error.strerror or error}") from None
             del self.staged[path], self.finals[temporary]
 
+    def make_folder(self, path: str) -> None:
+        """Create folder ``path`` (and its missing parents) for outputs; :meth:`discard` removes what was made
+        here unless the command committed (a folder something else put files into is left).
+
+        Raises
+        ------
+        UserError
+            The folder cannot be made (the reason and the path).
+        """
+        missing = []
+        folder = Path(path)
+        while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        for folder in reversed(missing):
+            self.folders.append(folder)   # registered first: an interruption leaves no folder discard() misses
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                self.folders.pop()
+            except OSError as error:
+                self.folders.pop()
+                raise UserError(f"cannot create {path}: {error.strerror or error}") from None
+        if not Path(path).is_dir():
+            raise UserError(f"cannot create {path}: it is not a folder")
+
     def commit(self) -> None:
         """Rename every staged file onto its final name (then nothing is left to discard).
 
@@ -150,15 +184,21 @@ class Outputs:
             except OSError as error:
                 raise UserError(f"cannot write {path}: {error.strerror or error}") from None
             del self.staged[path]
+        self.folders.clear()
 
     def discard(self) -> None:
-        """Delete every staged file that was not committed."""
+        """Delete every staged file that was not committed, then the folders made for them (when empty)."""
         while self.staged:
             _, temporary = self.staged.popitem()
             try:
                 os.unlink(temporary)
             except FileNotFoundError:
                 pass
+        while self.folders:
+            try:
+                self.folders.pop().rmdir()   # deepest first
+            except OSError:
+                pass    # gone, or holding what someone else put there
 
 
 def _create_private(path: str) -> None:
@@ -235,6 +275,18 @@ def staged(path: str) -> str:
     """The file to write for output ``path``: a staged temporary one inside a command, else ``path``."""
     outputs = _ACTIVE.get()
     return outputs.stage(str(path)) if outputs is not None else str(path)
+
+
+def make_folder(path: str) -> None:
+    """:meth:`Outputs.make_folder` inside a command; outside one, ``mkdir -p`` (OSError as a UserError)."""
+    outputs = _ACTIVE.get()
+    if outputs is not None:
+        outputs.make_folder(str(path))
+        return
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot create {path}: {error.strerror or error}") from None
 
 
 def claim(option: str, path: str | None, suffixes: tuple[str, ...] = ()) -> None:

@@ -34,13 +34,19 @@ syntax is checked: whether a hex exists on its board, or whether the hexes of
 a Bypass or vertex are adjacent, is for the board model to say.
 
 Malformed text raises `ValueError` quoting the input and saying what was
-expected; input that is not a `str` raises `TypeError`.
+expected; input that is not a `str` raises `TypeError`.  Text longer than
+`~kernel._limits.MAX_COORDINATE_CHARS` characters (after stripping; the
+longest coordinate of the grammar has 30) is refused before it is parsed,
+and every step of the parse is linear in the text's length (no regular
+expression here can backtrack over a run of letters), so a name of any
+length costs at most a scan of it.
 """
 
 from __future__ import annotations
 
 import re
 
+from kernel._limits import MAX_COORDINATE_CHARS
 from kernel.grid.columns import Malformed, board_problem, column_problem, digits_problem, require_str
 from kernel.grid.references import BypassRef, Coordinate, CoveredArcRef, HexRef, LocationRef, VertexRef
 
@@ -136,17 +142,33 @@ def _invalid(text: str, expected: str, reason: str) -> ValueError:
     return ValueError(f"invalid grid coordinate {text!r}: expected {expected} ({reason})")
 
 
-#: A hex with lower-case column letters: board digits, an overlay's ``o``, the letters, the number.
-_LOWER_COLUMN = re.compile(r"(\d*)(o?)([A-Za-z]*[a-z][A-Za-z]*)(\d+)")
+def _checked_body(text: str) -> str:
+    """``text`` stripped, once it is a `str` of at most :data:`MAX_COORDINATE_CHARS` characters."""
+    body = require_str(text).strip()
+    if len(body) > MAX_COORDINATE_CHARS:
+        raise ValueError(f"invalid grid coordinate {body[:24]!r}... ({len(body)} characters): expected at most "
+                         f"{MAX_COORDINATE_CHARS} characters, like '2I9' or '1E4caD3/D4'")
+    return body
+
+
+#: A hex with letters in its column: board digits, an overlay's ``o``, the letters, the number.  One run
+#: of letters then one of digits: a failed match backtracks over the run once, linear in its length
+#: (``[A-Za-z]*[a-z][A-Za-z]*`` tried every split of a run of letters: quadratic).
+_LETTER_COLUMN = re.compile(r"([0-9]*)(o?)([A-Za-z]+)([0-9]+)")
 
 
 def _lower_case_hint(text: str, body: str) -> ValueError | None:
     """The short error for a plain hex typed with lower-case column letters (``2i9``), naming the hex
     meant; ``None`` when ``body`` is not such a hex."""
-    lower = _LOWER_COLUMN.fullmatch(body)
+    lower = _LETTER_COLUMN.fullmatch(body)
     if lower is None:
         return None
-    meant = lower[1] + lower[2] + lower[3].upper() + lower[4]
+    board, overlay, letters, number = lower.groups()
+    if overlay and letters.isupper():  # '0oE7': the 'o' is one of the column's letters, not an overlay's
+        overlay, letters = "", overlay + letters
+    if letters.isupper():
+        return None
+    meant = board + overlay + letters.upper() + number
     try:
         _parse_hex_part(meant, "(empty input)")
     except Malformed:
@@ -188,7 +210,7 @@ def parse_hex(text: str) -> HexRef:
     ...
     ValueError: invalid grid coordinate '2I9h1': expected board digits ... (unexpected 'h1' after '2I9')
     """
-    body = require_str(text).strip()
+    body = _checked_body(text)
     try:
         return _parse_hex_part(body, "(empty input)")
     except Malformed as malformed:
@@ -229,7 +251,7 @@ def parse_coordinate(text: str) -> Coordinate:
     ...
     ValueError: invalid grid coordinate 'F3-': expected two hexes ... (missing hex after '-')
     """
-    body = require_str(text).strip()
+    body = _checked_body(text)
     if not body:
         raise _invalid(text, _EXPECT_ANY, "empty input")
     if "ca" in body:

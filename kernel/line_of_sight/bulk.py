@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._limits import MAX_PAIRS
 from kernel.line_of_sight._hex import pairs as K
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight._sweep import matrix as M
@@ -203,12 +204,19 @@ def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bo
     hex_b, level_b = location_arrays(board, targets, target_levels, "targets", "target_levels")
     if product:
         k, m = hex_a.shape[0], hex_b.shape[0]
+        if k * m > MAX_PAIRS:   # before any pair is allocated
+            raise ValueError(f"los_pairs: {k:,} sources x {m:,} targets = {k * m:,} pairs: expected at most "
+                             f"{MAX_PAIRS:,} per call (about 44 bytes a pair while it runs): ask for fewer sources "
+                             "at a time")
         hex_a, level_a = np.repeat(hex_a, m), np.repeat(level_a, m)
         hex_b, level_b = _tiled(hex_b, k), _tiled(level_b, k)
         return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, (k, m))
     if hex_a.shape != hex_b.shape:
         raise ValueError(f"los_pairs: sources has {hex_a.shape[0]} hexes and targets {hex_b.shape[0]}: expected "
                          "equal lengths (or product=True for every source against every target)")
+    if hex_a.shape[0] > MAX_PAIRS:
+        raise ValueError(f"los_pairs: {hex_a.shape[0]:,} pairs: expected at most {MAX_PAIRS:,} per call (about 44 "
+                         "bytes a pair while it runs): ask for fewer pairs at a time")
     return _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, hex_a.shape)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernel._dtypes import HEX_INDEX
+from kernel._limits import MAX_PAIRS
 
 
 def feature_hexes(board, name: str) -> np.ndarray:
@@ -182,6 +183,10 @@ def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | N
     upper = [(int(h), level) for h in np.flatnonzero(board.top_level > 0) for level in range(1, int(board.top_level[h]) + 1)]
     hexes = np.concatenate([np.arange(n), np.array([h for h, _ in upper], dtype=np.int64)]).astype(HEX_INDEX)
     levels = np.concatenate([np.zeros(n, np.int64), np.array([v for _, v in upper], dtype=np.int64)])
+    if len(hexes) * len(goal) > MAX_PAIRS:   # before any pair is allocated
+        raise ValueError(f"coverage: {len(hexes):,} Locations x {len(goal):,} targets = {len(hexes) * len(goal):,} "
+                         f"LOS pairs: expected at most {MAX_PAIRS:,} (about 44 bytes a pair with the hex model, 77 "
+                         f"with the depiction model): give at most {MAX_PAIRS // len(hexes):,} targets on this map")
     pairs = los_pairs(board, hexes, goal, levels=levels, product=True, counters=counters, model=model, unit=unit)
     visible = np.asarray(pairs.visible, bool)
     hindrance = np.where(visible, np.asarray(pairs.hindrance), -1).astype(np.int32)

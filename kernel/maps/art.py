@@ -177,12 +177,21 @@ def _local_keys(art: LocalArt, ruleset) -> np.ndarray:
     return np.array(keys, np.int64)
 
 
+def art_size(columns: int, rows: int) -> tuple[float, float]:
+    """Width and height in pixels of the art of a board of ``columns`` x ``rows`` hexes (whole only for a
+    column count of 4k + 1 and an even row count, as every VASL geomorphic board has).
+
+    >>> art_size(33, 10), art_size(32, 10)
+    ((1800.0, 645.0), (1743.75, 645.0))
+    """
+    return (columns - 1) * 3 * UNIT_X, rows * 2 * UNIT_Y
+
+
 def _placed_pixels(placement) -> tuple[int, int, int, int]:
     """Width and height of a placed board's art in pixels and its pixel offset on the map, all whole; else
     a ValueError naming the board (checked for every board before any pixel is allocated)."""
     spec = placement.board
-    width_px = (spec.columns - 1) * 3 * UNIT_X
-    height_px = spec.rows * 2 * UNIT_Y
+    width_px, height_px = art_size(spec.columns, spec.rows)
     ox, oy = placement.column * width_px, placement.row * height_px
     if ox != int(ox) or oy != int(oy) or width_px != int(width_px) or height_px != int(height_px):
         raise ValueError(f"{spec.source}: a {spec.columns}x{spec.rows} board lies at pixel offset ({ox}, {oy}): "

@@ -11,11 +11,14 @@ rewriting only the changed hexes' entries.
 Threads: a :class:`GameState` may be shared by threads.  Each state has a
 lock: every change holds it, and so does every LOS or movement query given
 the state as ``counters`` (:func:`kernel.maps.state_lock.holding_state`) for its whole run, from
-bringing the prepared tables up to date to the kernel's last read of them.
+bringing the prepared tables up to date to the kernel's last read of them;
+a query made of several (``concealed_movement``: a threat map and two
+movement fields) holds it across all of them.
 So a query sees the state either before or after a change, never half of
-it, and the prepared tables always match the state's version; queries on
-one state from several threads run one after another (each kernel is
-itself parallel), and a change waits for the running query.
+it, and its result is that of one version of the state; the prepared tables
+always match the state's version; queries on one state from several threads
+run one after another (each kernel is itself parallel), and a change waits
+for the running query.
 
 Allowed values (checked here, at the boundary, with the offending hex named):
 a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height

@@ -74,8 +74,11 @@ def map_page_html(board, *, counters=None, unit: str | None = None,
                          "tables hold every pair of hexes; use 'hexkernel matrix' or 'batch' for larger maps)")
     data = page_data(board, counters=counters, unit=unit, max_allowance=max_allowance, pieces=pieces)
     template = resources.files("kernel.render").joinpath("page_template.html").read_text(encoding="utf-8")
-    # JSON inside <script>: '</' must not close the element
-    payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    # JSON inside <script>: no '<' at all (as \u003c, the same string to the script), so no '</script>' can
+    # close the element and no '<!--' with '<script' can put the parser in the state where '</script>' no
+    # longer closes it (a name holding '<!--<script>' left the page at "loading..."); '>' and '&' likewise
+    payload = (json.dumps(data, separators=(",", ":"), allow_nan=False)
+               .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
     name = html.escape(title or f"{board.title}: interactive map")
     before, marker, after = template.partition("__DATA__")  # each marker replaced once, in the template only
     return before.replace("__TITLE__", name) + payload + after

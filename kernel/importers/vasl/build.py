@@ -24,11 +24,12 @@ import numpy as np
 from kernel.grid.columns import board_problem
 from kernel.importers.vasl.art import local_art
 from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImportWarning, read_board_files
-from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes
+from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes, hex_code_counts, hexes_holding
 from kernel.importers.vasl.hexsides import classify_hexsides
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, pixel_grid
 from kernel.importers.vasl.terrain_map import (BUILDING_TYPES, KIND_TERRAIN, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup,
                                                terrain_lookup)
+from kernel.maps.art import art_size
 from kernel.maps.rulesets import load_ruleset
 from kernel.maps.specs import BoardPlacement, BoardSpec, HexSpec, ScenarioSpec
 
@@ -142,7 +143,8 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
         default_level=0,
     )
     unmapped_hits: dict[int, list[str]] = {}
-    hexes = classify_hexes(los, grid, lookup, ruleset, unmapped_hits)
+    counts = hex_code_counts(los, grid)
+    hexes = classify_hexes(los, grid, lookup, ruleset, unmapped_hits, counts)
     kept = _apply_building_types(metadata, spec, hexes, ruleset, files)
     touch = classify_hexsides(los, grid, lookup, ruleset, spec, hexes, unmapped_hits)
     for cell in grid.cells:
@@ -154,21 +156,30 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
         )
     overrides = {parse_building_cell(name, spec, files.source): type_name
                  for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}
-    spec.art = local_art(los, lookup, ruleset, grid, overrides)
-    _warn(files.source, lookup, hexes, unmapped_hits, kept, _unmapped_pixels(los, lookup, grid, unmapped_hits))
-    _warn_art_only(files.source, lookup, _art_only_pixels(los, lookup, ruleset, grid))
+    width_px, height_px = art_size(spec.columns, spec.rows)
+    if width_px == int(width_px) and height_px == int(height_px):
+        spec.art = local_art(los, lookup, ruleset, grid, overrides)
+    else:   # art off whole pixels cannot be placed on a map (pictures and the depiction model refused it)
+        warnings.warn(
+            f"{files.source}: a {spec.columns}x{spec.rows} board's art would be {width_px} x {height_px} pixels, "
+            "not whole ones (a column count of 4k + 1, such as 33, and an even row count give whole pixels): "
+            "its art is left out, so pictures and model='depiction' draw and read its hexes",
+            VaslImportWarning, stacklevel=3)
+    _warn(files.source, lookup, hexes, unmapped_hits, kept,
+          _unmapped_pixels(los, lookup, grid, unmapped_hits, counts[0]))
+    _warn_art_only(files.source, lookup, _art_only_pixels(los, lookup, ruleset, grid, counts[0]))
     return spec
 
 
-def _art_only_pixels(los, lookup: TerrainLookup, ruleset, grid: PixelGrid) -> dict[int, list[str]]:
+def _art_only_pixels(los, lookup: TerrainLookup, ruleset, grid: PixelGrid, counts) -> dict[int, list[str]]:
     """VASL codes drawn on the board whose ``asl`` terrain is drawn only in the art (``art_only``: rowhouse
-    walls): code -> the hexes holding their pixels."""
+    walls): code -> the hexes holding their pixels (from the hexes' code counts: no scan of the board per
+    code)."""
     drawn: dict[int, list[str]] = {}
-    for code in np.unique(los.terrain):
+    for code in np.flatnonzero(counts.sum(axis=0)):
         code = int(code)
         if lookup.kind[code] == KIND_TERRAIN and ruleset.terrain_art_only[lookup.feature[code]]:
-            holding = np.unique(grid.hex_of[los.terrain == code])
-            drawn[code] = [cell_name(grid.cells[int(i)]) for i in holding if i >= 0]
+            drawn[code] = [cell_name(grid.cells[int(i)]) for i in hexes_holding(counts, code)]
     return drawn
 
 
@@ -198,16 +209,16 @@ def _check_codes(files: VaslBoardFiles, lookup: TerrainLookup, grid: PixelGrid) 
         )
 
 
-def _unmapped_pixels(los, lookup: TerrainLookup, grid: PixelGrid,
-                     unmapped_hits: dict[int, list[str]]) -> dict[int, list[str]]:
+def _unmapped_pixels(los, lookup: TerrainLookup, grid: PixelGrid, unmapped_hits: dict[int, list[str]],
+                     counts) -> dict[int, list[str]]:
     """VASL codes with no asl equivalent that are drawn on the board but decided no hex or hexside:
-    code -> the hexes holding their pixels (they are Open Ground in the board's art)."""
+    code -> the hexes holding their pixels (they are Open Ground in the board's art; from the hexes' code
+    counts: no scan of the board per code)."""
     drawn: dict[int, list[str]] = {}
-    for code in np.unique(los.terrain):
+    for code in np.flatnonzero(counts.sum(axis=0)):
         code = int(code)
         if lookup.kind[code] == KIND_UNMAPPED and code not in unmapped_hits:
-            holding = np.unique(grid.hex_of[los.terrain == code])
-            drawn[code] = [cell_name(grid.cells[int(i)]) for i in holding if i >= 0]
+            drawn[code] = [cell_name(grid.cells[int(i)]) for i in hexes_holding(counts, code)]
     return drawn
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kernel.grid.pixels import COLUMN_PITCH, HEX_HEIGHT
 from kernel.importers.vasl.files import LOSData
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, disc_pixels
 from kernel.importers.vasl.terrain_map import KIND_OPEN, KIND_ROAD, KIND_TERRAIN, KIND_UNMAPPED, TerrainLookup
@@ -52,18 +53,41 @@ class HexClasses:
     centre_levels: list[str] = field(default_factory=list)
 
 
+#: Pixels counted at once by :func:`hex_code_counts` (its temporaries: 8 bytes a pixel).
+COUNT_PIXELS = 1 << 21
+
+
+def hex_code_counts(los: LOSData, grid: PixelGrid) -> tuple[np.ndarray, np.ndarray]:
+    """Per hex of the grid, how many of its pixels hold each terrain code (``(hexes, 256)`` int32) and each
+    elevation (index ``level + 128``), counted in slabs of columns so the temporaries stay small whatever
+    the board's size; what every per-code question (which hexes hold code ``c``) reads instead of scanning
+    the board's pixels once per code."""
+    n = len(grid.cells)
+    codes = np.zeros(n * 256, np.int64)
+    levels = np.zeros(n * 256, np.int64)
+    slab = max(1, COUNT_PIXELS // max(los.grid_height, 1))
+    for x0 in range(0, los.grid_width, slab):
+        flat_hex = grid.hex_of[x0:x0 + slab].ravel().astype(np.int64) * 256
+        codes += np.bincount(flat_hex + los.terrain[x0:x0 + slab].ravel(), minlength=n * 256)
+        levels += np.bincount(flat_hex + (los.elevation[x0:x0 + slab].ravel().astype(np.int64) + 128),
+                              minlength=n * 256)
+    return codes.reshape(n, 256).astype(np.int32), levels.reshape(n, 256).astype(np.int32)
+
+
+def hexes_holding(counts: np.ndarray, code: int) -> np.ndarray:
+    """The hexes (indices into the grid's cells) with a pixel of terrain ``code``, from :func:`hex_code_counts`."""
+    return np.flatnonzero(counts[:, code])
+
+
 def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset,
-                   unmapped_hits: dict[int, list[str]]) -> HexClasses:
+                   unmapped_hits: dict[int, list[str]], counts=None) -> HexClasses:
     """Terrain, ground level, bridge, building levels and road of every hex of the pixel grid.
 
     VASL codes with no ``asl`` equivalent that would have decided a hex are
     left out (Open Ground) and collected in ``unmapped_hits`` (code -> hex names).
     """
     n = len(grid.cells)
-    flat_hex = grid.hex_of.ravel().astype(np.int64)
-    code_counts = np.bincount(flat_hex * 256 + los.terrain.ravel().astype(np.int64), minlength=n * 256).reshape(n, 256)
-    elev_counts = np.bincount(flat_hex * 256 + los.elevation.ravel().astype(np.int64) + 128,
-                              minlength=n * 256).reshape(n, 256)
+    code_counts, elev_counts = hex_code_counts(los, grid) if counts is None else counts
     terrain_codes = lookup.kind == KIND_TERRAIN
     bridge_feature = ruleset.terrain_index("bridge")
     result = HexClasses(road=np.zeros(n, np.bool_))
@@ -196,9 +220,14 @@ def bridge_levels(los: LOSData, grid: PixelGrid, i: int, lookup: TerrainLookup, 
     """``(ground, deck)`` levels of bridge hex ``i``: the most common elevation of
     its depression pixels (of any pixels off the bridge and road when it has no
     depression), and of its bridge pixels."""
-    inside = grid.hex_of == i
-    codes = los.terrain[inside]
-    elevation = los.elevation[inside]
+    # the hex's own pixels, looked for in a box around its centre (a hex is at most a column pitch wide and
+    # a hex height tall): a scan of the whole board for each bridge hex cost minutes on a big board
+    cx, cy = grid.centre_x[i], grid.centre_y[i]
+    x0, x1 = max(int(cx - COLUMN_PITCH) - 1, 0), min(int(cx + COLUMN_PITCH) + 2, los.grid_width)
+    y0, y1 = max(int(cy - HEX_HEIGHT) - 1, 0), min(int(cy + HEX_HEIGHT) + 2, los.grid_height)
+    inside = grid.hex_of[x0:x1, y0:y1] == i
+    codes = los.terrain[x0:x1, y0:y1][inside]
+    elevation = los.elevation[x0:x1, y0:y1][inside]
     depression = lookup.depression[codes] & np.isin(lookup.feature[codes], features)
     beneath = depression if depression.any() else lookup.kind[codes] != KIND_ROAD
     if not beneath.any():

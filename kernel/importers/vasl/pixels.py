@@ -48,6 +48,10 @@ class PixelGrid:
     centre_y: np.ndarray
 
 
+#: Pixels of one slab of columns whose temporaries the pixel grid's computation holds at once.
+SLAB_PIXELS = 1 << 21
+
+
 @functools.lru_cache(maxsize=4)
 def pixel_grid(width: int, height: int, grid_width: int, grid_height: int) -> PixelGrid:
     """Assign every pixel of a ``grid_width`` x ``grid_height`` grid to its hex.
@@ -62,22 +66,27 @@ def pixel_grid(width: int, height: int, grid_width: int, grid_height: int) -> Pi
     for (column, number), i in index.items():
         table[column, number] = i
     centres = np.array([pixel_centre(c, n) for c, n in cells], dtype=np.float64)
-    px = np.arange(grid_width, dtype=np.float64)[:, None]
-    py = np.arange(grid_height, dtype=np.float64)[None, :]
     best = np.full((grid_width, grid_height), -1, dtype=np.int32)
-    best_d = np.full((grid_width, grid_height), np.inf)
-    first = np.clip(np.floor(px / COLUMN_PITCH).astype(np.int64), 0, width - 1)
-    for step in (0, 1):
-        column = np.clip(first + step, 0, width - 1)
-        odd = column % 2
-        number = np.rint((py / UNIT_Y + 1 - odd) / 2).astype(np.int64)
-        number = np.clip(number, 1 - odd, height)
-        cy = (2 * number - 1 + odd) * UNIT_Y
-        cx = column * COLUMN_PITCH
-        d = (px - cx) ** 2 + (py - cy) ** 2
-        closer = d < best_d
-        best = np.where(closer, table[column, number], best)
-        best_d = np.where(closer, d, best_d)
+    py = np.arange(grid_height, dtype=np.float64)[None, :]
+    # slabs of columns of pixels: the float temporaries of a slab, not of the whole board (a 52 x 200 board
+    # has 37 million pixels, 300 MB per float array)
+    slab = max(1, SLAB_PIXELS // max(grid_height, 1))
+    for x0 in range(0, grid_width, slab):
+        px = np.arange(x0, min(x0 + slab, grid_width), dtype=np.float64)[:, None]
+        best_d = np.full((px.shape[0], grid_height), np.inf)
+        first = np.clip(np.floor(px / COLUMN_PITCH).astype(np.int64), 0, width - 1)
+        part = best[x0:x0 + px.shape[0]]
+        for step in (0, 1):
+            column = np.clip(first + step, 0, width - 1)
+            odd = column % 2
+            number = np.rint((py / UNIT_Y + 1 - odd) / 2).astype(np.int64)
+            number = np.clip(number, 1 - odd, height)
+            cy = (2 * number - 1 + odd) * UNIT_Y
+            cx = column * COLUMN_PITCH
+            d = (px - cx) ** 2 + (py - cy) ** 2
+            closer = d < best_d
+            part[closer] = table[column, number][closer]
+            best_d[closer] = d[closer]
     for array in (best, centres):
         array.setflags(write=False)
     return PixelGrid(width, height, cells, index, best, centres[:, 0], centres[:, 1])
