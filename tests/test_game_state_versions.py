@@ -61,7 +61,7 @@ def test_a_query_during_changes_answers_for_one_version(board, kind):
     hexes = [int(h) for h in rng.choice(len(board), 60, replace=False)]
     sources, places = hexes[:4], hexes[4:]
     query = _queries(board, sources)[kind]
-    state = kernel.GameState(board)
+    state = kernel.GameState(board, sides=("a", "b"))
     state.place_unit(places[0], side="b")   # an enemy of side a from the start
     versions = {state.version: (state.counters(), state.units_not_of("a"))}
     stop, results, errors = threading.Event(), [], []

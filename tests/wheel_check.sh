@@ -32,14 +32,17 @@ ls "$folder"/dist/hexkernel-*.tar.gz >/dev/null
 stage "sdist and wheel built ($(basename "$wheel"))"
 size=$(stat -c %s "$wheel")
 [ "$size" -le $((40 * 1024 * 1024)) ] || { echo "wheel check: the wheel is $size bytes: expected at most 40 MiB"; exit 1; }
-"$python" -m zipfile -l "$wheel" | grep -q "kernel/_machine_code/manifest.json" \
+# (zipfile's namelist, not 'zipfile -l | grep -q': grep leaving early breaks the pipe under pipefail)
+wheel_holds() { "$python" -c "import sys, zipfile; sys.exit(sys.argv[2] not in zipfile.ZipFile(sys.argv[1]).namelist())" "$1" "$2"; }
+wheel_has_machine_code() { "$python" -c "import sys, zipfile; sys.exit(not any('_machine_code' in n for n in zipfile.ZipFile(sys.argv[1]).namelist()))" "$1"; }
+wheel_holds "$wheel" kernel/_machine_code/manifest.json \
   || { echo "wheel check: the wheel holds no kernel/_machine_code/manifest.json"; exit 1; }
 echo "wheel check: the wheel is $((size / 1024)) KiB with the kernels' machine code"
 HEXKERNEL_SHIPPED_KERNELS=0 "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
   --no-build-isolation --wheel-dir "$folder/pure" "$folder"/dist/hexkernel-*.tar.gz >"$folder/pure.log" 2>&1 \
   || { tail -30 "$folder/pure.log"; exit 1; }
 pure=$(ls "$folder"/pure/hexkernel-*-py3-none-any.whl)
-if "$python" -m zipfile -l "$pure" | grep -q _machine_code; then
+if wheel_has_machine_code "$pure"; then
   echo "wheel check: the pure wheel holds machine code"; exit 1
 fi
 stage "the sdist also builds a pure wheel ($(basename "$pure"))"
