@@ -241,8 +241,12 @@ def far_vertices_open(board) -> np.ndarray:
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:
-    """The Locations' heights in half levels: twice (ground level + Location level)."""
-    return (2 * (board.ground_level[hexes].astype(np.int64) + np.asarray(levels, np.int64))).astype(np.int64)
+    """The Locations' heights in half levels: twice (ground level + Location level), and half a level less
+    for a rooftop (VASL's reading: a rooftop sees as from half a level above its building's top level)."""
+    levels = np.asarray(levels, np.int64)
+    hexes = np.asarray(hexes, np.int64)
+    rooftop = board.rooftop[hexes] & (levels == board.top_level[hexes]) & (levels > 0)
+    return (2 * (board.ground_level[hexes].astype(np.int64) + levels) - rooftop).astype(np.int64)
 
 
 def kernel_tables(board, counters, per_range: bool = False):

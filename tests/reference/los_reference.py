@@ -431,8 +431,11 @@ def bridge_deck(board, h: int) -> bool:
 
 def top_level(board, h: int) -> int:
     """Highest Location level of hex ``h``: its upper building levels, plus
-    the deck (level 1) of a bridge hex (which has no building levels)."""
-    return int(board.building_levels[h]) + (1 if bridge_deck(board, h) else 0)
+    the deck (level 1) of a bridge hex (which has no building levels), plus
+    the rooftop of a multi-hex building (one level above its top level)."""
+    rooftop = getattr(board, "rooftop", None)
+    roof = 1 if rooftop is not None and bool(rooftop[h]) else 0
+    return int(board.building_levels[h]) + (1 if bridge_deck(board, h) else 0) + roof
 
 
 def on_deck(board, h: int, level: int) -> bool:
