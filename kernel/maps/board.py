@@ -144,6 +144,8 @@ class Board(LocationNames):
         self.building_levels = np.zeros(n, dtype=LEVEL)
         explicit_touch = np.full(n, -1, dtype=np.int16)
         explicit_rooftop = np.full(n, -1, dtype=np.int8)
+        #: The hex's building levels are joined by a stairway (``HexSpec.stairway``; default: yes).
+        self.stairway = np.ones(n, dtype=np.bool_)
         for i, h in enumerate(hexes):
             mask = 0
             for name in h.spec.terrain:
@@ -160,6 +162,8 @@ class Board(LocationNames):
                 explicit_touch[i] = h.spec.touch
             if h.spec.rooftop is not None:
                 explicit_rooftop[i] = int(bool(h.spec.rooftop))
+            if h.spec.stairway is not None:
+                self.stairway[i] = bool(h.spec.stairway)
         deck_mask = sum(1 << t for t in range(len(ruleset.terrain_names)) if ruleset.terrain_deck[t])
         self.bridge_deck = (self.terrain & np.uint32(deck_mask)) != 0
         both = np.flatnonzero(self.bridge_deck & (self.building_levels > 0))

@@ -139,6 +139,7 @@ def read_board_file(path: str | Path) -> BoardSpec:
         building_levels = 0
         touch = None
         rooftop = None
+        stairway = None
         for item in parts[2:]:
             if "=" in item:
                 key, value = item.split("=", 1)
@@ -152,10 +153,15 @@ def read_board_file(path: str | Path) -> BoardSpec:
                         raise BoardFileError(f"{path}:{number}: hex {parts[0]}: rooftop={value!r}: expected "
                                              "rooftop=yes or rooftop=no")
                     rooftop = value == "yes"
+                elif key == "stairway":
+                    if value not in ("yes", "no"):
+                        raise BoardFileError(f"{path}:{number}: hex {parts[0]}: stairway={value!r}: expected "
+                                             "stairway=yes or stairway=no")
+                    stairway = value == "yes"
                 else:
                     raise BoardFileError(
-                        f"{path}:{number}: hex {parts[0]}: unknown option {key!r}: expected levels=N, touch=0,1,... "
-                        "or rooftop=yes|no"
+                        f"{path}:{number}: hex {parts[0]}: unknown option {key!r}: expected levels=N, touch=0,1,..., "
+                        "rooftop=yes|no or stairway=yes|no"
                     )
             elif item == ".":
                 continue
@@ -180,7 +186,7 @@ def read_board_file(path: str | Path) -> BoardSpec:
         if rooftop and not building_levels:
             raise BoardFileError(f"{path}:{number}: hex {parts[0]}: rooftop=yes without upper levels: expected "
                                  "levels=N (N >= 1) with it (a rooftop is the Location above the top level)")
-        spec.hexes[cell] = HexSpec(level, tuple(terrain), building_levels, touch, number, rooftop)
+        spec.hexes[cell] = HexSpec(level, tuple(terrain), building_levels, touch, number, rooftop, stairway)
 
     for number, line in sections.get("hexsides", []):
         parts = line.split()
@@ -311,6 +317,8 @@ def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
                                      else ",".join(str(d) for d in range(6) if touch >> d & 1)))
         if hex_spec.rooftop is not None and hex_spec.building_levels:
             items.append("rooftop=" + ("yes" if hex_spec.rooftop else "no"))
+        if hex_spec.stairway is not None and hex_spec.building_levels:
+            items.append("stairway=" + ("yes" if hex_spec.stairway else "no"))
         lines.append("  ".join(items))
     lines += ["", "[hexsides]", "# HEXSIDE  FEATURES..."]
     for (cell, direction), features in sorted(spec.hexsides.items()):

@@ -57,6 +57,7 @@ class HexSpec:
     touch: int | None = None     # bit set of hexsides the obstacle touches; None = default
     line: int = 0
     rooftop: bool | None = None  # a rooftop Location above the top building level; None = default (Board)
+    stairway: bool | None = None  # a stairway joins the building's levels (default: yes)
 
 
 @dataclass

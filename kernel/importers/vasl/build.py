@@ -154,6 +154,8 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
         spec.hexes[cell] = HexSpec(
             level=hexes.level[cell], terrain=terrain, building_levels=levels, touch=touch.get(cell), line=0,
             rooftop=bool(levels) and multi_hex_building(los, lookup, ruleset, grid.centre_x[i], grid.centre_y[i]),
+            # VASL: a building of one upper level has its stairway; a taller one where LOSData flags it
+            stairway=(levels == 1 or bool(los.stairways[i])) if levels else None,
         )
     overrides = {parse_building_cell(name, spec, files.source): type_name
                  for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}
