@@ -169,6 +169,9 @@ def depiction_tables(board, per_range: bool = False):
     for c in np.flatnonzero(half & (hindrance > 0)):
         rows = slice(c * n_levels, (c + 1) * n_levels)
         info_vasl[rows, rules.H_HINDRANCE_TOP] = info[rows, rules.H_GROUND2] + 1
+    # VASL's blind-hex test counts a building (or rowhouse wall) of N upper levels N levels high, not N + 1/2
+    for c in np.flatnonzero((obstacle >= 3) & (obstacle % 2 == 1)):
+        info_vasl[c * n_levels:(c + 1) * n_levels, rules.H_BLIND_DROP] = 1
     DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
     DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = info_vasl
     return _for_reading(tables, info_vasl, per_range)

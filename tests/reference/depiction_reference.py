@@ -509,6 +509,14 @@ class ReferenceDepiction:
             out["blocked"], out["blocked_at"], out["reason"] = True, int(hx), reason
             return out
 
+        def blind_top(top, oh):
+            """The obstacle's height in the blind-hex test: VASL's reading (per_range) counts a building of
+            N upper levels (an odd height of 3 half levels or more) N levels high, between two ends at
+            whole levels (no rooftop end)."""
+            if per_range and oh >= 3 and oh % 2 == 1 and S % 2 == 0 and T % 2 == 0:
+                return top - 1
+            return top
+
         # the pixels, each given the nearest hex of the exact trace; the ends' pixels are skipped
         trace = self.trace_hexes(a, b)
         walked = []   # (px, py, hex, the point judged: the pixel's centre, or its corner per range)
@@ -599,8 +607,8 @@ class ReferenceDepiction:
                     reason = "obstacle"
                 elif crest_blind:
                     reason = "blind hex"   # blind hex behind a bare crest
-                elif oh > 0 and not same and top > T and \
-                        rt_ <= max(1, (2 * top + 2 * (rs_ // 5) - S - T + 2) // 2):
+                elif oh > 0 and not same and blind_top(top, oh) > T and \
+                        rt_ <= max(1, (2 * blind_top(top, oh) + 2 * (rs_ // 5) - S - T + 2) // 2):
                     reason = "blind hex"   # blind hex behind an obstacle
             if reason is None or reason == "blind hex":
                 # depression bank (A6.3): a bank of an end's group, the pixel above the group's ground
