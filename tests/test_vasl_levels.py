@@ -185,3 +185,21 @@ def test_a_rooftop_sees_as_from_half_a_level_above_its_top_level():
     result = kernel.los(board, "1E4roof", "1H9", model="vasl")
     assert not result.visible and result.reason_name in ("obstacle", "hill")
     assert kernel.los(board, "1E4h2", "1H9", model="vasl").visible is not None
+
+
+def test_the_page_names_rooftops_by_their_location_names(tmp_path):
+    """The page's tables carry which hex has a rooftop (its script names it ``C3roof``); the rows of upper
+    Locations include the rooftop's."""
+    from kernel.render.page_data import los_tables, map_drawing
+
+    board = board_from_text(board_text({
+        "C3": (0, ["stone-building"], "levels=1"), "C4": (0, ["stone-building"], "levels=1"),
+    }), tmp_path)
+    drawing = map_drawing(board)
+    c3 = board.index("C3")
+    assert drawing["rooftop"][c3] == 1 and drawing["top"][c3] == 2
+    upper = los_tables(board)["upper"]
+    assert {(u["hex"], u["level"]) for u in upper} >= {(c3, 1), (c3, 2)}
+    from kernel.render.page import map_page_html
+
+    assert 'isRooftop(i, level) ? "roof"' in map_page_html(board)
