@@ -31,13 +31,14 @@ from tests.shared_data import needs, present
 #: The boards measured here: villages and towns with many upper Locations and rooftops (about 10 s).
 BOARDS = (8, 15, 20, 22, 53, 68)
 #: (model, case) -> least agreement on blocked/clear and on the same hindrance (both clear), in percent.
-#: Measured: hex 91.892 / 91.702 / 82.505, depiction 98.553 / 98.409 / 96.649, vasl 98.781 / 98.634 /
-#: 96.985; same hindrance hex 99.526 / 99.519 / 99.929, depiction 99.541 / 99.536 / 99.863, vasl 99.867 /
-#: 99.866 / 100.0.
+#: Measured: hex 94.928 / 94.738 / 92.698, depiction 98.553 / 98.409 / 96.649, vasl 99.082 / 98.942 /
+#: 97.862; same hindrance hex 99.512 / 99.504 / 99.828, depiction 99.541 / 99.536 / 99.863, vasl 99.870 /
+#: 99.869 / 100.0.  (The hex model's rooftop at half a level lower lifted its agreement from 91.89 / 91.70
+#: / 82.51 and, calling more pairs clear, took its same hindrance of upper -> upper from 99.93 to 99.83.)
 FLOORS = {
-    ("hex", 1): (91.84, 99.47), ("hex", 2): (91.65, 99.46), ("hex", 3): (82.45, 99.87),
+    ("hex", 1): (94.87, 99.46), ("hex", 2): (94.68, 99.45), ("hex", 3): (92.64, 99.77),
     ("depiction", 1): (98.50, 99.49), ("depiction", 2): (98.35, 99.48), ("depiction", 3): (96.59, 99.81),
-    ("vasl", 1): (98.73, 99.81), ("vasl", 2): (98.58, 99.81), ("vasl", 3): (96.93, 99.95),
+    ("vasl", 1): (99.03, 99.82), ("vasl", 2): (98.89, 99.81), ("vasl", 3): (97.81, 99.95),
 }
 LEVELS = ("vasl", "engine-levels", "levels")
 

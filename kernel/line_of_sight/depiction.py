@@ -245,7 +245,8 @@ def far_vertices_open(board) -> np.ndarray:
 
 def location_levels2(board, hexes, levels) -> np.ndarray:
     """The Locations' heights in half levels: twice (ground level + Location level), and half a level less
-    for a rooftop (VASL's reading: a rooftop sees as from half a level above its building's top level)."""
+    for a rooftop (VASL's reading: a rooftop sees as from half a level above its building's top level; the
+    hex model's kernels: ``rules.location_height2``)."""
     levels = np.asarray(levels, np.int64)
     hexes = np.asarray(hexes, np.int64)
     rooftop = board.rooftop[hexes] & (levels == board.top_level[hexes]) & (levels > 0)
