@@ -204,3 +204,11 @@ def test_the_page_names_rooftops_by_their_location_names(tmp_path):
     from kernel.render.page import map_page_html
 
     assert 'isRooftop(i, level) ? "roof"' in map_page_html(board)
+
+
+def test_explain_names_a_rooftop_and_its_height(tmp_path):
+    board = board_from_text(board_text({
+        "C3": (0, ["stone-building"], "levels=1"), "C4": (0, ["stone-building"], "levels=1"),
+    }), tmp_path)
+    text = kernel.los(board, "C3roof", "H6").explain()
+    assert "viewer C3roof: ground level 0, rooftop (level 2, seeing from 1.5)" in text
