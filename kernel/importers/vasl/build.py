@@ -153,7 +153,7 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
         levels = hexes.building_levels[cell] if any(t.endswith("building") for t in terrain) else 0
         spec.hexes[cell] = HexSpec(
             level=hexes.level[cell], terrain=terrain, building_levels=levels, touch=touch.get(cell), line=0,
-            rooftop=bool(levels) and multi_hex_building(los, lookup, ruleset, grid.centre_x[i], grid.centre_y[i]),
+            rooftop=multi_hex_building(los, lookup, ruleset, grid.centre_x[i], grid.centre_y[i]) if levels else None,
             # VASL: a building of one upper level has its stairway; a taller one where LOSData flags it
             stairway=(levels == 1 or bool(los.stairways[i])) if levels else None,
         )
