@@ -54,6 +54,7 @@ import numpy as np
 
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
+from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
@@ -277,42 +278,6 @@ def kernel_tables(board, counters, per_range: bool = False):
     return depiction_tables(board, per_range) + (info, has_counters)
 
 
-#: The reason of a LOS between two building levels of one hex that no stairway joins (``model="vasl"``).
-R_STAIRWAY = 7
-
-
-def stairless(board, hex_a, level_a, hex_b, level_b) -> np.ndarray:
-    """Which pairs join two building Locations of one hex that no stairway joins (VASL's reading, used by
-    ``model="vasl"``): two levels of a building hex (its ground and upper levels; not its rooftop, which
-    is no building Location), more than one level apart or in a hex without a stairway
-    (``board.stairway``)."""
-    hex_a, hex_b = np.asarray(hex_a, np.int64), np.asarray(hex_b, np.int64)
-    level_a, level_b = np.asarray(level_a, np.int64), np.asarray(level_b, np.int64)
-    out = (hex_a == hex_b) & (level_a != level_b)
-    if not out.any():
-        return out
-    roof_a = board.rooftop[hex_a] & (level_a == board.top_level[hex_a])
-    roof_b = board.rooftop[hex_b] & (level_b == board.top_level[hex_b])
-    apart = (np.abs(level_a - level_b) > 1) | ~board.stairway[hex_a]
-    return out & (board.building_levels[hex_a] > 0) & ~roof_a & ~roof_b & apart
-
-
-def _stairless_cells(board, hexes, levels, rows) -> tuple[np.ndarray, np.ndarray]:
-    """``(row, column)`` of the matrix cells over Locations (hexes, levels) whose pair :func:`stairless`
-    blocks, for the rows listed."""
-    hexes = np.asarray(hexes, np.int64)
-    order = np.argsort(hexes, kind="stable")
-    repeated = np.flatnonzero(np.diff(hexes[order]) == 0)
-    if repeated.size == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    shared = np.unique(hexes[order][repeated])
-    members = np.flatnonzero(np.isin(hexes, shared))
-    i, j = np.meshgrid(members, members, indexing="ij")
-    i, j = i.ravel(), j.ravel()
-    keep = np.isin(i, rows) & stairless(board, hexes[i], np.asarray(levels)[i], hexes[j], np.asarray(levels)[j])
-    return i[keep], j[keep]
-
-
 @holding_state
 def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=None) -> np.ndarray:
     """The N x N depiction matrix over Locations (hexes, levels): hindrance or BLOCKED, int8."""
@@ -325,7 +290,7 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
 
     mirror_lower(out)
     if per_range:
-        i, j = _stairless_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
+        i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
         out[i, j] = rules.BLOCKED
     return out
 
@@ -339,8 +304,8 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first, False,
                             kernel_tables(board, counters, per_range), out)
     if per_range:
-        i, j = _stairless_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)),
-                                np.arange(first, first + count))
+        i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)),
+                               np.arange(first, first + count))
         out[i - first, j] = rules.BLOCKED
     return out
 
@@ -360,10 +325,10 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
                              np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
                              kernel_tables(board, counters, per_range), blocked, hindrance, at, reason, slope)
     if per_range:
-        cut = stairless(board, hex_a, level_a, hex_b, level_b)
+        cut, why = vasl_end_rules(board, hex_a, level_a, hex_b, level_b)
         if cut.any():
-            blocked[cut], hindrance[cut], reason[cut], slope[cut] = True, 0, R_STAIRWAY, False
-            at[cut] = np.asarray(hex_a)[cut]
+            blocked[cut], hindrance[cut], reason[cut], slope[cut] = True, 0, why[cut], False
+            at[cut] = np.where(why == R_INSIDE_BUILDING, np.asarray(hex_b), np.asarray(hex_a))[cut]
     return blocked, hindrance, at, reason, slope
 
 
@@ -394,8 +359,10 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
     levels2 = location_levels2(board, np.array([a, b], HEX_INDEX), np.array([level_a, level_b]))
     blocked, total, reason, at, slope, log = D.depiction_recorded(
         int(a), int(levels2[0]), int(b), int(levels2[1]), kernel_tables(board, counters, per_range))
-    if per_range and stairless(board, [a], [level_a], [b], [level_b])[0]:
-        return True, 0, R_STAIRWAY, int(a), False, log[:0]
+    if per_range:
+        cut, why = vasl_end_rules(board, [a], [level_a], [b], [level_b])
+        if cut[0]:
+            return True, 0, int(why[0]), int(b) if why[0] == R_INSIDE_BUILDING else int(a), False, log[:0]
     return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 
