@@ -165,10 +165,10 @@ class LOSResult:
         >>> import kernel
         >>> board = kernel.load("default")
         >>> kernel.los(board, "71I4", "72M6").headline
-        'LOS 71I4 -> 72M6 (asl): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3'
+        'LOS 71I4 -> 72M6 (asl, hex model): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3'
         """
         verdict = "clear" if self.visible else f"BLOCKED at {self.blocked_at_name} ({self.reason_name})"
-        model = "" if self.model == "hex" else f", {self.model} model"
+        model = f", {self.model} model"
         return (f"LOS {self.viewer} -> {self.target} ({self.ruleset}{model}): {verdict}; "
                 f"hindrance +{self.hindrance}; target cover {self.cover}"
                 + ("; continuous slope" if self.continuous_slope else ""))
@@ -189,7 +189,7 @@ class LOSResult:
         >>> import kernel
         >>> board = kernel.load("default")
         >>> print(kernel.los(board, "71I4", "72M6").explain())  # doctest: +ELLIPSIS
-        LOS 71I4 -> 72M6 (asl): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3
+        LOS 71I4 -> 72M6 (asl, hex model): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3
           viewer 71I4: ground level 3; target 72M6: ground level 0; range 36
           72G6     interior          blind [A6.4 blind hex]  (ground level 0; range 30 from the viewer, 6 to the target)
                    A6.4: higher end 71I4 at level 3, lower end 72M6 at level 0; rS = 30, rT = 6
@@ -319,12 +319,15 @@ class FieldOfFire:
         Their Location levels.
     target_levels : int64 array (N,)
         The level of each target hex.
+    model : str
+        The LOS model that answered: ``"hex"``, ``"depiction"`` or ``"vasl"``.
     """
 
     __slots__ = ("hindrance", "_source", "sources", "levels", "target_levels", "_visible", "_cover", "_cover_of",
-                 "__weakref__")
+                 "model", "__weakref__")
 
-    def __init__(self, hindrance, source, sources, levels, target_levels, cover_of, visible=None):
+    def __init__(self, hindrance, source, sources, levels, target_levels, cover_of, visible=None, model="hex"):
+        self.model = model
         self.hindrance = hindrance
         self._source = source  # None: one row per source, row k's own where it sees the hex (made on first use)
         self.sources = sources
@@ -360,9 +363,9 @@ class FieldOfFire:
 
     def to_dict(self) -> dict:
         """Every array as (nested) lists (JSON-ready)."""
-        return {name: _plain(getattr(self, name)) for name in
-                ("visible", "hindrance", "source", "cover", "sources", "levels", "target_levels")}
+        return {"model": self.model, **{name: _plain(getattr(self, name)) for name in
+                ("visible", "hindrance", "source", "cover", "sources", "levels", "target_levels")}}
 
     def __repr__(self) -> str:
-        return (f"<FieldOfFire of {len(self.sources)} source(s), shape {self.shape}: "
+        return (f"<FieldOfFire of {len(self.sources)} source(s), shape {self.shape}, {self.model} model: "
                 f"{int(self.visible.sum())} hexes seen>")

@@ -140,7 +140,7 @@ class Coverage:
         return self.seen[:n_hexes]
 
 
-def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | None = None) -> Coverage:
+def coverage(board, targets, *, counters=None, model: str | None = None, unit: str | None = None) -> Coverage:
     """Every Location of the map against a set of target hexes: how many it sees, and with what hindrance.
 
     Parameters
@@ -150,7 +150,9 @@ def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | N
         The target hexes (at ground level): names, indices or an array, or the name of a terrain type or
         hexside feature of the map's ruleset (``"road"``: every hex a road runs through).
     counters : Counters or GameState, optional
-    model : {"hex", "depiction", "vasl"}
+    model : {"hex", "depiction", "vasl"}, optional
+        Default (None): :func:`~kernel.default_model` (the depiction model on
+        an ASL map with VASL art, else the hex model).
         The LOS model, as in :func:`kernel.los_pairs`.
     unit : str, optional
         The firing unit class (as in :func:`kernel.los_pairs`; cover is not ranked).
