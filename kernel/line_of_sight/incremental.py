@@ -112,6 +112,12 @@ class HeldLOSMatrix:
     rebuilds : int
         How many refreshes computed a new matrix.
 
+    See Also
+    --------
+    kernel.los_matrix : a fresh matrix of the same pairs.
+    kernel.GameState : the counters whose changes it follows.
+    kernel.threat_map : exposure per hex, for a turn's decisions.
+
     Examples
     --------
     >>> import kernel

@@ -165,6 +165,12 @@ def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | N
     ValueError
         If ``targets`` is an unknown feature name or empty.
 
+    See Also
+    --------
+    kernel.Coverage : the result and its ``best()`` posts.
+    kernel.field_of_fire : what chosen sources see.
+    kernel.los_pairs : the pairs' LOS in detail.
+
     Examples
     --------
     >>> import kernel
