@@ -228,6 +228,12 @@ def load_ruleset(name_or_path: str | Path, switches: dict[str, bool] | None = No
         If the file is invalid or a switch is unknown; the message names the
         file and the offending entry, the value found and the value expected.
 
+    See Also
+    --------
+    kernel.Ruleset : the compiled ruleset's tables.
+    kernel.load : a map compiled under its scenario's ruleset.
+    kernel.RulesetError : what a bad ruleset file raises.
+
     Examples
     --------
     >>> r = load_ruleset("asl", {"orchards_in_season": False})
