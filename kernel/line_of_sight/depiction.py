@@ -75,6 +75,10 @@ HEXSIDE_RUN_STEP = "inherent terrain beside the hexside the LOS runs along"
 class DepictionWarning(UserWarning):
     """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model).
 
+    See Also
+    --------
+    kernel.board_art : the art the depiction model reads.
+
     Examples
     --------
     >>> import kernel, warnings
@@ -83,10 +87,6 @@ class DepictionWarning(UserWarning):
     ...     _ = kernel.los(kernel.load("71"), "71I4", "71I6", model="depiction")
     >>> any(issubclass(w.category, kernel.DepictionWarning) for w in caught)
     True
-
-    See Also
-    --------
-    kernel.board_art : the art the depiction model reads.
     """
 
 
