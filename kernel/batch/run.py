@@ -363,7 +363,7 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     --------
     kernel.read_batch_job : parse and check a job file first.
     kernel.batch_result : read one array of the output.
-    kernel.los_matrix_rows : the work of one block, in this process.
+    kernel.los_matrix_rows : the rows one block computes, in this process.
 
     Examples
     --------

@@ -384,7 +384,7 @@ def batch_result(out, map_name: str, array: str, *, verify: bool = True, out_is_
     --------
     kernel.run_batch : writes the folder it reads.
     kernel.read_batch_job : the job file's maps and arrays.
-    kernel.los_matrix_rows : the rows a visibility block holds.
+    kernel.visibility_bits : the ``visibility`` array's bits, computed in this process.
 
     Examples
     --------

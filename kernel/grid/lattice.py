@@ -125,7 +125,7 @@ def hex_distance(col_a, row_a, col_b, row_b):
 
     See Also
     --------
-    kernel.Board : its ``col`` and ``row`` arrays are lattice hexes.
+    kernel.Board : ``board.distance(a, b)`` takes hex names; its ``col`` and ``row`` are lattice hexes.
     kernel.los_pairs : its ``range`` is this distance between Locations.
 
     Examples

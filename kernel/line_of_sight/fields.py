@@ -129,7 +129,7 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
     See Also
     --------
     kernel.field_of_fire : the sources merged into one row.
-    kernel.los_matrix_rows : rows of the matrix, for ground-level sources.
+    kernel.los_matrix : the same rows among a set of Locations.
     kernel.FieldOfFire : the result's attributes.
 
     Examples

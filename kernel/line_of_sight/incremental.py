@@ -116,7 +116,7 @@ class HeldLOSMatrix:
     --------
     kernel.los_matrix : a fresh matrix of the same pairs.
     kernel.GameState : the counters whose changes it follows.
-    kernel.threat_map : exposure per hex, for a turn's decisions.
+    kernel.can_see : one pair under the same state.
 
     Examples
     --------
