@@ -41,7 +41,7 @@ class HexSpec:
 
     See Also
     --------
-    BoardSpec : holds one per hex of a board file.
+    kernel.BoardSpec : holds one per hex of a board file.
 
     Examples
     --------
