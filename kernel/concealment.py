@@ -49,6 +49,24 @@ class ConcealedMovement:
         ``field.cost`` its cost (MF plus penalties).  Either way a path spends
         at most ``allowance`` MF, as in :func:`~kernel.movement_field`:
         ``field.cost`` is finite exactly where such a path exists.
+
+    See Also
+    --------
+    kernel.concealed_movement : the function that returns one.
+    kernel.ThreatMap : its ``threat``.
+    kernel.MovementField : its ``field``.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> moves = kernel.concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=4)
+    >>> bool((moves.hidden == (moves.reachable & ~moves.exposed)).all())
+    True
+    >>> bool((moves.exposed == (moves.threat.count > 0)).all()), moves.field.allowance
+    (True, 4)
+    >>> bool((moves.reachable == kernel.reachable(board, "71I4", unit="infantry", allowance=4)).all())
+    True
     """
 
     threat: ThreatMap
@@ -115,6 +133,12 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
     Returns
     -------
     ConcealedMovement
+
+    See Also
+    --------
+    kernel.ConcealedMovement : the result's attributes.
+    kernel.threat_map : the watchers' exposure, computed once for several units.
+    kernel.movement_field : movement without regard to LOS.
 
     Examples
     --------

@@ -80,6 +80,23 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str | Non
         wall or hedge on the target's hexside counts, the firer's own does
         not, 10.10), so every ordered pair is computed.  Memory: N² bytes (use
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
+
+    See Also
+    --------
+    kernel.los_matrix_blocks : the same rows, a block at a time.
+    kernel.visibility_bits : visibility alone, one bit per pair.
+    kernel.HeldLOSMatrix : a matrix kept up to date as counters change.
+    kernel.los : one pair, explained.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> matrix = kernel.los_matrix(board, ["71I4", "71I6", "72M6"])
+    >>> matrix.shape, matrix.dtype.name, bool((matrix == matrix.T).all())  # ASL: symmetric
+    ((3, 3), 'int8', True)
+    >>> int(matrix[0, 2]) == kernel.BLOCKED, int(matrix[0, 1]) == kernel.los(board, "71I4", "71I6").hindrance
+    (True, True)
     """
     hexes, levels = source_arrays(board, sources, levels)
     model = checked_model(model, board)
@@ -117,6 +134,22 @@ def los_matrix_blocks(board, sources=None, *, levels=0, counters=None, block_row
 
     Memory stays at ``block_rows × N`` bytes whatever the map size.
     ``sources``, ``levels``, ``counters`` and ``model`` as in :func:`los_matrix`.
+
+    See Also
+    --------
+    kernel.los_matrix : the whole matrix at once.
+    kernel.los_matrix_rows : one block, by its rows.
+    kernel.visibility_bits : visibility alone, one bit per pair.
+
+    Examples
+    --------
+    >>> import kernel, numpy as np
+    >>> board = kernel.load("71")
+    >>> blocks = list(kernel.los_matrix_blocks(board, block_rows=100))
+    >>> [first for first, rows in blocks], blocks[-1][1].shape
+    ([0, 100, 200, 300], (46, 346))
+    >>> bool((np.vstack([rows for _, rows in blocks]) == kernel.los_matrix(board)).all())
+    True
     """
     if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
@@ -154,6 +187,23 @@ def visibility_bits(board, sources=None, *, levels=0, counters=None, block_rows:
 
     Shape ``(N, ceil(N / 8))`` of uint8: N²/8 bytes, computed block by block
     (a 20,000-hex map needs 50 MB).  The other arguments as in :func:`los_matrix`.
+
+    See Also
+    --------
+    kernel.los_matrix : hindrance too, one byte per pair.
+    kernel.los_matrix_blocks : the matrix a block at a time.
+    kernel.can_see : one pair.
+
+    Examples
+    --------
+    >>> import kernel, numpy as np
+    >>> board = kernel.load("71")
+    >>> bits = kernel.visibility_bits(board)
+    >>> bits.shape, bits.dtype.name
+    ((346, 44), 'uint8')
+    >>> seen = np.unpackbits(bits, axis=1)[:, :len(board)].astype(bool)
+    >>> bool((seen == (kernel.los_matrix(board) != kernel.BLOCKED)).all())
+    True
     """
     hexes, levels = source_arrays(board, sources, levels)
     bits = np.empty((len(hexes), (len(hexes) + 7) // 8), np.uint8)
@@ -196,6 +246,12 @@ def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bo
     PairsResult
         ``reason`` holds codes into :data:`REASONS` (0 = visible),
         ``blocked_at`` hex indices (-1 = visible).
+
+    See Also
+    --------
+    kernel.PairsResult : the result's arrays.
+    kernel.los : one pair, with its explanation.
+    kernel.los_matrix : every pair of a set of Locations, hindrance only.
 
     Examples
     --------
@@ -279,6 +335,12 @@ def los_matrix_rows(board, first_row: int, row_count: int, sources=None, *, leve
 
     Memory: ``row_count × N`` bytes.  The rows are those of
     :func:`los_matrix_blocks` and :func:`los_matrix` (same kernel).
+
+    See Also
+    --------
+    kernel.los_matrix : the whole matrix.
+    kernel.los_matrix_blocks : every block in turn.
+    kernel.run_batch : batch jobs, whose blocks these are.
 
     Examples
     --------

@@ -75,6 +75,10 @@ HEXSIDE_RUN_STEP = "inherent terrain beside the hexside the LOS runs along"
 class DepictionWarning(UserWarning):
     """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model).
 
+    See Also
+    --------
+    kernel.board_art : the art the depiction model reads.
+
     Examples
     --------
     >>> import kernel, warnings
@@ -83,10 +87,6 @@ class DepictionWarning(UserWarning):
     ...     _ = kernel.los(kernel.load("71"), "71I4", "71I6", model="depiction")
     >>> any(issubclass(w.category, kernel.DepictionWarning) for w in caught)
     True
-
-    See Also
-    --------
-    kernel.board_art : the art the depiction model reads.
     """
 
 
@@ -98,15 +98,16 @@ def default_model(board) -> str:
     the drawing (B.1), and the hex model only approximates it there.
     ``"hex"`` elsewhere (maps of hexes only, and every other ruleset).
 
+    See Also
+    --------
+    kernel.board_art : the art the depiction model reads.
+    kernel.los : ``model=None`` is this model.
+
     Examples
     --------
     >>> import kernel
     >>> kernel.default_model(kernel.load("default"))   # the bundled maps are hexes, no drawn art
     'hex'
-
-    See Also
-    --------
-    kernel.board_art : the art the depiction model reads.
     """
     entries = DEPICTION_CACHE.entries(board)
     known = entries.get("_default_model")   # a map's placements never change: decided once per map

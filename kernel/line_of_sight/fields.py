@@ -69,6 +69,13 @@ def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
         first source where none sees it).  :func:`~kernel.fields_of_fire`
         gives the same result with one row per source.
 
+    See Also
+    --------
+    kernel.fields_of_fire : the same, one row per source.
+    kernel.threat_map : how many of the sources see each hex.
+    kernel.los_matrix : every pair of Locations.
+    kernel.fire_picture : draw a field of fire.
+
     Examples
     --------
     >>> import kernel
@@ -125,6 +132,12 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
         :func:`~kernel.line_of_sight.bulk.los_matrix` gives it; ``source``:
         ``k`` where it sees the hex, -1 elsewhere).
 
+    See Also
+    --------
+    kernel.field_of_fire : the sources merged into one row.
+    kernel.los_matrix : the same rows among a set of Locations.
+    kernel.FieldOfFire : the result's attributes.
+
     Examples
     --------
     >>> import kernel
@@ -175,6 +188,23 @@ class ThreatMap:
         The Locations' hexes (for ``enemies_of``: the other sides' units).
     seen : bool array (N,)
         ``count > 0``.
+
+    See Also
+    --------
+    kernel.threat_map : the function that returns one.
+    kernel.concealed_movement : moving through the hexes it leaves unseen.
+    kernel.FieldOfFire : what each source sees, with cover.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> threat = kernel.threat_map(board, ["71I4", "72M6"])
+    >>> fire = kernel.fields_of_fire(board, ["71I4", "72M6"])
+    >>> bool((threat.count == fire.visible.sum(axis=0)).all()), bool((threat.seen == (threat.count > 0)).all())
+    (True, True)
+    >>> int(threat.count[board.index("71I4")]), threat.sources.tolist() == fire.sources.tolist()
+    (1, True)
     """
 
     count: np.ndarray
@@ -220,6 +250,12 @@ def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None,
         Instead of ``sources``: a side of the units of ``counters`` (a
         :class:`~kernel.GameState`); the sources are then every unit of the
         other sides, at ground level.
+
+    See Also
+    --------
+    kernel.ThreatMap : the result's attributes.
+    kernel.fields_of_fire : what each source sees, row by row.
+    kernel.concealed_movement : takes a threat map as ``threat``.
 
     Examples
     --------

@@ -37,7 +37,21 @@ EFFECT_NAMES = ("none", "blind", "blocks")
 
 @dataclass
 class LOSStep:
-    """One step of an explained LOS: a hex (or hexside) and what it did."""
+    """One step of an explained LOS: a hex (or hexside) and what it did.
+
+    See Also
+    --------
+    kernel.LOSResult : its ``steps`` are these.
+    kernel.los : the LOS whose steps they are.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> steps = kernel.los(kernel.load("default"), "71I4", "72M6").steps
+    >>> step = next(step for step in steps if step.effect != "none")  # the first with an effect
+    >>> step.hex, step.kind, step.effect, step.reason, step.rule, step.effect_text
+    ('72G6', 'interior', 'blind', 'blind hex', 'A6.4 blind hex', 'blind')
+    """
 
     hex: str
     kind: str
@@ -108,6 +122,21 @@ class LOSResult:
         smaller index); decoded from the kernel's records on first use
         (``step_decoder``), so a caller that reads only the verdict does not
         pay for them.
+
+    See Also
+    --------
+    kernel.los : the function that returns one.
+    kernel.PairsResult : the same fields as arrays, for many pairs.
+    kernel.LOSStep : one of its ``steps``.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> result = kernel.los(kernel.load("default"), "71I4", "72M6")
+    >>> result.visible, result.blocked_at_name, result.reason_name, result.blind, result.range
+    (False, '72G6', 'blind hex', True, 36)
+    >>> result.hindrance, result.cover, result.ruleset, result.model
+    (0, 3, 'asl', 'hex')
     """
 
     viewer: str
@@ -227,6 +256,12 @@ class PairsResult:
     ``range`` int32 and ``cover`` int16, as :class:`LOSResult` gives them for
     one pair.
 
+    See Also
+    --------
+    kernel.los_pairs : the function that returns one.
+    kernel.LOSResult : the same fields for one pair.
+    kernel.los_matrix : hindrance or blocked only, for every pair of Locations.
+
     Examples
     --------
     >>> import kernel
@@ -321,6 +356,25 @@ class FieldOfFire:
         The level of each target hex.
     model : str
         The LOS model that answered: ``"hex"``, ``"depiction"`` or ``"vasl"``.
+
+    See Also
+    --------
+    kernel.field_of_fire : the sources merged, arrays of shape ``(N,)``.
+    kernel.fields_of_fire : one row per source, ``(K, N)``.
+    kernel.ThreatMap : how many sources see each hex.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> fire = kernel.field_of_fire(board, ["71I4", "72M6"])
+    >>> fire.shape == (len(board),), fire.sources.tolist() == [board.index("71I4"), board.index("72M6")]
+    (True, True)
+    >>> seen = board.index("71I6")  # seen by the first source, not the second
+    >>> bool(fire.visible[seen]), int(fire.source[seen]), int(fire.hindrance[seen])
+    (True, 0, 0)
+    >>> bool((fire.visible == (fire.hindrance != kernel.BLOCKED)).all())
+    True
     """
 
     __slots__ = ("hindrance", "_source", "sources", "levels", "target_levels", "_visible", "_cover", "_cover_of",

@@ -65,6 +65,13 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
     KeyError, ValueError
         Unknown hex or level, bad counters or unit class.
 
+    See Also
+    --------
+    kernel.can_see : the verdict alone, faster.
+    kernel.los_pairs : many pairs at once, as arrays.
+    kernel.LOSResult : the result's attributes and ``explain()``.
+    kernel.los_picture : draw the LOS.
+
     Examples
     --------
     >>> import kernel
@@ -122,6 +129,12 @@ def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, cou
     first block.  ``model`` as in :func:`los` (default
     :func:`~kernel.line_of_sight.depiction.default_model`); the depiction
     models answer through :func:`los`.
+
+    See Also
+    --------
+    kernel.los : the same pair with hindrance, cover and explanation.
+    kernel.visibility_bits : every pair's verdict, bit-packed.
+    kernel.GameState : the cheapest ``counters`` for repeated calls.
 
     Examples
     --------

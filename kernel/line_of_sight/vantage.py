@@ -90,6 +90,11 @@ class Coverage:
     mean_hindrance : float array (L,)
         The mean DRM over the targets seen (NaN where none is seen).
 
+    See Also
+    --------
+    kernel.coverage : computes it.
+    kernel.values_picture : draws its counts per hex.
+
     Examples
     --------
     >>> import kernel
@@ -97,11 +102,6 @@ class Coverage:
     >>> cover = kernel.coverage(board, ["71I4", "71I6"])
     >>> type(cover).__name__
     'Coverage'
-
-    See Also
-    --------
-    kernel.coverage : computes it.
-    kernel.values_picture : draws its counts per hex.
     """
 
     targets: np.ndarray
@@ -166,6 +166,12 @@ def coverage(board, targets, *, counters=None, model: str | None = None, unit: s
     ------
     ValueError
         If ``targets`` is an unknown feature name or empty.
+
+    See Also
+    --------
+    kernel.Coverage : the result and its ``best()`` posts.
+    kernel.field_of_fire : what chosen sources see.
+    kernel.los_pairs : the pairs' LOS in detail.
 
     Examples
     --------

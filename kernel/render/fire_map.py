@@ -44,6 +44,11 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     and the target's cover (where not 0) in a circle at its lower right, both
     under the hex name.  The tint is light enough to keep the terrain readable.
 
+    See Also
+    --------
+    kernel.field_of_fire : computes ``fire``.
+    kernel.save_picture : writes it as PNG or SVG.
+
     Examples
     --------
     >>> import kernel, matplotlib
@@ -52,11 +57,6 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     >>> figure = kernel.fire_picture(board, kernel.field_of_fire(board, "71I4"))
     >>> len(figure.axes) >= 1
     True
-
-    See Also
-    --------
-    kernel.field_of_fire : computes ``fire``.
-    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from matplotlib.collections import PolyCollection
