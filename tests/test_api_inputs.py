@@ -111,8 +111,8 @@ def test_the_shared_helpers_directly(board):
     assert level_array(board, np.array([2], np.uint8), hexes, "lv").tolist() == [2]
     with pytest.raises(TypeError, match="lv has dtype bool: expected integer Location levels"):
         level_array(board, np.array([True]), hexes, "lv")
-    with pytest.raises(ValueError, match=re.escape("lv[0] is 3 in 71P5: expected 0..2, a Location level of that hex")):
-        level_array(board, [3], hexes, "lv")
+    with pytest.raises(ValueError, match=re.escape("lv[0] is 4 in 71P5: expected 0..3, a Location level of that hex")):
+        level_array(board, [4], hexes, "lv")
     h, lv = location_arrays(board, ["71P5h2", "71I4"])
     assert h.tolist() == [board.index("71P5"), board.index("71I4")] and lv.tolist() == [2, 0]
     with pytest.raises(TypeError, match="viewer is 1.5: expected a hex or Location name"):

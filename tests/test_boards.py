@@ -244,7 +244,13 @@ LINE_ERRORS = [
     ("bad-level", HEADER + "[hexes]\nB1 high woods  # <<<\n", "level of B1 is 'high': expected an integer"),
     ("dash-level-on-a-board", HEADER + "[hexes]\nB1 - woods  # <<<\n", "level of B1 is '-': expected an integer"),
     ("unknown-option", HEADER + "[hexes]\nB1 0 woods height=2  # <<<\n",
-     "hex B1: unknown option 'height': expected levels=N or touch=0,1,..."),
+     "hex B1: unknown option 'height': expected levels=N, touch=0,1,..., rooftop=yes|no or stairway=yes|no"),
+    ("rooftop-value", HEADER + "[hexes]\nB1 0 stone-building levels=1 rooftop=maybe  # <<<\n",
+     "hex B1: rooftop='maybe': expected rooftop=yes or rooftop=no"),
+    ("stairway-value", HEADER + "[hexes]\nB1 0 stone-building levels=2 stairway=1  # <<<\n",
+     "hex B1: stairway='1': expected stairway=yes or stairway=no"),
+    ("rooftop-without-levels", HEADER + "[hexes]\nB1 0 stone-building rooftop=yes  # <<<\n",
+     "hex B1: rooftop=yes without upper levels: expected levels=N (N >= 1)"),
     ("negative-building-levels", HEADER + "[hexes]\nB1 0 stone-building levels=-1  # <<<\n",
      "levels of B1 is -1: expected at least 0"),
     ("non-integer-building-levels", HEADER + "[hexes]\nB1 0 stone-building levels=two  # <<<\n",
@@ -418,12 +424,14 @@ def test_index_errors(bundled):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("71P5h3", "Location '71P5h3': level 3 does not exist: 71P5 has levels 0..2"),
+        ("71P5h4", "Location '71P5h4': level 4 does not exist: 71P5 has levels 0..2 and its rooftop 71P5roof "
+                   "(level 3)"),
         ("71A1h1", "Location '71A1h1': level 1 does not exist: 71A1 has levels 0..0"),
         ("71P5h-1", "Location '71P5h-1': level -1 does not exist"),
         ("71P5-71P6", "'71P5-71P6' is not a Location: expected a hex with an optional level, like '1E4h1'"),
+        ("71A1roof", "Location '71A1roof': 71A1 has no rooftop: it has levels 0..0"),
     ],
-    ids=["above-top-level", "no-building", "cellar", "bypass-not-location"],
+    ids=["above-top-level", "no-building", "cellar", "bypass-not-location", "rooftop-of-open-ground"],
 )
 def test_location_errors(bundled, text, message):
     with pytest.raises(ValueError, match=re.escape(message)):

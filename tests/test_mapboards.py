@@ -521,7 +521,7 @@ def test_default_summary(default):
     assert len(default) == 1332 == summary["hexes"]           # 4 x 346 - 2 x 10 (seams) - 2 x 16 (halves)
     assert summary["merged_half_hexes"] == 52
     assert summary["overlay_hexes"] == 9
-    assert summary["locations"] == 1332 + int(default.building_levels.sum())
+    assert summary["locations"] == 1332 + int(default.building_levels.sum()) + int(default.rooftop.sum())   # + rooftops
     assert summary["ruleset"] == "asl"
     assert summary["switches"] == {"orchards_in_season": True, "grain_in_season": True}
     assert summary["boards"] == [

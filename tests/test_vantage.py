@@ -39,7 +39,10 @@ def test_best_locations_are_ranked_and_top_limits_them(board, capsys):
     counts = [b["hexes_seen"] for b in payload["best"]]
     assert len(counts) == 4 and counts == sorted(counts, reverse=True)
     best_overall = max(count for _, _, count in hexes_seen(board))
-    assert counts[0] == best_overall and payload["best"][0]["location"] == "71I4"   # the level-3 hill
+    # the rooftop of the two-level building 71P5 (level 3, above the village) sees a few hexes more than the
+    # level-3 hill 71I4
+    assert counts[0] == best_overall and payload["best"][0]["location"] == "71P5roof"
+    assert [b["location"] for b in payload["best"]][:2] == ["71P5roof", "71I4"]
     assert len(run_json(capsys, "--top", "2")["best"]) == 2
 
 
@@ -61,7 +64,7 @@ def test_counters_change_the_counts(tmp_path, capsys):
 def test_text_and_picture(tmp_path, capsys):
     assert main(["vantage", "--map", "71", "--top", "3", "--png", str(tmp_path / "v.png")]) == 0
     text = capsys.readouterr().out
-    assert "1. 71I4" in text and "hill level 3" in text
+    assert "1. 71P5roof" in text and "2. 71I4" in text and "hill level 3" in text
     assert (tmp_path / "v.png").stat().st_size > 10_000
 
 

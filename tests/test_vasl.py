@@ -335,8 +335,8 @@ def test_terrain_is_mapped_by_code_and_by_name_for_other_tables():
     assert vasl_mapping(60, "Woods") == Mapping("terrain", "woods")
     assert vasl_mapping(17, "Shallow Stream") == Mapping("terrain", "stream", depression=True)  # another code
     assert vasl_mapping(60, "Forest") is None          # a table naming code 60 otherwise is read by its name
-    assert vasl_mapping(49, "Stone Market Place") == Mapping("terrain", "stone-building", 0)
-    assert vasl_mapping(59, "Wooden Market Place") == Mapping("terrain", "wooden-building", 0)
+    assert vasl_mapping(49, "Stone Market Place") == Mapping("terrain", "stone-building", 1)
+    assert vasl_mapping(59, "Wooden Market Place") == Mapping("terrain", "wooden-building", 1)
     assert [TERRAIN_CODES[code][0] for code in (100, 121)] == ["Scrub", "Scrub"]   # two codes, one name
     assert vasl_mapping(100, "Scrub") is None and vasl_mapping(121, "Scrub") is None
     assert vasl_mapping(250, "Castle") is None
@@ -375,7 +375,7 @@ def test_unmapped_terrain_and_building_types_warn_and_name_the_hexes(tmp_path, s
 
     assert spec.hexes[cell("C8")].terrain == () and spec.hexes[cell("E8")].terrain == ()
     assert spec.hexes[cell("C3")].terrain == ("stone-building",) and spec.hexes[cell("C3")].building_levels == 0
-    assert spec.hexes[cell("I9")].terrain == ("woods", "wooden-building") and spec.hexes[cell("I9")].building_levels == 0
+    assert spec.hexes[cell("I9")].terrain == ("woods", "wooden-building") and spec.hexes[cell("I9")].building_levels == 1
 
 
 # ---------------------------------------------------------------- error paths

@@ -125,12 +125,14 @@ def test_rowhouse_walls_are_obstacles_as_high_as_the_stone_building_of_their_lev
 
 
 @needs_vasl
-def test_board_12_market_place_is_a_stone_building():
+def test_board_12_market_place_is_a_stone_building_with_its_upper_level_and_rooftop():
+    """VASL gives its market place 12R7 a Location R7 Level 1 and a rooftop (engine-levels data)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kernel.VaslImportWarning)
         spec = kernel.read_vasl_board(VASL / "bd12")
     r7 = (kernel.parse_hex("R7").column_index, 7)
-    assert spec.hexes[r7].terrain == ("stone-building",) and spec.hexes[r7].building_levels == 0
+    assert spec.hexes[r7].terrain == ("stone-building",) and spec.hexes[r7].building_levels == 1
+    assert spec.hexes[r7].rooftop is True
 
 
 @pytest.fixture(scope="module")

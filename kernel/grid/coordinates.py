@@ -12,6 +12,7 @@ Text             Meaning                                    Parsed as
 ``I9``, ``2I9``  hex I9 (of board 2)                        `LocationRef`
 ``32oE7``        hex E7 of board 32, covered by an overlay  `LocationRef`
 ``1E4h1``        level 1 of 1E4 (``h-1``: sewer or cellar)  `LocationRef`
+``15G5roof``     the rooftop of 15G5 (a multi-hex building)  `LocationRef`
 ``F3-E3``        Bypass in F3 along the F3-E3 hexside       `BypassRef`
 ``X0-W1-W0``     the vertex of X0, W1 and W0 (X0 occupied)  `VertexRef`
 ``1E4caD3/D4``   1E4, CA centred on the D3-D4 hexspine      `CoveredArcRef`
@@ -20,7 +21,7 @@ Text             Meaning                                    Parsed as
 Grammar (leading and trailing whitespace is stripped, nothing else is
 tolerated)::
 
-    coordinate  := hex ["h" level] | hex "-" hex | hex "-" hex "-" hex
+    coordinate  := hex ["h" level] | hex "roof" | hex "-" hex | hex "-" hex "-" hex
                  | hex "ca" hex "/" hex
     hex         := [board ["o"]] column number
     board       := 1..999 without leading zeros ("2", "32")
@@ -71,6 +72,9 @@ _EXPECT_HEX = (
 _EXPECT_LEVEL = "a hex, 'h' and a level, like '1E4h1' or '1E4h-1'"
 
 
+_EXPECT_ROOFTOP = "a hex and 'roof', like '15G5roof'"
+
+
 _EXPECT_BYPASS_OR_VERTEX = (
     "two hexes joined by '-' for a Bypass, like 'F3-E3', "
     "or three for a vertex, like 'X0-W1-W0'"
@@ -83,7 +87,7 @@ _EXPECT_COVERED_ARC = (
 
 
 _EXPECT_ANY = (
-    "a hex like '2I9' or '32oE7', a level like '1E4h1', a Bypass like "
+    "a hex like '2I9' or '32oE7', a level like '1E4h1', a rooftop like '15G5roof', a Bypass like "
     "'F3-E3', a vertex like 'X0-W1-W0' or a covered arc like '1E4caD3/D4'"
 )
 
@@ -270,6 +274,8 @@ def parse_coordinate(text: str) -> Coordinate:
         expected, parse = _EXPECT_COVERED_ARC, _parse_covered_arc
     elif "h" in body:
         expected, parse = _EXPECT_LEVEL, _parse_level_location
+    elif body.endswith("roof"):
+        expected, parse = _EXPECT_ROOFTOP, _parse_rooftop_location
     elif "-" in body:
         expected, parse = _EXPECT_BYPASS_OR_VERTEX, _parse_bypass_or_vertex
     else:
@@ -289,6 +295,10 @@ def _parse_level_location(body: str) -> LocationRef:
     if "h" in level_text:
         raise Malformed("more than one 'h'")
     return LocationRef(_parse_hex_part(hex_text, "before 'h'"), _parse_level(level_text))
+
+
+def _parse_rooftop_location(body: str) -> LocationRef:
+    return LocationRef(_parse_hex_part(body[:-len("roof")], "before 'roof'"), None, rooftop=True)
 
 
 def _parse_covered_arc(body: str) -> CoveredArcRef:
@@ -366,7 +376,7 @@ def format_coordinate(obj: HexRef | Coordinate) -> str:
     if isinstance(obj, HexRef):
         return _format_hex(obj)
     if isinstance(obj, LocationRef):
-        level = "" if obj.level is None else f"h{obj.level}"
+        level = "roof" if obj.rooftop else "" if obj.level is None else f"h{obj.level}"
         return _format_hex(obj.hex) + level
     if isinstance(obj, BypassRef):
         return f"{_format_hex(obj.hex)}-{_format_hex(obj.along)}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kernel.grid.columns import MAX_DIGITS, board_problem, require_int, column_index
 
@@ -103,6 +103,10 @@ class LocationRef:
         The level written after ``h`` (-999..999; ``-1`` is a sewer or cellar
         level), or None when the coordinate has no ``h`` suffix.  ``h0`` is
         kept distinct from no suffix.
+    rooftop : bool
+        The hex's rooftop Location, written with the suffix ``roof``
+        (``15G5roof``): the Location above the top level of a multi-hex
+        building, whose level the board knows.  It takes no ``h`` level.
 
     Examples
     --------
@@ -111,13 +115,24 @@ class LocationRef:
     LocationRef(hex=HexRef(board='1', column='E', number=4, overlay=False), level=-1)
     >>> kernel.format_coordinate(LocationRef(HexRef("1", "E", 4), 0))
     '1E4h0'
+    >>> kernel.parse_coordinate("15G5roof").rooftop
+    True
     """
 
     hex: HexRef
     level: int | None
+    rooftop: bool = field(default=False, repr=False)
+
+    def __repr__(self) -> str:
+        roof = ", rooftop=True" if self.rooftop else ""
+        return f"LocationRef(hex={self.hex!r}, level={self.level!r}{roof})"
 
     def __post_init__(self) -> None:
         _require_hex(self.hex, "hex")
+        if not isinstance(self.rooftop, bool):
+            raise TypeError(f"rooftop is {self.rooftop!r}: expected True or False")
+        if self.rooftop and self.level is not None:
+            raise ValueError(f"a rooftop Location has no level: got level {self.level!r} with rooftop=True")
         if self.level is not None:
             require_int(self.level, "level")
             if not -(10**MAX_DIGITS) < self.level < 10**MAX_DIGITS:

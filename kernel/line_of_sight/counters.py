@@ -191,6 +191,8 @@ def hex_info_table(board, counters):
     info[:, rules.H_VEHICLE] = vehicles
     info[:, rules.H_UNITS] = units
     info[:, rules.H_OBSTACLE_ABOVE] = tables[13]
+    if board.ruleset.los_model == "asl":   # a rooftop sees from half a level above its top level
+        info[:, rules.H_ROOFTOP] = np.where(board.rooftop, board.top_level, 0)
     return info
 
 
@@ -201,6 +203,10 @@ def level_values(board):
     if cached is None:
         ground2 = board_arrays(board)[2]
         location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
+        if board.ruleset.los_model == "asl":   # rooftops half a level lower (hex_info_table)
+            hexes = board.location_hex
+            location_levels -= (board.rooftop[hexes] & (board.location_level == board.top_level[hexes])
+                                & (board.location_level > 0))
         low = int(location_levels.min())   # the distinct levels, sorted (np.unique's hashing costs ms more)
         values = np.flatnonzero(np.bincount(location_levels - low)).astype(location_levels.dtype) + low
         level_min = int(values[0])

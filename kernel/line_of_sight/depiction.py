@@ -54,6 +54,7 @@ import numpy as np
 
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
+from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
@@ -199,6 +200,9 @@ def depiction_tables(board, per_range: bool = False):
     for c in np.flatnonzero(half & (hindrance > 0)):
         rows = slice(c * n_levels, (c + 1) * n_levels)
         info_vasl[rows, rules.H_HINDRANCE_TOP] = info[rows, rules.H_GROUND2] + 1
+    # VASL's blind-hex test counts a building (or rowhouse wall) of N upper levels N levels high, not N + 1/2
+    for c in np.flatnonzero((obstacle >= 3) & (obstacle % 2 == 1)):
+        info_vasl[c * n_levels:(c + 1) * n_levels, rules.H_BLIND_DROP] = 1
     DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
     DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = info_vasl
     return _for_reading(tables, info_vasl, per_range)
@@ -271,8 +275,13 @@ def far_vertices_open(board) -> np.ndarray:
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:
-    """The Locations' heights in half levels: twice (ground level + Location level)."""
-    return (2 * (board.ground_level[hexes].astype(np.int64) + np.asarray(levels, np.int64))).astype(np.int64)
+    """The Locations' heights in half levels: twice (ground level + Location level), and half a level less
+    for a rooftop (VASL's reading: a rooftop sees as from half a level above its building's top level; the
+    hex model's kernels: ``rules.location_height2``)."""
+    levels = np.asarray(levels, np.int64)
+    hexes = np.asarray(hexes, np.int64)
+    rooftop = board.rooftop[hexes] & (levels == board.top_level[hexes]) & (levels > 0)
+    return (2 * (board.ground_level[hexes].astype(np.int64) + levels) - rooftop).astype(np.int64)
 
 
 def kernel_tables(board, counters, per_range: bool = False):
@@ -310,6 +319,9 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
     from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
+    if per_range:
+        i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
+        out[i, j] = rules.BLOCKED
     return out
 
 
@@ -321,6 +333,10 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     out = np.empty((count, len(hexes)), np.int8)
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first, False,
                             kernel_tables(board, counters, per_range), out)
+    if per_range:
+        i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)),
+                               np.arange(first, first + count))
+        out[i - first, j] = rules.BLOCKED
     return out
 
 
@@ -338,6 +354,11 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
     D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
                              np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
                              kernel_tables(board, counters, per_range), blocked, hindrance, at, reason, slope)
+    if per_range:
+        cut, why = vasl_end_rules(board, hex_a, level_a, hex_b, level_b)
+        if cut.any():
+            blocked[cut], hindrance[cut], reason[cut], slope[cut] = True, 0, why[cut], False
+            at[cut] = np.where(why == R_INSIDE_BUILDING, np.asarray(hex_b), np.asarray(hex_a))[cut]
     return blocked, hindrance, at, reason, slope
 
 
@@ -368,6 +389,10 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
     levels2 = location_levels2(board, np.array([a, b], HEX_INDEX), np.array([level_a, level_b]))
     blocked, total, reason, at, slope, log = D.depiction_recorded(
         int(a), int(levels2[0]), int(b), int(levels2[1]), kernel_tables(board, counters, per_range))
+    if per_range:
+        cut, why = vasl_end_rules(board, [a], [level_a], [b], [level_b])
+        if cut[0]:
+            return True, 0, int(why[0]), int(b) if why[0] == R_INSIDE_BUILDING else int(a), False, log[:0]
     return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 

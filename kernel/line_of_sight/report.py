@@ -86,8 +86,10 @@ def blind_values(board, result, hex_name: str) -> dict:
     """
     ia, la = board.location(result.viewer)
     ib, lb = board.location(result.target)
-    ends = sorted([(2 * (int(board.ground_level[ia]) + la), ia), (2 * (int(board.ground_level[ib]) + lb), ib)],
-                  reverse=True)
+    def height2(index, level):   # a rooftop sees from half a level lower (docs/los-semantics.md)
+        return 2 * (int(board.ground_level[index]) + level) - int(level > 0 and board.is_rooftop(index, level))
+
+    ends = sorted([(height2(ia, la), ia), (height2(ib, lb), ib)], reverse=True)
     (s2, high), (t2, low) = ends
     h = board.index(hex_name)
     rs, rt = board.distance(high, h), board.distance(h, low)
@@ -158,6 +160,8 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     ib, lb = board.location(result.target)
 
     def where(index, level):
+        if level and board.is_rooftop(index, level):
+            return f"ground level {int(board.ground_level[index])}, rooftop (level {level}, seeing from {level - 0.5:g})"
         return f"ground level {int(board.ground_level[index])}" + (f", building level {level}" if level else "")
 
     lines = [result.headline,

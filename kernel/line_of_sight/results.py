@@ -16,12 +16,14 @@ BLOCKED = rules.BLOCKED
 
 
 #: Names of the reasons a LOS is blocked (``LOSResult.reason``).
-REASONS = (None, "hill", "obstacle", "hexside", "blind hex", "hindrance", "unit")
+REASONS = (None, "hill", "obstacle", "hexside", "blind hex", "hindrance", "unit", "stairway", "inside building")
 
 
 RULE_REFERENCE = {
     "asl": {"hill": "A6.2 hill", "obstacle": "A6.1 obstacle", "hexside": "B9.2 wall/hedge",
-            "blind hex": "A6.4 blind hex", "hindrance": "B.10 hindrance", "unit": "-"},
+            "blind hex": "A6.4 blind hex", "hindrance": "B.10 hindrance", "unit": "-",
+            "stairway": "VASL: levels of one hex without a stairway",
+            "inside building": "VASL: A6.8 Example 2, the LOS must leave its building first"},
     "valor-victory": {"hill": "10.7 hill", "obstacle": "9 blocking terrain", "hexside": "9.4/10.101 hexside",
                       "blind hex": "-", "hindrance": "10.8-10.10 hindrance", "unit": "-"},
     "ccn": {"hill": "hill", "obstacle": "blocking terrain", "hexside": "hexside", "blind hex": "-",

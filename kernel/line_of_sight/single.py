@@ -205,6 +205,10 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
     def steps():
         from kernel.line_of_sight._depiction import walk as D
 
+        if blocked and REASONS[reason] in ("stairway", "inside building"):   # VASL's rules of the ends' buildings
+            kind = "levels of one hex" if REASONS[reason] == "stairway" else "the viewer's building"
+            return [LOSStep(hex=board.names[at], kind=kind, effect="blocks", hindrance=0,
+                            reason=REASONS[reason], rule=references.get(REASONS[reason], "-"))]
         decoded = []
         for row in log.tolist():
             h, c, g, x0, y0, x1, y1, drm, effect, rec_reason = row[:D.LOG_LAST_PIXEL]

@@ -17,14 +17,15 @@ import numpy as np
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
 from kernel._limits import MAX_MAP_HEXES, MAX_TRACE_ENTRIES, trace_entries_bound
 from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
-from kernel.grid.coordinates import format_coordinate, parse_coordinate, parse_hex
-from kernel.grid.references import HexRef, LocationRef
+from kernel.grid.coordinates import format_coordinate, parse_hex
+from kernel.grid.references import HexRef
 from kernel.grid.lattice import CENTRE_STEP
 from kernel.maps.composition import Composition, compose
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset
+from kernel.maps.board_locations import LocationNames
 
 
-class Board:
+class Board(LocationNames):
     """A compiled map under one ruleset; its arrays have length ``N = len(board)`` unless noted.
 
     Attributes
@@ -45,8 +46,13 @@ class Board:
     bridge_deck : bool
         The hex holds a bridge deck (a terrain type with ``deck = true``): Location h1 is on the bridge, one level
         above the hex's ground, and h0 beneath it (A2.2 ``Bridge/2I9``).  A bridge hex has no upper building levels.
+    rooftop : bool
+        The hex has a rooftop Location one level above its top building level: a building hex with upper levels
+        that is part of a multi-hex building (``HexSpec.rooftop``, or by default: its building touches a hexside
+        across which lies another building hex).  Its name is the hex's with ``roof`` (``"15G5roof"``,
+        :meth:`rooftop_name`).
     top_level : int16
-        Highest Location level of the hex (``building_levels + bridge_deck``).
+        Highest Location level of the hex (``building_levels + bridge_deck + rooftop``).
     obstacle_height : int16
         Height of the hex's LOS obstacle in half levels (0: none).
     obstacle_inherent : bool
@@ -132,6 +138,9 @@ class Board:
         self.ground_level = np.zeros(n, dtype=LEVEL)
         self.building_levels = np.zeros(n, dtype=LEVEL)
         explicit_touch = np.full(n, -1, dtype=np.int16)
+        explicit_rooftop = np.full(n, -1, dtype=np.int8)
+        #: The hex's building levels are joined by a stairway (``HexSpec.stairway``; default: yes).
+        self.stairway = np.ones(n, dtype=np.bool_)
         for i, h in enumerate(hexes):
             mask = 0
             for name in h.spec.terrain:
@@ -146,6 +155,10 @@ class Board:
             self.building_levels[i] = h.spec.building_levels
             if h.spec.touch is not None:
                 explicit_touch[i] = h.spec.touch
+            if h.spec.rooftop is not None:
+                explicit_rooftop[i] = int(bool(h.spec.rooftop))
+            if h.spec.stairway is not None:
+                self.stairway[i] = bool(h.spec.stairway)
         deck_mask = sum(1 << t for t in range(len(ruleset.terrain_names)) if ruleset.terrain_deck[t])
         self.bridge_deck = (self.terrain & np.uint32(deck_mask)) != 0
         both = np.flatnonzero(self.bridge_deck & (self.building_levels > 0))
@@ -153,7 +166,6 @@ class Board:
             raise BoardFileError(
                 f"{source}: hex {self.names[both[0]]} has a bridge deck and {int(self.building_levels[both[0]])} "
                 "building levels: expected at most one of them (the deck is the hex's Location h1)")
-        self.top_level = (self.building_levels + self.bridge_deck).astype(LEVEL)
         self.hexside = np.zeros((n, 6), dtype=HEXSIDE_MASK)
         key_to_side: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for direction in range(6):
@@ -168,6 +180,8 @@ class Board:
             for i, direction in key_to_side.get(key, []):
                 self.hexside[i, direction] = mask
         self._derive_los_arrays(explicit_touch)
+        self._derive_rooftops(explicit_rooftop)
+        self.top_level = (self.building_levels + self.bridge_deck + self.rooftop).astype(LEVEL)
         self._build_locations()
         for array in self.arrays().values():
             array.setflags(write=False)
@@ -347,40 +361,6 @@ class Board:
         if not 0 <= index < len(self):
             raise IndexError(f"hex index {index} out of range: expected 0..{len(self) - 1}")
         return self.names[index]
-
-    @staticmethod
-    def names_a_location(value) -> bool:
-        """Whether ``value`` is a Location name with a level or ``Bridge/`` (``"1E4h1"``), not just a hex."""
-        return isinstance(value, str) and ("h" in value or value.startswith("Bridge/"))
-
-    def location_name(self, index: int, level: int) -> str:
-        """Name of the Location of hex ``index`` at ``level``: ``"71I9"``, ``"71P5h1"``."""
-        return self.names[index] + (f"h{level}" if level else "")
-
-    def location(self, text: str) -> tuple[int, int]:
-        """``(hex index, level above ground)`` of a Location like ``"1E4h1"``.
-
-        ``"Bridge/2I9"`` (A2.2) is the Location beneath the bridge of a bridge
-        hex (level 0); its deck is ``"2I9h1"``.
-        """
-        if not isinstance(text, str):
-            raise TypeError(f"Location must be a name like '1E4h1', not {type(text).__name__}")
-        if text.startswith("Bridge/"):
-            hex_index = self.index(text[len("Bridge/"):])
-            if not self.bridge_deck[hex_index]:
-                raise ValueError(f"Location {text!r}: {self.names[hex_index]} has no bridge: expected a bridge hex after 'Bridge/'")
-            return hex_index, 0
-        ref = parse_coordinate(text)
-        if not isinstance(ref, LocationRef):
-            raise ValueError(f"{text!r} is not a Location: expected a hex with an optional level, like '1E4h1'")
-        hex_index = self.index(format_coordinate(ref.hex))
-        level = ref.level or 0
-        if not 0 <= level <= self.top_level[hex_index]:
-            raise ValueError(
-                f"Location {text!r}: level {level} does not exist: {self.names[hex_index]} has levels "
-                f"0..{int(self.top_level[hex_index])}"
-            )
-        return hex_index, level
 
     # ------------------------------------------------------------------ queries
     def terrain_of(self, index) -> list[str]:

@@ -138,6 +138,8 @@ def read_board_file(path: str | Path) -> BoardSpec:
         terrain: list[str] = []
         building_levels = 0
         touch = None
+        rooftop = None
+        stairway = None
         for item in parts[2:]:
             if "=" in item:
                 key, value = item.split("=", 1)
@@ -146,9 +148,20 @@ def read_board_file(path: str | Path) -> BoardSpec:
                                                     MAX_BUILDING_LEVELS)
                 elif key == "touch":
                     touch = _parse_touch(path, number, parts[0], value)
+                elif key == "rooftop":
+                    if value not in ("yes", "no"):
+                        raise BoardFileError(f"{path}:{number}: hex {parts[0]}: rooftop={value!r}: expected "
+                                             "rooftop=yes or rooftop=no")
+                    rooftop = value == "yes"
+                elif key == "stairway":
+                    if value not in ("yes", "no"):
+                        raise BoardFileError(f"{path}:{number}: hex {parts[0]}: stairway={value!r}: expected "
+                                             "stairway=yes or stairway=no")
+                    stairway = value == "yes"
                 else:
                     raise BoardFileError(
-                        f"{path}:{number}: hex {parts[0]}: unknown option {key!r}: expected levels=N or touch=0,1,..."
+                        f"{path}:{number}: hex {parts[0]}: unknown option {key!r}: expected levels=N, touch=0,1,..., "
+                        "rooftop=yes|no or stairway=yes|no"
                     )
             elif item == ".":
                 continue
@@ -170,7 +183,10 @@ def read_board_file(path: str | Path) -> BoardSpec:
             raise BoardFileError(
                 f"{path}:{number}: hex {parts[0]}: levels={building_levels} on terrain {' '.join(terrain) or '.'}: "
                 f"expected a terrain with upper levels ({', '.join(multi) or 'none in this ruleset'})")
-        spec.hexes[cell] = HexSpec(level, tuple(terrain), building_levels, touch, number)
+        if rooftop and not building_levels:
+            raise BoardFileError(f"{path}:{number}: hex {parts[0]}: rooftop=yes without upper levels: expected "
+                                 "levels=N (N >= 1) with it (a rooftop is the Location above the top level)")
+        spec.hexes[cell] = HexSpec(level, tuple(terrain), building_levels, touch, number, rooftop, stairway)
 
     for number, line in sections.get("hexsides", []):
         parts = line.split()
@@ -299,6 +315,10 @@ def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
             touch = hex_spec.touch
             items.append("touch=" + ("none" if touch == 0 else "all" if touch == 0b111111
                                      else ",".join(str(d) for d in range(6) if touch >> d & 1)))
+        if hex_spec.rooftop is not None and hex_spec.building_levels:
+            items.append("rooftop=" + ("yes" if hex_spec.rooftop else "no"))
+        if hex_spec.stairway is not None and hex_spec.building_levels:
+            items.append("stairway=" + ("yes" if hex_spec.stairway else "no"))
         lines.append("  ".join(items))
     lines += ["", "[hexsides]", "# HEXSIDE  FEATURES..."]
     for (cell, direction), features in sorted(spec.hexsides.items()):

@@ -141,6 +141,8 @@ def compose(scenario: ScenarioSpec) -> Composition:
             building_levels=source_spec.building_levels,
             touch=source_spec.touch,
             line=source_spec.line,
+            rooftop=source_spec.rooftop,
+            stairway=source_spec.stairway,
         )
         hexes[(x, y)] = GlobalHex(x, y, designating[3], designating[0].id, merged, half_count=2)
 
@@ -203,6 +205,8 @@ def _apply_overlay(composition: Composition, placement, by_name, source: str) ->
             building_levels=spec.building_levels,
             touch=None if spec.touch is None else _rotate_touch(spec.touch, rotation),
             line=spec.line,
+            rooftop=spec.rooftop,
+            stairway=spec.stairway,
         )
         target.overlay = overlay.id
         for direction in range(6):

@@ -56,6 +56,8 @@ class HexSpec:
     building_levels: int = 0
     touch: int | None = None     # bit set of hexsides the obstacle touches; None = default
     line: int = 0
+    rooftop: bool | None = None  # a rooftop Location above the top building level; None = default (Board)
+    stairway: bool | None = None  # a stairway joins the building's levels (default: yes)
 
 
 @dataclass

@@ -315,7 +315,8 @@ def _build_movement_tables(board, unit, units, allowance) -> MovementTables:
     tables = K.KernelTables(
         np.ascontiguousarray(neighbours, dtype=np.int64), board.location_offset.astype(np.int64),
         board.location_hex.astype(np.int64), board.location_level.astype(np.int64),
-        board.building_levels.astype(np.int64), enter_half, np.ascontiguousarray(enter_flags),
+        # a rooftop is climbed to from the top level as one more level of the building
+        (board.building_levels + board.rooftop).astype(np.int64), enter_half, np.ascontiguousarray(enter_flags),
         climb_half, climb_all, np.ascontiguousarray(bypass_id), bypass_hex, bypass_dir,
         bypass_in_half, bypass_along_half, int(board.location_offset[-1]),
         deck_location, deck_in_half, deck_across_half, deck_out_half, deck_out_flags,

@@ -69,7 +69,7 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     frame = Frame(board)
     sources = np.atleast_1d(np.asarray(fire.sources))
     source_levels = np.broadcast_to(np.asarray(0 if levels is None else levels), sources.shape)
-    names = [board.names[s] + (f"h{int(v)}" if int(v) else "") for s, v in zip(sources, source_levels)]
+    names = [board.location_name(int(s), int(v)) for s, v in zip(sources, source_levels)]
     visible = np.asarray(fire.visible, bool)
     hindrance = np.asarray(fire.hindrance)
     cover = np.asarray(fire.cover)

@@ -139,7 +139,7 @@ def map_drawing(board) -> dict:
         "names": list(board.names), "labels": local_names(board), "boards": [str(b) for b in board.board_id],
         "q": q.astype(int).tolist(), "r": r.astype(int).tolist(),
         "ground": levels.tolist(), "top": board.top_level.astype(int).tolist(),
-        "building": board.building_levels.astype(int).tolist(),
+        "building": board.building_levels.astype(int).tolist(), "rooftop": board.rooftop.astype(int).tolist(),
         "obstacle": board.obstacle_height.astype(int).tolist(),     # half levels (A6.4 arithmetic)
         "from_above": board.obstacle_from_above.astype(int).tolist(),
         "colours": colours, "fill": fill, "insets": insets, "buildings": buildings, "segments": segments, "roads": roads,

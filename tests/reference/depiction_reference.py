@@ -446,10 +446,18 @@ class ReferenceDepiction:
         if counters is None:
             return 0
         smoke, smoke_top = int(counters[0][end]), int(counters[1][end])
-        inside = 2 * (int(self.board.ground_level[end]) + level) < smoke_top
+        inside = self.height2(end, level) < smoke_top
         return smoke if smoke > 0 and inside else 0
 
     # ------------------------------------------------------------------ the walk
+    def height2(self, end: int, level: int) -> int:
+        """The height of Location (end, level) in half levels: twice its ground level plus its level, half a
+        level less on a rooftop (the Location above a multi-hex building's top level, VASL's reading)."""
+        board = self.board
+        top = int(board.building_levels[end]) + 1
+        roof = level > 0 and bool(getattr(board, "rooftop", np.zeros(len(board.names), bool))[end]) and level == top
+        return 2 * (int(board.ground_level[end]) + level) - (1 if roof else 0)
+
     def walk(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
         """``(blocked, hindrance)`` of the LOS between Locations (a, level_a) and (b, level_b); see :meth:`detail`."""
         result = self.detail(a, b, level_a, level_b, per_range, counters)
@@ -474,7 +482,7 @@ class ReferenceDepiction:
         if a > b:
             a, b, level_a, level_b = b, a, level_b, level_a
         ground = self.board.ground_level
-        la, lb = 2 * (int(ground[a]) + level_a), 2 * (int(ground[b]) + level_b)
+        la, lb = self.height2(a, level_a), self.height2(b, level_b)
         high = a if la >= lb else b
         low = b if high == a else a
         S, T = max(la, lb), min(la, lb)
@@ -500,6 +508,14 @@ class ReferenceDepiction:
         def block(hx, reason):
             out["blocked"], out["blocked_at"], out["reason"] = True, int(hx), reason
             return out
+
+        def blind_top(top, oh):
+            """The obstacle's height in the blind-hex test: VASL's reading (per_range) counts a building of
+            N upper levels (an odd height of 3 half levels or more) N levels high, between two ends at
+            whole levels (no rooftop end)."""
+            if per_range and oh >= 3 and oh % 2 == 1 and S % 2 == 0 and T % 2 == 0:
+                return top - 1
+            return top
 
         # the pixels, each given the nearest hex of the exact trace; the ends' pixels are skipped
         trace = self.trace_hexes(a, b)
@@ -591,8 +607,8 @@ class ReferenceDepiction:
                     reason = "obstacle"
                 elif crest_blind:
                     reason = "blind hex"   # blind hex behind a bare crest
-                elif oh > 0 and not same and top > T and \
-                        rt_ <= max(1, (2 * top + 2 * (rs_ // 5) - S - T + 2) // 2):
+                elif oh > 0 and not same and blind_top(top, oh) > T and \
+                        rt_ <= max(1, (2 * blind_top(top, oh) + 2 * (rs_ // 5) - S - T + 2) // 2):
                     reason = "blind hex"   # blind hex behind an obstacle
             if reason is None or reason == "blind hex":
                 # depression bank (A6.3): a bank of an end's group, the pixel above the group's ground

@@ -429,10 +429,22 @@ def bridge_deck(board, h: int) -> bool:
     return any(bool(deck[t]) for t in _bits(int(board.terrain[h])))
 
 
+def _rooftop_drop(board, h: int, level: int) -> int:
+    """1 when (h, level) is the hex's rooftop (one level above a multi-hex building's top level), which
+    sees from half a level lower (VASL's reading; ASL only), else 0."""
+    rooftop = getattr(board, "rooftop", None)
+    if rooftop is None or not bool(rooftop[h]) or level == 0:
+        return 0
+    return 1 if level == int(board.building_levels[h]) + 1 else 0
+
+
 def top_level(board, h: int) -> int:
     """Highest Location level of hex ``h``: its upper building levels, plus
-    the deck (level 1) of a bridge hex (which has no building levels)."""
-    return int(board.building_levels[h]) + (1 if bridge_deck(board, h) else 0)
+    the deck (level 1) of a bridge hex (which has no building levels), plus
+    the rooftop of a multi-hex building (one level above its top level)."""
+    rooftop = getattr(board, "rooftop", None)
+    roof = 1 if rooftop is not None and bool(rooftop[h]) else 0
+    return int(board.building_levels[h]) + (1 if bridge_deck(board, h) else 0) + roof
 
 
 def on_deck(board, h: int, level: int) -> bool:
@@ -711,7 +723,9 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
     ga, gb = _ground(board, a), _ground(board, b)
     # §2 Ends: 2 x (ground + Location level); a deck Location (level 1 of a
     # bridge hex) is at ground + 1 like any other level-1 Location.
-    abs_a, abs_b = 2 * (ga + level_a), 2 * (gb + level_b)
+    # A rooftop sees from half a level lower (VASL's reading).
+    abs_a = 2 * (ga + level_a) - _rooftop_drop(board, a, level_a)
+    abs_b = 2 * (gb + level_b) - _rooftop_drop(board, b, level_b)
     # §2 Ends: S2 >= T2; the higher end is the end with S2 (either, if equal:
     # we take the viewer).
     if abs_a >= abs_b:

@@ -78,8 +78,10 @@ def _encode(spec: BoardSpec, messages: list[str]) -> dict[str, np.ndarray]:
         "warnings": messages,
     }
     table = np.array([[c[0], c[1], spec.hexes[c].level, spec.hexes[c].building_levels,
-                       -1 if spec.hexes[c].touch is None else spec.hexes[c].touch] for c in cells],
-                     np.int32).reshape(-1, 5)
+                       -1 if spec.hexes[c].touch is None else spec.hexes[c].touch,
+                       -1 if spec.hexes[c].rooftop is None else int(spec.hexes[c].rooftop),
+                       -1 if spec.hexes[c].stairway is None else int(spec.hexes[c].stairway)] for c in cells],
+                     np.int32).reshape(-1, 7)
     empty = np.zeros((0, 0), np.uint8)
     return {"meta": np.frombuffer(json.dumps(meta).encode("utf-8"), np.uint8), "cells": table,
             "art_terrain": art.terrain if art else empty, "art_elevation": art.elevation if art else empty}
@@ -92,8 +94,10 @@ def _decode(stored: dict[str, np.ndarray], source: str) -> tuple[BoardSpec | Non
         return None, []
     spec = BoardSpec(*values[:8], title=values[8], default_level=values[9])
     for row, terrain in zip(stored["cells"].tolist(), meta["terrain"]):
-        column, number, level, levels, touch = row
-        spec.hexes[(column, number)] = HexSpec(level, tuple(terrain), levels, None if touch < 0 else touch, 0)
+        column, number, level, levels, touch, rooftop, stairway = row
+        spec.hexes[(column, number)] = HexSpec(level, tuple(terrain), levels, None if touch < 0 else touch, 0,
+                                               None if rooftop < 0 else bool(rooftop),
+                                               None if stairway < 0 else bool(stairway))
     for column, number, direction, features in meta["hexsides"]:
         spec.hexsides[((column, number), direction)] = tuple(features)
     if meta["classes"] is not None:

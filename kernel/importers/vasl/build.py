@@ -24,7 +24,8 @@ import numpy as np
 from kernel.grid.columns import board_problem
 from kernel.importers.vasl.art import local_art
 from kernel.importers.vasl.files import BoardMetadata, VaslBoardFiles, VaslImportWarning, read_board_files
-from kernel.importers.vasl.hex_terrain import HexClasses, classify_hexes, hex_code_counts, hexes_holding
+from kernel.importers.vasl.hex_terrain import (HexClasses, classify_hexes, hex_code_counts, hexes_holding,
+                                              multi_hex_building)
 from kernel.importers.vasl.hexsides import classify_hexsides
 from kernel.importers.vasl.pixels import PixelGrid, cell_name, pixel_grid
 from kernel.importers.vasl.terrain_map import (BUILDING_TYPES, KIND_TERRAIN, KIND_UNKNOWN, KIND_UNMAPPED, TerrainLookup,
@@ -147,12 +148,14 @@ def board_spec_from_files(files: VaslBoardFiles, *, board_id: str | int | None =
     hexes = classify_hexes(los, grid, lookup, ruleset, unmapped_hits, counts)
     kept = _apply_building_types(metadata, spec, hexes, ruleset, files)
     touch = classify_hexsides(los, grid, lookup, ruleset, spec, hexes, unmapped_hits)
-    for cell in grid.cells:
+    for i, cell in enumerate(grid.cells):
         terrain = hexes.terrain[cell]
+        levels = hexes.building_levels[cell] if any(t.endswith("building") for t in terrain) else 0
         spec.hexes[cell] = HexSpec(
-            level=hexes.level[cell], terrain=terrain,
-            building_levels=hexes.building_levels[cell] if any(t.endswith("building") for t in terrain) else 0,
-            touch=touch.get(cell), line=0,
+            level=hexes.level[cell], terrain=terrain, building_levels=levels, touch=touch.get(cell), line=0,
+            rooftop=multi_hex_building(los, lookup, ruleset, grid.centre_x[i], grid.centre_y[i]) if levels else None,
+            # VASL: a building of one upper level has its stairway; a taller one where LOSData flags it
+            stairway=(levels == 1 or bool(los.stairways[i])) if levels else None,
         )
     overrides = {parse_building_cell(name, spec, files.source): type_name
                  for name, type_name in metadata.building_types.items() if type_name in BUILDING_TYPES}

@@ -38,6 +38,9 @@ ROAD_SHARE = 0.1
 ROAD_MIN_PIXELS = 6
 #: A bridge hex (A2.8): at least this many bridge pixels within ROAD_CENTRE_RADIUS of the centre.
 BRIDGE_MIN_PIXELS = 6
+#: The point of a hexside that tells a multi-hex building (a rooftop Location, as VASL reads it): the
+#: hexside's midpoint moved this many pixels toward the hex's centre, truncated to whole pixels.
+ROOFTOP_INSET = 1.0
 
 
 @dataclass
@@ -133,6 +136,29 @@ def classify_hexes(los: LOSData, grid: PixelGrid, lookup: TerrainLookup, ruleset
         result.road[i] = (np.count_nonzero(lookup.kind[near_centre] == KIND_ROAD) >= ROAD_MIN_PIXELS
                           or road_pixels >= ROAD_SHARE * max(counts.sum(), 1))
     return result
+
+
+def multi_hex_building(los: LOSData, lookup: TerrainLookup, ruleset, cx: float, cy: float) -> bool:
+    """Whether the building of the hex centred at pixel ``(cx, cy)`` is part of a multi-hex building.
+
+    VASL gives a building with upper levels a rooftop Location when its art
+    (a building or a rowhouse wall: a terrain of several levels) lies at the
+    middle of one of the hex's hexsides (:data:`ROOFTOP_INSET` pixels inside):
+    the building reaches the hexside, so it goes on across it.
+    """
+    multi_level = np.array(ruleset.terrain_multi_level, dtype=bool)
+    half_height = HEX_HEIGHT / 2
+    across = np.cos(np.radians(30.0)) * half_height - ROOFTOP_INSET  # the midpoints of the slanted hexsides
+    points = ((0.0, -half_height + ROOFTOP_INSET), (across, -half_height / 2 + ROOFTOP_INSET),
+              (across, half_height / 2 - ROOFTOP_INSET), (0.0, half_height - ROOFTOP_INSET),
+              (-across, half_height / 2 - ROOFTOP_INSET), (-across, -half_height / 2 + ROOFTOP_INSET))
+    for dx, dy in points:
+        x, y = int(cx + dx), int(cy + dy)
+        if 0 <= x < los.grid_width and 0 <= y < los.grid_height:
+            code = los.terrain[x, y]
+            if lookup.kind[code] == KIND_TERRAIN and multi_level[lookup.feature[code]]:
+                return True
+    return False
 
 
 def _hex_features(los: LOSData, lookup: TerrainLookup, ruleset, counts: np.ndarray, cx: float, cy: float):

@@ -88,8 +88,9 @@ TERRAIN_CODES: dict[int, tuple[str, Mapping | None]] = {
     46: ("Stone Factory Wall, 2.5 Level", None),
     47: ("Stone Factory, 1.5 Level", None),
     48: ("Stone Factory, 2.5 Level", None),
-    # a market place: VASL gives it a building's flags (an obstacle one level high): a building hex
-    49: ("Stone Market Place", _building("stone-building", 0)),
+    # a market place: VASL gives it a building's flags and height (as tall as a building of one upper
+    # level) and, as to every building but the plain single-storey one, its height's upper levels: h1
+    49: ("Stone Market Place", _building("stone-building", 1)),
     50: ("Wooden Building", _building("wooden-building", 0)),
     51: ("Wooden Building, 1 Level", _building("wooden-building", 1)),
     52: ("Wooden Building, 2 Level", _building("wooden-building", 2)),
@@ -99,7 +100,7 @@ TERRAIN_CODES: dict[int, tuple[str, Mapping | None]] = {
     56: ("Wooden Factory Wall, 2.5 Level", None),
     57: ("Wooden Factory, 1.5 Level", None),
     58: ("Wooden Factory, 2.5 Level", None),
-    59: ("Wooden Market Place", _building("wooden-building", 0)),
+    59: ("Wooden Market Place", _building("wooden-building", 1)),
     60: ("Woods", Mapping("terrain", "woods")),
     61: ("Forest", None),
     62: ("Pine Woods", None),

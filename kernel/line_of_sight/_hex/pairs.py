@@ -24,8 +24,8 @@ from kernel.line_of_sight._hex.rules import (
     BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
     MODEL_ASL, MODEL_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
     S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, asl_run_wall_blocks,
-    asl_vertex_wall_blocks, depression_bank, end_smoke, ranges_from_higher, record_step, simple_hex_effect, simple_run_effect,
-    vv_slope_hexes,
+    asl_vertex_wall_blocks, depression_bank, end_smoke, location_height2, ranges_from_higher, record_step,
+    simple_hex_effect, simple_run_effect, vv_slope_hexes,
 )
 from kernel.line_of_sight._templates.tracer import INTERIOR, VERTEX
 
@@ -90,8 +90,8 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         t = (col[b] - ca + max_dc) * (2 * max_dy + 1) + (yv[b] - ya + max_dy)
         first = start[t]
         last = start[t + 1] - 1
-        la2 = hex_info[a, H_GROUND2] + 2 * level_a_p
-        lb2 = hex_info[b, H_GROUND2] + 2 * level_b_p
+        la2 = location_height2(a, level_a_p, hex_info)
+        lb2 = location_height2(b, level_b_p, hex_info)
         higher_is_a = la2 >= lb2
         S2 = la2 if higher_is_a else lb2
         T2 = lb2 if higher_is_a else la2

@@ -52,9 +52,12 @@ BLOCKED = -1
 #: ``cross + 1`` field (0: no crossing): crossing hexside d of the previous
 #: hex enters through hexside (d + 3) % 6.
 #: Columns of ``hex_info`` (kernel.line_of_sight.counters.hex_info_table): one int16 row per hex.
+#: ``H_BLIND_DROP``: half levels the blind-hex test takes off the obstacle's height between two ends of
+#: whole levels (0 but in model="vasl": VASL's blind test counts a building its whole levels, A6.4).
+#: ``H_ROOFTOP``: the level of the hex's rooftop Location (0: none), which sees half a level lower (ASL).
 (H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
- H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS, H_OBSTACLE_ABOVE) = range(11)
-H_COLUMNS = 11
+ H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS, H_OBSTACLE_ABOVE, H_BLIND_DROP, H_ROOFTOP) = range(13)
+H_COLUMNS = 13
 
 #: Codes of ``same_code`` (kernel.line_of_sight.counters.same_level_codes): a hex that blocks a
 #: LOS between Locations at one level, by reason; smaller codes are DRMs.
@@ -115,8 +118,11 @@ def asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, inherent_only):
         else:
             if O >= S2:
                 return BLOCK, R_OBSTACLE
-            if O > T2 and effect == NONE:
-                bound = (2 * O + 2 * (r_s // 5) - S2 - T2 + 2) // 2
+            blind_top = O
+            if (S2 | T2) & 1 == 0:   # no rooftop end (half a level off its level): the blind test's height
+                blind_top = O - hex_info[h, H_BLIND_DROP]
+            if blind_top > T2 and effect == NONE:
+                bound = (2 * blind_top + 2 * (r_s // 5) - S2 - T2 + 2) // 2
                 if bound < 1:
                     bound = 1
                 if r_t <= bound:
@@ -157,6 +163,16 @@ def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
     if hex_info[h, H_VEHICLE] and ((S2 == T2 and G == S2) or slope):
         vehicle = 1
     return terrain, smoke, vehicle
+
+
+@jit_inline
+def location_height2(h, level, hex_info):
+    """The height in half levels of Location ``level`` of hex ``h``: twice its ground level plus its
+    level, half a level less on the hex's rooftop (``H_ROOFTOP``; VASL's reading, section 2)."""
+    height = hex_info[h, H_GROUND2] + 2 * level
+    if level > 0 and level == hex_info[h, H_ROOFTOP]:
+        height -= 1
+    return height
 
 
 @jit_inline

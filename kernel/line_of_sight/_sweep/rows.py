@@ -56,7 +56,7 @@ from kernel.line_of_sight._sweep.down_codes import (
 from kernel.line_of_sight._hex.pairs import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._hex.rules import (
     BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect, asl_run_wall_blocks,
-    asl_vertex_wall_blocks, depression_bank, end_smoke,
+    asl_vertex_wall_blocks, depression_bank, end_smoke, location_height2,
 )
 from kernel.line_of_sight._sweep.target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
     target_table
@@ -89,7 +89,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     # per-pair walk (the source is the higher end; lines down, never at one level or on a continuous slope)
     higher_is_a = np.bool_(True)
     same = slope = np.bool_(False)
-    la2 = hex_info[a, H_GROUND2] + 2 * level_a
+    la2 = location_height2(a, level_a, hex_info)
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
     waiting = 0

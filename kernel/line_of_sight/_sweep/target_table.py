@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit
-from kernel.line_of_sight._hex.rules import H_GROUND2, end_smoke
+from kernel.line_of_sight._hex.rules import end_smoke, location_height2
 
 # Rows of the targets' table (:func:`target_table`) and its flags.
 T_HEIGHT, T_COLUMN, T_Y, T_FLAGS = range(4)
@@ -27,7 +27,7 @@ def target_table(targets, target_levels, col, yv, hex_info, depression_group):
     lowest = np.int64(1 << 30)
     for j in range(n):
         b = targets[j]
-        lb2 = hex_info[b, H_GROUND2] + 2 * target_levels[j]
+        lb2 = location_height2(b, target_levels[j], hex_info)
         table[T_HEIGHT, j] = lb2
         table[T_COLUMN, j] = col[b]
         table[T_Y, j] = yv[b]
