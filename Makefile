@@ -35,17 +35,18 @@ demo: $(DEMO_STAMP)
 # The test files that read ../shared (through tests/shared_data.py, or bench/vasl_engine.py, which asks it).
 SHARED_TESTS = $(shell grep -l -E 'tests\.shared_data|bench\.vasl_engine' tests/test_*.py bench/bench_*.py)
 
-# The wheel check runs beside the test suite (the suite keeps one core busy for most of its run) and
-# prints its stages when the suite is done. The files that read ../shared then run once more with it
+# The test suite runs on two worker processes (pytest-xdist), each test file whole in one of them, so
+# that a file's module fixtures are built once. The wheel check runs beside it and prints its stages
+# when the suite is done. The files that read ../shared then run once more with it
 # hidden (HEXKERNEL_HIDE_SHARED=1), as in a fresh clone: their tests skip with a reason, and a test that
 # reads the real folder anyway fails. Any of the three failing fails the target, and pytest's own exit
 # status counts, 5 (no tests collected) included.
 test: $(TEST_STAMP) browser
 	@mkdir -p build
 	@bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK) > build/wheel-check.log 2>&1 & wheel=$$!; \
-	$(PY) -m pytest -q; tests=$$?; \
+	$(PY) -m pytest -q -n 2 --dist loadfile; tests=$$?; \
 	echo "make test: the files that read ../shared, with it hidden (HEXKERNEL_HIDE_SHARED=1)"; \
-	HEXKERNEL_HIDE_SHARED=1 $(PY) -m pytest -q $(SHARED_TESTS); hidden=$$?; \
+	HEXKERNEL_HIDE_SHARED=1 $(PY) -m pytest -q -n 2 --dist loadfile $(SHARED_TESTS); hidden=$$?; \
 	wait $$wheel; wheel_status=$$?; \
 	cat build/wheel-check.log; \
 	if [ $$tests -ne 0 ]; then echo "make test: pytest exited with $$tests"; fi; \
@@ -57,7 +58,7 @@ test: $(TEST_STAMP) browser
 # real boards, long fuzz, benchmarks; conftest.py marks them), in about two minutes on two idle cores.
 # `make test` is still the whole suite and what CI runs.
 check: $(TEST_STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
 
 # Build the sdist and, from it, the wheel; install the wheel into a fresh virtual environment, core
 # first, then with every extra; run the smoke test of each, 'hexkernel warm' from an empty cache and

@@ -81,7 +81,9 @@ class Board(LocationNames):
     >>> import kernel
     >>> board = kernel.load("default")
     >>> len(board), board.terrain_of("71P5"), int(board.top_level[board.index("71P5")]), board.neighbours.shape
-    (1332, ['stone-building'], 2, (1332, 6))
+    (1332, ['stone-building'], 3, (1332, 6))
+    >>> board.location_name(board.index("71P5"), 3)     # above its two upper levels: the rooftop
+    '71P5roof'
     """
 
     def __init__(self, ruleset: Ruleset, composition: Composition, title: str, source: str,
