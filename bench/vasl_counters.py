@@ -37,7 +37,8 @@ from bench.vasl_engine import BLOCKED_BY_VASL, EXCEPTION, board_folder_name, eng
 
 #: The keys of :func:`counter_figures` that are summed over boards.
 COUNT_KEYS = ("pairs", "excluded_exception", "compared", "agree", "both_clear", "hindrance_equal",
-              "changed", "changed_agree", "changed_both_clear", "changed_hindrance_equal")
+              "changed", "changed_agree", "changed_both_clear", "changed_hindrance_equal",
+              "either", "either_agree", "either_both_clear", "either_hindrance_equal")
 
 
 def counters_folder(shared: str | Path | None = None) -> Path:
@@ -167,11 +168,15 @@ def counter_figures(board_number: int, models=("vasl",), *, shared: str | Path |
     out = {}
     for model in models:
         ours = np.zeros(len(a), np.int64)
+        bare_matrix = kernel.los_matrix(board, model=model)
+        ours_bare = bare_matrix[index[a], index[b]].astype(np.int64)
         for k in np.unique(layout):
             rows = np.flatnonzero(layout == k)
             counters = layout_counters(board, data, int(k))
             matrix = kernel.los_matrix(board, counters=counters, model=model)
             ours[rows] = matrix[index[a[rows]], index[b[rows]]]
+        # the pairs the counters change in VASL or in hexkernel (its answer on the bare board against this one)
+        either = changed | (compared & (ours_bare != ours))
         ours_blocked = ours == kernel.BLOCKED
         agree = compared & (ours_blocked == vasl_blocked)
         both_clear = compared & ~ours_blocked & ~vasl_blocked
@@ -183,6 +188,9 @@ def counter_figures(board_number: int, models=("vasl",), *, shared: str | Path |
             "changed": int(changed.sum()), "changed_agree": int((changed & agree).sum()),
             "changed_both_clear": int((changed & both_clear).sum()),
             "changed_hindrance_equal": int((changed & equal).sum()),
+            "either": int(either.sum()), "either_agree": int((either & agree).sum()),
+            "either_both_clear": int((either & both_clear).sum()),
+            "either_hindrance_equal": int((either & equal).sum()),
         }
         out[model] = with_shares(counts)
     return out
@@ -198,6 +206,8 @@ def with_shares(counts: dict) -> dict:
     counts["same_hindrance"] = _share(counts["hindrance_equal"], counts["both_clear"])
     counts["changed_agreement"] = _share(counts["changed_agree"], counts["changed"])
     counts["changed_same_hindrance"] = _share(counts["changed_hindrance_equal"], counts["changed_both_clear"])
+    counts["either_agreement"] = _share(counts["either_agree"], counts["either"])
+    counts["either_same_hindrance"] = _share(counts["either_hindrance_equal"], counts["either_both_clear"])
     return counts
 
 
@@ -211,13 +221,15 @@ def total_of(results: list[dict], model: str) -> dict:
 def format_rows(rows: list[dict]) -> str:
     """The table of per-board figures, one line a board and model."""
     head = (f"{'board':>6} {'model':>9} {'compared':>9} {'blocked/clear':>13} {'same hindrance':>14} "
-            f"{'changed':>8} {'changed b/c':>11} {'changed same h.':>15}")
+            f"{'changed':>8} {'changed b/c':>11} {'changed same h.':>15} {'either':>7} {'either b/c':>10} "
+            f"{'either same h.':>14}")
     lines = [head]
     for r in rows:
         changed = (f"{r['changed']:>8} {r['changed_agreement']:>10.2f}% {r['changed_same_hindrance']:>14.2f}%"
-                   if r["baseline"] else f"{'no baseline':>8}")
+                   if r["baseline"] else f"{'no baseline':>36}")
+        either = f"{r['either']:>7} {r['either_agreement']:>9.2f}% {r['either_same_hindrance']:>13.2f}%"
         lines.append(f"{r['board']:>6} {r['model']:>9} {r['compared']:>9} {r['agreement']:>12.2f}% "
-                     f"{r['same_hindrance']:>13.2f}% {changed}")
+                     f"{r['same_hindrance']:>13.2f}% {changed} {either}")
     return "\n".join(lines)
 
 
