@@ -32,7 +32,9 @@ section 6):
 
 Only ASL boards.  SMOKE and vehicles (``counters``) count once per hex the
 walk meets outside the ends' hexes, as the hex model counts them per hex, and
-SMOKE in an end's own hex as the hex model counts it (A24).
+SMOKE in an end's own hex as the hex model counts it (A24); ``model="vasl"``
+adds one more for SMOKE in the viewer's own hex, as VASL's engine does
+(:mod:`._depiction.vasl_counters`).
 
 Examples
 --------
@@ -54,6 +56,7 @@ import numpy as np
 
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
+from kernel.line_of_sight._depiction import vasl_counters as V
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
@@ -266,7 +269,22 @@ def kernel_tables(board, counters, per_range: bool = False):
         info[:, rules.H_SMOKE_TOP] = smoke_top
         info[:, rules.H_VEHICLE] = vehicles
         has_counters = bool((smoke > 0).any() or vehicles.any())
-    return depiction_tables(board, per_range) + (info, has_counters)
+    tables = depiction_tables(board, per_range)
+
+    def sight_rows(vehicle_hexes):   # VASL: whether each hex's ground Location sees each vehicle's hex
+        from kernel.line_of_sight._depiction import walk as D
+
+        without = V.vehicle_columns(np.where(np.arange(rules.H_COLUMNS) == rules.H_VEHICLE, 0, info), False, None)
+        bare = tables + (without, bool((info[:, rules.H_SMOKE] > 0).any()))
+        every = np.arange(len(board), dtype=HEX_INDEX)
+        rows = np.empty((1, len(board)), np.int8)
+        out = np.empty((len(vehicle_hexes), len(board)), np.bool_)
+        for k, v in enumerate(vehicle_hexes):
+            D.depiction_rows_kernel(every, location_levels2(board, every, 0), int(v), False, bare, rows)
+            out[k] = rows[0] != rules.BLOCKED
+        return out
+
+    return tables + (V.vehicle_columns(info, per_range and has_counters, sight_rows), has_counters)
 
 
 @holding_state
@@ -276,10 +294,13 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
 
     tables = kernel_tables(board, counters, per_range)
     out = np.empty((len(hexes), len(hexes)), np.int8)
-    D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
+    levels2 = location_levels2(board, hexes, levels)
+    D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), levels2, tables, out)
     from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more (a direction: after the mirror)
+        V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables[-2]), hexes, hexes, tables[16])
     return out
 
 
@@ -289,8 +310,13 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     from kernel.line_of_sight._depiction import walk as D
 
     out = np.empty((count, len(hexes)), np.int8)
-    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first, False,
-                            kernel_tables(board, counters, per_range), out)
+    levels2 = location_levels2(board, hexes, levels)
+    tables = kernel_tables(board, counters, per_range)
+    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), levels2, first, False, tables, out)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
+        rows = slice(first, first + count)
+        V.add_to_rows(out, V.viewer_extra(np.asarray(hexes)[rows], levels2[rows], tables[-2]),
+                      np.asarray(hexes)[rows], hexes, tables[16])
     return out
 
 
@@ -305,9 +331,13 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
     at = np.empty(n, np.int32)
     reason = np.empty(n, np.int8)
     slope = np.empty(n, np.bool_)
-    D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
-                             np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
-                             kernel_tables(board, counters, per_range), blocked, hindrance, at, reason, slope)
+    levels2_a = location_levels2(board, hex_a, level_a)
+    tables = kernel_tables(board, counters, per_range)
+    D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), levels2_a, np.asarray(hex_b, HEX_INDEX),
+                             location_levels2(board, hex_b, level_b), tables, blocked, hindrance, at, reason, slope)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
+        V.add_to_pairs(V.viewer_extra(hex_a, levels2_a, tables[-2]), hex_a, hex_b, blocked, hindrance, at, reason,
+                       tables[16])
     return blocked, hindrance, at, reason, slope
 
 
@@ -336,8 +366,13 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
     from kernel.line_of_sight._depiction import walk as D
 
     levels2 = location_levels2(board, np.array([a, b], HEX_INDEX), np.array([level_a, level_b]))
+    tables = kernel_tables(board, counters, per_range)
     blocked, total, reason, at, slope, log = D.depiction_recorded(
-        int(a), int(levels2[0]), int(b), int(levels2[1]), kernel_tables(board, counters, per_range))
+        int(a), int(levels2[0]), int(b), int(levels2[1]), tables)
+    if per_range and tables[-1] and int(a) != int(b):   # VASL: SMOKE in the viewer's own hex, one more
+        extra = int(V.viewer_extra([a], levels2[:1], tables[-2])[0])
+        blocked, total, reason, at, log = V.add_to_recorded(extra, int(a), blocked, total, reason, at, log,
+                                                            tables[16])
     return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 

@@ -546,7 +546,7 @@ class ReferenceDepiction:
                 if smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
                     drm += smoke
                 if vehicle and ((same and hex_ground == S) or slope):
-                    drm += 1
+                    drm += vehicle   # each vehicle and wreck in the hex
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
             key = None if per_range else self.hindrance_key(hx, a, b)

@@ -17,7 +17,9 @@ from __future__ import annotations
 from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
-from kernel.line_of_sight._hex.rules import BLOCK, NONE, R_HINDRANCE, R_NONE, asl_hex_hindrance, end_smoke
+from kernel.line_of_sight._depiction.vasl_counters import SIGHT, VEHICLE_SLOT
+from kernel.line_of_sight._hex.rules import BLOCK, H_GROUND2, H_VEHICLE, NONE, R_HINDRANCE, R_NONE
+from kernel.line_of_sight._hex.rules import asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
 
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap, at least 1, is below it: each
@@ -80,12 +82,27 @@ def slope_holds_all(i_first, i_last, per_range, counted, steps, ax, ay, dx, dy, 
     return crossed > 0
 
 
+@jit_inline
+def vasl_vehicles(h, a, b, S2, same, counter_info):
+    """VASL's reading of the vehicles and wrecks in hex h (:mod:`.vasl_counters`): each +1 when both ends and
+    the hex are at one level and both ends see the hex."""
+    n = counter_info[h, H_VEHICLE]
+    if n <= 0 or not same or counter_info[h, H_GROUND2] != S2:
+        return 0
+    slot = counter_info[h, VEHICLE_SLOT]
+    if slot < 0 or (counter_info[a, SIGHT + slot] > 0 and counter_info[b, SIGHT + slot] > 0):
+        return n
+    return 0
+
+
 @jit
-def hex_counters_drm(h, S2, T2, same, slope, counter_info, counted, n_counter_hexes):
+def hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, counter_info, counted, n_counter_hexes):
     """SMOKE and vehicle DRM of hex h when a walk meets it: ``(DRM, hexes counted)``, the DRM 0 where the
     hex has none or counted before (the hexes counted are listed in ``counted`` from
-    ``MAX_HINDRANCE_HEXES``)."""
+    ``MAX_HINDRANCE_HEXES``); with ``per_range`` the vehicles as VASL counts them (:func:`vasl_vehicles`)."""
     terrain, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
+    if per_range:
+        vehicle = vasl_vehicles(h, a, b, S2, same, counter_info)
     if smoke + vehicle > 0:
         for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
             if counted[k] == h:
