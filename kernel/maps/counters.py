@@ -27,7 +27,6 @@ a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 
 from __future__ import annotations
 
-import functools
 import inspect
 import threading
 from dataclasses import dataclass, field
@@ -38,7 +37,8 @@ from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT, MAX_VEHICLES_PER_HEX
 from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
 from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes, sides_text as _sides_text
-from kernel.maps.counter_checks import hexes_text as hexes, known_side
+from kernel.maps.counter_checks import hexes_text as hexes, known_side, locked_method as _locked_method
+from kernel.maps.counter_checks import read_only as _read_only, vehicle_counts
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 
 __all__ = ["CHANGE_KINDS", "COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM",
@@ -95,12 +95,7 @@ class Counters:
         smoke_array = np.zeros(n, HINDRANCE)
         for name, drm in (smoke or {}).items():
             smoke_array[board.index(name)] = checked_smoke_drm(drm, f"smoke[{name!r}]")
-        vehicle_array = np.zeros(n, np.int32)
-        np.add.at(vehicle_array, board.indices(list(vehicles)), 1)   # each vehicle counts
-        if vehicle_array.size and int(vehicle_array.max()) > MAX_VEHICLES_PER_HEX:
-            h = int(np.argmax(vehicle_array))
-            raise ValueError(f"vehicles: {board.names[h]} is named {int(vehicle_array[h])} times: expected at most "
-                             f"{MAX_VEHICLES_PER_HEX} vehicles in a hex")
+        vehicle_array = vehicle_counts(board, vehicles)   # each vehicle counts
         unit_array = np.zeros(n, np.bool_)
         unit_array[board.indices(list(units))] = True
         return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, board=board)
@@ -493,20 +488,6 @@ class GameState:
         self._change_kinds.append(kind)
         if kind == SMOKE:
             self._smoke_changes.append(h)
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    view = array.view()
-    view.flags.writeable = False
-    return view
-
-
-def _locked_method(method):
-    @functools.wraps(method)
-    def locked(self, *args, **kwargs):
-        with self.lock:
-            return method(self, *args, **kwargs)
-    return locked
 
 
 # every public method of a GameState (its changes, and the reads of its log) holds the state's lock

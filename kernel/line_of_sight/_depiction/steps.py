@@ -17,8 +17,7 @@ from __future__ import annotations
 from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
-from kernel.line_of_sight._depiction.vasl_counters import SIGHT, VEHICLE_SLOT
-from kernel.line_of_sight._hex.rules import BLOCK, H_GROUND2, H_VEHICLE, NONE, R_HINDRANCE, R_NONE
+from kernel.line_of_sight._hex.rules import BLOCK, H_COLUMNS, H_GROUND2, H_VEHICLE, NONE, R_HINDRANCE, R_NONE
 from kernel.line_of_sight._hex.rules import asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
 
@@ -34,6 +33,10 @@ KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
 (LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
  LOG_LAST_PIXEL) = range(11)
 LOG_COLUMNS = 11
+#: Columns of the walk's counters table after the ``hex_info`` ones, for VASL's reading of vehicles
+#: (:mod:`.vasl_counters`): a hex's vehicle slot (-1: none), then per slot whether the hex sees that vehicle.
+VEHICLE_SLOT = H_COLUMNS
+SIGHT = H_COLUMNS + 1
 #: ``LOG_CLASS`` of a step that is not art: a hex's SMOKE and vehicles (or an end's own SMOKE); the inherent
 #: hindrance beside a hexside the LOS runs along (B.6).
 COUNTERS, HEXSIDE_RUN = -1, -2

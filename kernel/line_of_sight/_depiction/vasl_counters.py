@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel.line_of_sight._depiction.steps import COUNTERS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX
+from kernel.line_of_sight._depiction.steps import LOG_LAST_PIXEL, LOG_REASON, SIGHT, VEHICLE_SLOT
 from kernel.line_of_sight._hex.rules import BLOCK, BLOCKED, H_COLUMNS, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
 from kernel.line_of_sight._hex.rules import R_HINDRANCE, R_NONE
 
 #: What VASL's engine adds to the DRM of SMOKE in the viewer's own hex when the viewer is within it.
 VIEWER_SMOKE_EXTRA = 1
-#: Columns of the walk's counters table after the ``hex_info`` ones: a hex's vehicle slot (-1: none), then
-#: per slot whether the hex sees that vehicle's hex.
-VEHICLE_SLOT = H_COLUMNS
-SIGHT = H_COLUMNS + 1
 
 
 def vehicle_columns(info, per_range: bool, sight_rows) -> np.ndarray:
@@ -88,10 +86,6 @@ def add_to_pairs(extra, hex_a, hex_b, blocked, hindrance, at, reason, cap) -> No
 def add_to_recorded(extra: int, a: int, blocked: bool, total: int, reason: int, at: int, log, cap):
     """One recorded LOS with the viewer's extra DRM: ``(blocked, total, reason, at, log)``, the extra as a
     counters step of the viewer's hex (first in the log: it is the viewer's own SMOKE)."""
-    from kernel.line_of_sight._depiction.steps import (   # (steps imports this module's columns)
-        COUNTERS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX, LOG_LAST_PIXEL, LOG_REASON,
-    )
-
     if extra <= 0 or blocked:
         return blocked, total, reason, at, log
     total += extra
