@@ -150,3 +150,10 @@ def test_counters_keep_their_vehicle_counts(board71):
     state = kernel.GameState(board71, counters)
     assert int(state.vehicle_counts[board71.index("71C7")]) == 2
     assert int(state.counters().vehicles[board71.index("71C7")]) == 2
+
+
+def test_a_counters_file_keeps_vehicle_counts(board71):
+    data = {"vehicles": ["71C7", "71C7", "71J9"]}
+    counters = kernel.Counters.from_dict(board71, data)
+    assert int(counters.vehicles[board71.index("71C7")]) == 2
+    assert sorted(counters.to_dict(board71)["vehicles"]) == sorted(data["vehicles"])

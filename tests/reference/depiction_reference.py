@@ -283,13 +283,15 @@ class ReferenceDepiction:
         B = (int(self.board.x[b]), int(self.board.y[b]))
         return [h for h in range(len(self.board.x)) if segment_meets_polygon(A, B, self.corners(h))]
 
-    def trace_hex_of(self, px: float, py: float, candidates) -> int:
+    def trace_hex_of(self, px: float, py: float, candidates, lower_on_tie: bool = False) -> int:
         """The hex of ``candidates`` (the trace) whose centre dot is nearest point ``(px, py)``, ties to the
-        smaller lattice ``(x, y)``.  Squared distances are exact integers in quarter pixels:
-        ``(4 px - 75 x)^2 + (4 py - 129 y)^2``."""
+        smaller lattice ``(x, y)``; with ``lower_on_tie`` (VASL's engine: a point on the hexside between two
+        hexes belongs to the lower one, its row being ``y // hex height``) ties to the larger ``y``.  Squared
+        distances are exact integers in quarter pixels: ``(4 px - 75 x)^2 + (4 py - 129 y)^2``."""
         def key(h):
             x, y = int(self.board.x[h]), int(self.board.y[h])
-            return ((4 * px - QX * x) ** 2 + (4 * py - QY * y) ** 2, x, y)
+            d = (4 * px - QX * x) ** 2 + (4 * py - QY * y) ** 2
+            return (d, -y, x) if lower_on_tie else (d, x, y)
         return min(candidates, key=key)
 
     def hindrance_key(self, hx: int, a: int, b: int):
@@ -509,7 +511,7 @@ class ReferenceDepiction:
         for px, py in (self.vasl_pixels(a, b) if per_range else self.pixels(a, b)):
             # the art's last column and row lie on the line where the map ends: judged at their corner
             qx, qy = (px, py) if px >= w - 1 or py >= h - 1 else (px + half, py + half)
-            hx = self.trace_hex_of(qx, qy, trace)
+            hx = self.trace_hex_of(qx, qy, trace, lower_on_tie=per_range)
             if (hx != a and hx != b) or self.own_hex[int(self.art_class[px, py])]:
                 walked.append((px, py, hx, qx, qy))
         walked_out = [p for p in walked if p[2] not in (a, b)]
