@@ -442,6 +442,12 @@ class ReferenceDepiction:
                 out.append((min(max(sx + k * step_x, 0), w - 1), min(max(y, 0), h - 1)))
         return out
 
+    def sees_vehicle(self, end: int, vehicle_hex: int, counters) -> bool:
+        """VASL's reading: whether ``end``'s ground Location sees ``vehicle_hex``'s (this walk, VASL's
+        counting, the same SMOKE and no vehicles, nor the viewer's SMOKE extra)."""
+        no_vehicles = (counters[0], counters[1], np.zeros_like(np.asarray(counters[2])))
+        return not self.detail(end, vehicle_hex, 0, 0, True, no_vehicles, viewer_smoke=False)["blocked"]
+
     def end_smoke(self, end: int, level: int, counters) -> int:
         """A24: the DRM of the SMOKE in an end's own hex when the end's Location lies inside it (its
         absolute level in half levels below the SMOKE's top), else 0."""
@@ -457,8 +463,14 @@ class ReferenceDepiction:
         result = self.detail(a, b, level_a, level_b, per_range, counters)
         return result["blocked"], result["hindrance"]
 
-    def detail(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
+    def detail(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None,
+               viewer_smoke: bool = True):
         """The LOS between Locations (a, level_a) and (b, level_b), walked from the smaller index.
+
+        With ``per_range`` the counters are read as VASL's engine reads them: a vehicle counts only when
+        both ends and its hex are at one level (no continuous-slope exception) and both ends' hexes see
+        its hex (their ground Locations, by this same walk without vehicles), and, with
+        ``viewer_smoke``, SMOKE in the viewer's (``a``'s) own hex adds one more than its DRM.
 
         ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels (absolute: the hex's ground
         plus the SMOKE's height), vehicle)``; each hex the walk meets (outside the ends' hexes) adds its
@@ -473,6 +485,15 @@ class ReferenceDepiction:
         out = {"blocked": False, "hindrance": 0, "blocked_at": -1, "reason": None, "slope": False, "drm_by_hex": {}}
         if a == b:
             return out
+        if per_range and counters is not None and viewer_smoke:
+            # VASL: the viewer's own SMOKE one more, after the walk (the walk itself has no direction)
+            result = self.detail(a, b, level_a, level_b, per_range, counters, viewer_smoke=False)
+            if not result["blocked"] and self.end_smoke(a, level_a, counters) > 0:
+                result["hindrance"] += 1
+                result["drm_by_hex"][a] = result["drm_by_hex"].get(a, 0) + 1
+                if self.cap > 0 and result["hindrance"] >= self.cap:
+                    result.update(blocked=True, blocked_at=a, reason="hindrance")
+            return result
         if a > b:
             a, b, level_a, level_b = b, a, level_b, level_a
         ground = self.board.ground_level
@@ -547,7 +568,11 @@ class ReferenceDepiction:
                 drm = 0
                 if smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
                     drm += smoke
-                if vehicle and ((same and hex_ground == S) or slope):
+                if per_range:
+                    if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \
+                            and self.sees_vehicle(b, hx, counters):
+                        drm += vehicle
+                elif vehicle and ((same and hex_ground == S) or slope):
                     drm += vehicle   # each vehicle and wreck in the hex
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
