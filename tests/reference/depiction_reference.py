@@ -467,7 +467,9 @@ class ReferenceDepiction:
                viewer_smoke: bool = True):
         """The LOS between Locations (a, level_a) and (b, level_b), walked from the smaller index.
 
-        With ``per_range`` the counters are read as VASL's engine reads them: a vehicle counts only when
+        With ``per_range`` the counters are read as VASL's engine reads them: SMOKE between the ends counts
+        when both ends are within it or it would make the lower end blind as an obstacle as high as its top;
+        a vehicle counts only when
         both ends and its hex are at one level (no continuous-slope exception) and both ends' hexes see
         its hex (their ground Locations, by this same walk without vehicles), and, with
         ``viewer_smoke``, SMOKE in the viewer's (``a``'s) own hex adds one more than its DRM.
@@ -566,7 +568,14 @@ class ReferenceDepiction:
                 smoke, smoke_top, vehicle = (int(array[hx]) for array in counters)
                 hex_ground = 2 * int(ground[hx])
                 drm = 0
-                if smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
+                if per_range:
+                    # VASL: both ends within the SMOKE (at or above its base, below its top), or the SMOKE as an
+                    # obstacle as high as its top would make the lower end blind (A6.4, VASL's bound)
+                    within = T >= hex_ground and S < smoke_top
+                    blind = S != T and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
+                    if smoke > 0 and (within or blind):
+                        drm += smoke
+                elif smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
                     drm += smoke
                 if per_range:
                     if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \

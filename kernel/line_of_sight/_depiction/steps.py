@@ -17,7 +17,8 @@ from __future__ import annotations
 from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
-from kernel.line_of_sight._hex.rules import BLOCK, H_COLUMNS, H_GROUND2, H_VEHICLE, NONE, R_HINDRANCE, R_NONE
+from kernel.line_of_sight._hex.rules import BLOCK, H_COLUMNS, H_GROUND2, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
+from kernel.line_of_sight._hex.rules import R_HINDRANCE, R_NONE
 from kernel.line_of_sight._hex.rules import asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
 
@@ -98,13 +99,33 @@ def vasl_vehicles(h, a, b, S2, same, counter_info):
     return 0
 
 
+@jit_inline
+def vasl_smoke(h, S2, T2, r_s, r_t, counter_info):
+    """VASL's reading of the SMOKE in hex h between the ends (:mod:`.vasl_counters`): its DRM when both ends
+    are within it (at or above its base, below its top), or when it would make the lower end blind as an
+    obstacle as high as its top would (A6.4, VASL's bound, ``r_s`` and ``r_t`` the ranges from the higher
+    end and to the lower); else a LOS passes over it."""
+    drm = counter_info[h, H_SMOKE]
+    if drm <= 0:
+        return 0
+    top = counter_info[h, H_SMOKE_TOP]
+    if T2 >= counter_info[h, H_GROUND2] and S2 < top:
+        return drm
+    if S2 != T2:
+        bound = top + r_s // 5 - (S2 + T2) // 2 + 1
+        if r_t <= max(bound, 1):
+            return drm
+    return 0
+
+
 @jit
-def hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, counter_info, counted, n_counter_hexes):
+def hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, r_s, r_t, counter_info, counted, n_counter_hexes):
     """SMOKE and vehicle DRM of hex h when a walk meets it: ``(DRM, hexes counted)``, the DRM 0 where the
     hex has none or counted before (the hexes counted are listed in ``counted`` from
     ``MAX_HINDRANCE_HEXES``); with ``per_range`` the vehicles as VASL counts them (:func:`vasl_vehicles`)."""
     terrain, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
     if per_range:
+        smoke = vasl_smoke(h, S2, T2, r_s, r_t, counter_info)
         vehicle = vasl_vehicles(h, a, b, S2, same, counter_info)
     if smoke + vehicle > 0:
         for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):

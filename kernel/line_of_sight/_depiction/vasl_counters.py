@@ -7,6 +7,11 @@ to its per-hex counters table: ``VEHICLE_SLOT`` (the hex's vehicle slot, -1: non
 ``s``, ``SIGHT + s`` (1 where the hex's ground Location sees that vehicle's hex, in the ``vasl``
 model with the same SMOKE and no vehicles).
 
+**SMOKE between the ends** counts when both ends are within it (at or above its base, below its top:
+two levels above the base), or when an obstacle as high as its top would make the lower end blind
+(VASL's blind-hex bound, A6.4); a LOS at or above its top otherwise passes over it
+(``steps.vasl_smoke``).
+
 **SMOKE in the viewer's own hex**: one more than its DRM.
 
 The walk is symmetric (one walk per unordered pair, :mod:`.walk`) and counts SMOKE in an end's own hex

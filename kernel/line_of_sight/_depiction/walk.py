@@ -207,8 +207,9 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if has_counters and h != last_counter_hex:
             # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
             last_counter_hex = h
-            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, counter_info, counted,
-                                                      n_counter_hexes)
+            r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
+            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, r_s, r_t,
+                                                      counter_info, counted, n_counter_hexes)
             if added > 0:
                 total += added
                 blocks = total >= cap
