@@ -76,13 +76,13 @@ def test_depiction_matrix_one_board_one_thread(benchmark, board_two):
 
 
 def test_hex_matrix_one_board(benchmark, board_two):
-    seconds = measure(benchmark, ONE_HEX, lambda: kernel.los_matrix(board_two))
+    seconds = measure(benchmark, ONE_HEX, lambda: kernel.los_matrix(board_two, model="hex"))
     _per_pair(ONE_HEX, seconds, len(board_two))
     RATIOS.append((ONE, ONE_HEX, "depiction / hex model, one VASL board", None))
 
 
 def test_hex_matrix_one_board_one_thread(benchmark, board_two):
-    measure(benchmark, ONE_HEX_SERIAL, one_thread(lambda: kernel.los_matrix(board_two)), rounds=3)
+    measure(benchmark, ONE_HEX_SERIAL, one_thread(lambda: kernel.los_matrix(board_two, model="hex")), rounds=3)
     RATIOS.append((ONE_SERIAL, ONE_HEX_SERIAL, "depiction / hex model, one VASL board, 1 thread", None))
 
 
@@ -108,5 +108,5 @@ def test_depiction_matrix_four_boards(benchmark, four_boards):
 
 
 def test_hex_matrix_four_boards(benchmark, four_boards):
-    measure(benchmark, FOUR_HEX, lambda: kernel.los_matrix(four_boards), rounds=2)
+    measure(benchmark, FOUR_HEX, lambda: kernel.los_matrix(four_boards, model="hex"), rounds=2)
     RATIOS.append((FOUR, FOUR_HEX, "depiction / hex model, 2x2 VASL map", None))

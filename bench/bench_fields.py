@@ -14,7 +14,7 @@ timed in the same run.
 The concealed bot loop (seeded, default scenario): 8 infantry units a side;
 each turn both sides move, each side computing the enemies'
 :func:`~kernel.threat_map` once and moving each of its units to a hex its
-:func:`~kernel.concealed_movement` (4 MF, ``threat=`` that map) finds
+:func:`~kernel.concealed_movement` (4 MF, that map as the watchers) finds
 hidden, where it has one: 16 concealed moves a turn.  Timed with one kernel
 thread and with the default thread setting, and both again while another
 process keeps one core busy.
@@ -120,8 +120,8 @@ def play_concealed(board, turns: int, seed: int = SEED) -> dict:
             threat = kernel.threat_map(board, counters=state, enemies_of=side)
             draws = rng.random(UNITS).tolist()
             for k, h in enumerate(units):
-                move = kernel.concealed_movement(board, h, unit="infantry", allowance=ALLOWANCE, counters=state,
-                                                 threat=threat)
+                move = kernel.concealed_movement(board, h, threat, unit="infantry", allowance=ALLOWANCE,
+                                                 counters=state)
                 options = np.flatnonzero(move.hidden)
                 if options.size:
                     hidden_moves += 1

@@ -77,8 +77,8 @@ def turn(board, state, side: str, number: int, smoke: list, held=None) -> dict:
             options = np.flatnonzero(field.cost <= ALLOWANCE // 2)
             target = int(options[np.argmin(threat.count[options])])
         else:  # advance on the nearest enemy: unseen where that brings it closer, else in the open
-            move = kernel.concealed_movement(board, h, unit="infantry", allowance=ALLOWANCE, counters=state,
-                                             threat=threat, exposure_penalty=PENALTY)
+            move = kernel.concealed_movement(board, h, threat, unit="infantry", allowance=ALLOWANCE,
+                                             counters=state, exposure_penalty=PENALTY)
             options = np.flatnonzero(move.hidden)
             closer = options[board.distance(options, np.full(options.size, nearest)) < now]
             if closer.size:

@@ -98,8 +98,8 @@ def rows(board) -> dict:
         "movement_field 4 MF": (
             lambda: kernel.movement_field(board, int(mine[0]), unit="infantry", allowance=4, counters=state), 20),
         "concealed_movement 4 MF, threat map given, exposure_penalty 2": (
-            lambda: kernel.concealed_movement(board, int(mine[0]), unit="infantry", allowance=4, counters=state,
-                                              threat=threat, exposure_penalty=2), 10),
+            lambda: kernel.concealed_movement(board, int(mine[0]), threat, unit="infantry", allowance=4,
+                                              counters=state, exposure_penalty=2), 10),
         "can_see, one pair": (lambda: kernel.can_see(board, int(mine[0]), int(enemies[0]), counters=state), 200),
         "movement_matrix, 8 sources": (lambda: kernel.movement_matrix(board, mine, unit="infantry", allowance=4), 2),
     }

@@ -405,7 +405,8 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
         for label in np.unique(labels):
             pick = np.flatnonzero(labels == label)
             sample = rng.permutation(pick)[:explain_limit] if explain_limit > 0 else pick[:0]
-            steps = Counter(_blocking_step(kernel.los(board, int(viewers[k]), int(targets[k]))) for k in sample)
+            steps = Counter(_blocking_step(kernel.los(board, int(viewers[k]), int(targets[k]), model=model))
+                            for k in sample)
             levels = Counter(_levels(board, int(pairs.blocked_at[k]), int(viewers[k]), int(targets[k]))
                              for k in pick if pairs.blocked_at[k] >= 0)
             vasl_hindrance = Counter(int(h) for h in engine["hindrance"][rows[pick], cols[pick]])

@@ -18,8 +18,9 @@ neither numba nor matplotlib, scipy or networkx until a name needs them.
 * LOS: :func:`los` (one LOS, with ``explain()``), :func:`can_see`,
   :func:`los_matrix`, :func:`los_matrix_blocks`, :func:`visibility_bits`,
   :func:`los_pairs` (pairs, or ``product=True``: sources x targets),
-  :func:`field_of_fire`, :func:`fields_of_fire`, :func:`threat_map`;
-  :class:`Counters` and :class:`GameState` put SMOKE, vehicles and units on
+  :func:`field_of_fire`, :func:`fields_of_fire`, :func:`threat_map`, each
+  with ``model=`` (:func:`default_model`: the depiction model on a map with
+  VASL art, else the hex model); :class:`Counters` and :class:`GameState` put SMOKE, vehicles and units on
   the map (``counters=`` everywhere); :data:`BLOCKED` is the blocked sentinel.
 * Movement: :func:`movement_field`, :func:`reachable`, :func:`movement_matrix`
   (:data:`UNREACHABLE` sentinel), :func:`movement_tables`, :func:`movement_graph`,
@@ -87,6 +88,7 @@ _API: dict[str, tuple[str, str]] = {
     "los": ("kernel.line_of_sight.single", "los"),
     # the depiction LOS model: a map's drawn art
     "DepictionWarning": ("kernel.line_of_sight.depiction", "DepictionWarning"),
+    "default_model": ("kernel.line_of_sight.depiction", "default_model"),
     "board_art": ("kernel.maps.art", "board_art"),
     "los_matrix": ("kernel.line_of_sight.bulk", "los_matrix"),
     "los_matrix_blocks": ("kernel.line_of_sight.bulk", "los_matrix_blocks"),
@@ -188,7 +190,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only; the sam
         visibility_bits,
     )
     from kernel.line_of_sight.vantage import Coverage, coverage
-    from kernel.line_of_sight.depiction import DepictionWarning
+    from kernel.line_of_sight.depiction import DepictionWarning, default_model
     from kernel.line_of_sight.fields import ThreatMap, field_of_fire, fields_of_fire, threat_map
     from kernel.line_of_sight.incremental import HeldLOSMatrix
     from kernel.line_of_sight.results import BLOCKED, FieldOfFire, LOSResult, LOSStep, PairsResult, REASONS

@@ -281,6 +281,11 @@ def thread_count() -> int:
     is made; by default the cores free now (:func:`free_cores`), and a small
     call uses one thread whatever the cores (:func:`threads_for`).
 
+    See Also
+    --------
+    kernel.set_thread_count : fix the count.
+    kernel.max_threads : its upper bound.
+
     Examples
     --------
     >>> import kernel
@@ -292,7 +297,25 @@ def thread_count() -> int:
 
 def max_threads() -> int:
     """The most threads the parallel kernels can use: numba's pool size (``NUMBA_NUM_THREADS``, by default
-    the machine's cores), fixed when numba starts."""
+    the machine's cores), fixed when numba starts.
+
+    See Also
+    --------
+    kernel.thread_count : the threads a large call uses now.
+    kernel.set_thread_count : choose the count, up to this.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> limit = kernel.max_threads()
+    >>> limit >= 1, kernel.thread_count() <= limit
+    (True, True)
+    >>> try:
+    ...     kernel.set_thread_count(limit + 1)
+    ... except ValueError as error:
+    ...     print(f"expected an integer from 1 to {limit}" in str(error))
+    True
+    """
     return numba.config.NUMBA_NUM_THREADS
 
 
@@ -321,6 +344,12 @@ def set_thread_count(count: int | None) -> int | None:
     ------
     ValueError
         ``count`` is not None or an integer in that range.
+
+    See Also
+    --------
+    kernel.thread_count : the count in force now.
+    kernel.max_threads : the largest count allowed.
+    kernel.los_matrix : one of the parallel kernels it governs.
 
     Examples
     --------

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +49,24 @@ class ConcealedMovement:
         ``field.cost`` its cost (MF plus penalties).  Either way a path spends
         at most ``allowance`` MF, as in :func:`~kernel.movement_field`:
         ``field.cost`` is finite exactly where such a path exists.
+
+    See Also
+    --------
+    kernel.concealed_movement : the function that returns one.
+    kernel.ThreatMap : its ``threat``.
+    kernel.MovementField : its ``field``.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> moves = kernel.concealed_movement(board, "71I4", ["72M6"], unit="infantry", allowance=4)
+    >>> bool((moves.hidden == (moves.reachable & ~moves.exposed)).all())
+    True
+    >>> bool((moves.exposed == (moves.threat.count > 0)).all()), moves.field.allowance
+    (True, 4)
+    >>> bool((moves.reachable == kernel.reachable(board, "71I4", unit="infantry", allowance=4)).all())
+    True
     """
 
     threat: ThreatMap
@@ -69,7 +88,8 @@ class ConcealedMovement:
 @holding_state
 def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_levels=0, enemies_of=None,
                        unit: str | None = None, allowance: float | None = None, target_levels=0, counters=None,
-                       exposure_penalty: float | None = None, threat: ThreatMap | None = None) -> ConcealedMovement:
+                       exposure_penalty: float | None = None, model: str | None = None,
+                       threat: ThreatMap | None = None) -> ConcealedMovement:
     """Where a unit can move unseen by ``watchers``, and the cheapest path that avoids their LOS.
 
     Parameters
@@ -77,9 +97,12 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
     board : Board
     sources : hex, Location or sequence of them
         Where the unit is (as :func:`~kernel.movement_field` takes them).
-    watchers : hex, Location or sequence of them, optional
+    watchers : hex, Location, sequence of them or ThreatMap, optional
         The Locations whose LOS counts (names, ``"71P5h1"``, indices): the
-        sources of the :func:`~kernel.threat_map`.
+        sources of the :func:`~kernel.threat_map`; or their threat map,
+        already computed (a bot moving several units against the same
+        enemies computes it once per turn; its arrays must have one entry
+        per hex of ``board``).
     levels : int or sequence of int
         Location levels of ``sources``.
     watcher_levels : int or sequence of int
@@ -101,15 +124,21 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         MF added for each exposed hex entered (a multiple of 1/2, up to
         :data:`~kernel.movement.inputs.MAX_ALLOWANCE`); ``None`` (default):
         exposed hexes may not be entered at all.
+    model : {"hex", "depiction", "vasl"}, optional
+        The LOS model of the threat map computed from the watchers, as in
+        :func:`~kernel.threat_map` (a given threat map keeps its own).
     threat : ThreatMap, optional
-        The watchers' :func:`~kernel.threat_map`, already computed (a bot
-        moving several units against the same enemies computes it once per
-        turn); instead of ``watchers`` or ``enemies_of``.  Its arrays must
-        have one entry per hex of ``board``.
+        Deprecated: pass the threat map as ``watchers``.
 
     Returns
     -------
     ConcealedMovement
+
+    See Also
+    --------
+    kernel.ConcealedMovement : the result's attributes.
+    kernel.threat_map : the watchers' exposure, computed once for several units.
+    kernel.movement_field : movement without regard to LOS.
 
     Examples
     --------
@@ -120,7 +149,7 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
     >>> bool((priced.field.cost <= avoid.field.cost).all())  # a price is never worse than a ban
     True
     >>> watched = kernel.threat_map(board, ["72M6"])
-    >>> again = concealed_movement(board, "71I4", unit="infantry", allowance=4, threat=watched)
+    >>> again = concealed_movement(board, "71I4", watched, unit="infantry", allowance=4)
     >>> bool((again.hidden == avoid.hidden).all())
     True
     """
@@ -131,9 +160,20 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
             raise ValueError(f"exposure_penalty is {exposure_penalty!r}: expected a multiple of 1/2 MF from 0 to "
                              f"{MAX_ALLOWANCE}, or None (exposed hexes may not be entered)") from None
     if threat is not None:
-        if watchers is not None or enemies_of is not None:
-            raise ValueError("concealed_movement: threat= and watchers or enemies_of given: expected the watchers "
-                             "one way, a threat map or the watchers to compute it from")
+        warnings.warn("concealed_movement: threat= is deprecated: pass the threat map as watchers "
+                      "(concealed_movement(board, sources, threat_map, ...))", DeprecationWarning, stacklevel=3)
+        if watchers is not None:
+            raise ValueError("concealed_movement: threat= and watchers given: expected the watchers once "
+                             "(the threat map as watchers)")
+        if not isinstance(threat, ThreatMap):
+            raise TypeError(f"concealed_movement: threat is a {type(threat).__name__}: expected a kernel.ThreatMap "
+                            "(from kernel.threat_map)")
+        watchers = threat
+    if isinstance(watchers, ThreatMap):
+        threat = watchers
+        if enemies_of is not None:
+            raise ValueError("concealed_movement: a threat map as watchers and enemies_of given: expected the "
+                             "watchers one way, a threat map or the side whose enemies watch")
         if not isinstance(threat, ThreatMap):
             raise TypeError(f"concealed_movement: threat is a {type(threat).__name__}: expected a kernel.ThreatMap "
                             "(from kernel.threat_map)")
@@ -142,12 +182,12 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
                              f"{len(board)}: expected the threat map of this board")
     elif enemies_of is None and watchers is None:
         raise ValueError("concealed_movement: no watchers: expected watchers or enemies_of=side "
-                         "(or threat=, a threat map)")
+                         "(or a threat map as watchers)")
     else:
         if enemies_of is not None:
             enemy_hexes(counters, enemies_of, "concealed_movement")  # a misspelt side is named as this call's
         threat = threat_map(board, watchers, levels=watcher_levels, target_levels=target_levels, counters=counters,
-                            enemies_of=enemies_of)
+                            enemies_of=enemies_of, model=model)
     exposed = threat.seen
     penalty = np.where(exposed, -1 if exposure_penalty is None else int(2 * exposure_penalty), 0).astype(np.int64)
     field = penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,

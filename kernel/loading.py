@@ -43,7 +43,23 @@ def read_board_any(name: str, base: Path) -> BoardSpec:
 
 
 def read_scenario(path: str | Path) -> ScenarioSpec:
-    """Parse a ``.scenario`` file whose boards may be hexkernel or VASL boards."""
+    """Parse a ``.scenario`` file whose boards may be hexkernel or VASL boards.
+
+    See Also
+    --------
+    kernel.compile_scenario : the parsed scenario compiled into a Board.
+    kernel.load : both steps at once.
+    kernel.ScenarioSpec : the result's fields.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> spec = kernel.read_scenario(kernel.data_dir() / "scenarios" / "default.scenario")
+    >>> spec.title, spec.ruleset, [placement.board.id for placement in spec.boards]
+    ('Hexkernel default: four boards', 'asl', ['71', '72', '72', '71'])
+    >>> kernel.compile_scenario(spec).names == kernel.load("default").names
+    True
+    """
     return read_scenario_file(path, read_board=read_board_any)
 
 
@@ -88,6 +104,13 @@ def load(name_or_path: str | Path, *, board_id: str | int | None = None, boards:
         board file; a saved game cannot be read (a
         :class:`~kernel.importers.vasl.save_stream.SavedGameError` naming the
         file and the part), or ``boards``/``strict`` is given for another map.
+
+    See Also
+    --------
+    kernel.random_board : a seeded random map instead.
+    kernel.read_scenario : parse a scenario without compiling it.
+    kernel.Board : the compiled map's arrays.
+    kernel.read_saved_game : a save's pieces as well as its map.
 
     Examples
     --------

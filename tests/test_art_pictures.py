@@ -116,7 +116,7 @@ def test_depiction_los_picture_draws_the_art_and_the_judged_pixel_runs(board4):
 
 @needs_vasl
 def test_fire_pictures_of_two_models_are_told_apart(board4):
-    hexes = fire_picture(board4, field_of_fire(board4, "4L5"), dpi=DPI)
+    hexes = fire_picture(board4, field_of_fire(board4, "4L5", model="hex"), dpi=DPI)
     drawn = fire_picture(board4, field_of_fire(board4, "4L5", model="depiction"), model="depiction", dpi=DPI)
     assert "Field of fire from 4L5 (hex model)" in texts(hexes) and "LOS model: hex" in texts(hexes)
     assert "Field of fire from 4L5 (depiction model)" in texts(drawn)

@@ -312,7 +312,7 @@ def test_building_drawn_away_from_the_centre_dot_is_seen_past(vasl_boards, viewe
     # through it as if it were Open Ground, provided the building depiction is not crossed (VASL: clear)
     board = vasl_boards[4]
     assert "stone-building" in board.terrain_of("4X8") or "wooden-building" in board.terrain_of("4X8")
-    hex_model = kernel.los(board, viewer, target)
+    hex_model = kernel.los(board, viewer, target, model="hex")
     assert not hex_model.visible and hex_model.blocked_at_name == "4X8"
     assert depiction(board, viewer, target).visible[0]
 
@@ -330,7 +330,7 @@ def test_building_woods_hex_blocks(vasl_boards, viewer, target):
 def test_building_woods_hex_touched_but_not_crossed(vasl_boards):
     # the hex model blocks 2I10-2J8 at 2I9; the line misses its drawn woods and building (VASL: clear)
     board = vasl_boards[2]
-    assert not kernel.los(board, "2I10", "2J8").visible
+    assert not kernel.los(board, "2I10", "2J8", model="hex").visible
     assert depiction(board, "2I10", "2J8").visible[0]
 
 
@@ -1052,13 +1052,13 @@ def test_obstacle_in_own_hex_changes_the_answer(model):
     rs = board.ruleset
     assert rs.terrain_obstacle_in_own_hex.tolist().count(True) == 1
     assert rs.terrain_obstacle_in_own_hex[rs.terrain_index("rowhouse-wall")]
-    hex_before = quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"])
+    hex_before = quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"], model="hex")
     board.ruleset = dataclasses.replace(rs, terrain_obstacle_in_own_hex=np.zeros_like(rs.terrain_obstacle_in_own_hex))
     result = quiet(kernel.los, board, "10U5", "10U6", model=model)
     assert result.visible
     # a wall between the ends (in 10U5, not an end's hex) still blocks
     assert not quiet(kernel.los, board, "10T5", "10V5", model=model).visible
-    assert (quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"]) == hex_before).all()
+    assert (quiet(kernel.los_matrix, board, ["10U5", "10U6", "10T5", "10V5"], model="hex") == hex_before).all()
 
 
 @pytest.fixture(scope="module")

@@ -147,7 +147,7 @@ def test_a_concealed_move_spends_no_more_than_its_allowance(penalty):
     for hex_, side in (("71I4", "allies"), ("71P5", "allies"), ("72M6", "axis"), ("71Q5", "axis")):
         state.place_unit(hex_, side=side)
     threat = threat_map(board, counters=state, enemies_of="allies")
-    move = concealed_movement(board, "71J4", counters=state, unit="infantry", allowance=4, threat=threat,
+    move = concealed_movement(board, "71J4", threat, counters=state, unit="infantry", allowance=4,
                               exposure_penalty=penalty)
     plain = movement_field(board, "71J4", unit="infantry", allowance=4, counters=state)
     reached = np.isfinite(move.field.cost)
@@ -229,10 +229,12 @@ def test_fields_of_fire_parallel_equals_serial():
      r"exposure_penalty is 0\.3: expected a multiple of 1/2 MF from 0 to 1000, or None"),
     (lambda b: can_see(b, "71I4", "71Z99"), KeyError, "71Z99"),
     (lambda b: concealed_movement(b, "71I4", ["72M6"], threat=threat_map(b, ["72M6"])), ValueError,
-     "concealed_movement: threat= and watchers or enemies_of given"),
+     "concealed_movement: threat= and watchers given: expected the watchers once"),
     (lambda b: concealed_movement(b, "71I4", threat=np.zeros(len(b), np.int32)), TypeError,
      "concealed_movement: threat is a ndarray: expected a kernel.ThreatMap"),
-    (lambda b: concealed_movement(b, "71I4", threat=threat_map(kernel.load("71"), ["71I4"])), ValueError,
+    (lambda b: concealed_movement(b, "71I4", threat_map(b, ["72M6"]), enemies_of="axis"), ValueError,
+     "concealed_movement: a threat map as watchers and enemies_of given"),
+    (lambda b: concealed_movement(b, "71I4", threat_map(kernel.load("71"), ["71I4"])), ValueError,
      r"concealed_movement: threat has \d+ hexes and the board 1332: expected the threat map of this board"),
 ])
 def test_bad_input_gets_a_clear_error(call, error, match):
@@ -249,12 +251,20 @@ def test_concealed_movement_takes_a_threat_map():
     state.place_unit("71Q5", side="allies")
     computed = concealed_movement(board, "71I4", counters=state, enemies_of="axis", unit="infantry", allowance=4)
     threat = threat_map(board, counters=state, enemies_of="axis")
-    given = concealed_movement(board, "71I4", counters=state, unit="infantry", allowance=4, threat=threat)
+    given = concealed_movement(board, "71I4", threat, counters=state, unit="infantry", allowance=4)
     assert given.threat is threat
     for name in ("exposed", "reachable", "hidden"):
         assert np.array_equal(getattr(given, name), getattr(computed, name))
     assert np.array_equal(given.field.cost, computed.field.cost)
-    nobody = concealed_movement(board, "71I4", unit="infantry", allowance=4,
-                                threat=threat_map(board, counters=kernel.GameState(board, sides=["axis"]),
-                                                  enemies_of="axis"))
+    nobody = concealed_movement(board, "71I4", threat_map(board, counters=kernel.GameState(board, sides=["axis"]),
+                                                          enemies_of="axis"), unit="infantry", allowance=4)
     assert not nobody.exposed.any() and nobody.hidden.sum() > given.hidden.sum()
+
+
+def test_threat_keyword_still_works_with_a_deprecation_warning():
+    board = kernel.load("default")
+    threat = threat_map(board, ["72M6"])
+    with pytest.warns(DeprecationWarning, match="threat= is deprecated: pass the threat map as watchers"):
+        old = concealed_movement(board, "71I4", unit="infantry", allowance=4, threat=threat)
+    new = concealed_movement(board, "71I4", threat, unit="infantry", allowance=4)
+    assert old.threat is new.threat is threat and np.array_equal(old.field.cost, new.field.cost)

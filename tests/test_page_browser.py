@@ -533,10 +533,10 @@ def test_the_depiction_view_draws_the_art_and_answers_by_the_art(page, page_file
         WebDriverWait(page, 60).until(lambda d: d.execute_script(ready))
         assert page.find_element(By.ID, "models").is_displayed()
         assert page.find_element(By.ID, "art-image").get_attribute("href").startswith("data:image/png;base64,")
-        assert not page.find_element(By.ID, "art-image").is_displayed()   # the hex view first
+        assert page.find_element(By.ID, "model-depiction").is_selected()   # a map with art: the depiction view first
+        assert page.find_element(By.ID, "art-image").is_displayed()
         a, b = pair
         set_mode(page, "fire")
-        page.find_element(By.ID, "model-depiction").click()
         click(page, a)
         fire = kernel.field_of_fire(board_4, [a], counters=counters, model="depiction")
         states = overlay(page)[0]
@@ -552,11 +552,11 @@ def test_the_depiction_view_draws_the_art_and_answers_by_the_art(page, page_file
                                     ".map(e => getComputedStyle(e).fillOpacity)).size")
         assert fills == 1 and page.find_element(By.ID, "art-image").is_displayed()
         page.find_element(By.ID, "model-hex").click()    # back to the hex model: its answers, no art
-        hexes = kernel.field_of_fire(board_4, [a], counters=counters)
+        hexes = kernel.field_of_fire(board_4, [a], counters=counters, model="hex")
         assert overlay(page)[0] == np.where(~hexes.visible, "blocked",
                                             np.where(hexes.hindrance > 0, "hindered", "clear")).tolist()
         assert page.find_element(By.ID, "panel").text.splitlines()[0] == \
-            kernel.los(board_4, a, b, counters=counters).explain().splitlines()[0]
+            kernel.los(board_4, a, b, counters=counters, model="hex").explain().splitlines()[0]
         assert not page.find_element(By.ID, "art-image").is_displayed()
     finally:
         page.get(page_file.as_uri())

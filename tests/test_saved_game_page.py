@@ -86,7 +86,9 @@ def test_a_click_on_a_unit_shows_its_field_of_fire(page, game):
 
     page.find_element(By.CSS_SELECTOR, '#unit-list button[data-unit="1"]').click()
     status = page.find_element(By.ID, "status").text
-    assert status.startswith("8-1 (axis) at 5C3h2: field of fire (hex model) from 5C3h2")
+    # a map of VASL boards: the depiction model first, as every call on it without model=
+    assert status.startswith("8-1 (axis) at 5C3h2: field of fire (depiction model: read off the board's art) "
+                             "from 5C3h2")
     states = page.execute_script("return [...document.querySelectorAll('#layer-overlay polygon')]"
                                  ".map(e => e.dataset.state)")
     fire = kernel.field_of_fire(game.board, "5C3h2", counters=game.state)

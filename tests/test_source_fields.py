@@ -360,17 +360,17 @@ def assert_same_matrices(board, hexes=None, levels=None, counters=None):
     hexes = np.arange(len(board), dtype=np.int32) if hexes is None else np.asarray(hexes, np.int32)
     levels = np.zeros(len(hexes), np.int64) if levels is None else np.asarray(levels, np.int64)
     expected = reference_matrix(board, hexes, levels, counters)
-    got = kernel.los_matrix(board, hexes, levels=levels, counters=counters)
+    got = kernel.los_matrix(board, hexes, levels=levels, counters=counters, model="hex")
     bad = np.argwhere(got != expected)
     assert bad.size == 0, [(board.name(int(hexes[i])), board.name(int(hexes[j])), int(got[i, j]), int(expected[i, j]))
                            for i, j in bad[:5]]
-    blocks = np.concatenate([rows for _, rows in kernel.los_matrix_blocks(board, hexes, levels=levels,
+    blocks = np.concatenate([rows for _, rows in kernel.los_matrix_blocks(board, hexes, levels=levels, model="hex",
                                                                           counters=counters, block_rows=37)])
     assert np.array_equal(blocks, expected)
     middle = len(hexes) // 3
-    assert np.array_equal(kernel.los_matrix_rows(board, middle, 5, hexes, levels=levels, counters=counters),
+    assert np.array_equal(kernel.los_matrix_rows(board, middle, 5, hexes, levels=levels, counters=counters, model="hex"),
                           expected[middle:middle + 5])
-    bits = kernel.visibility_bits(board, hexes, levels=levels, counters=counters, block_rows=50)
+    bits = kernel.visibility_bits(board, hexes, levels=levels, counters=counters, block_rows=50, model="hex")
     assert np.array_equal(bits, np.packbits(expected != kernel.BLOCKED, axis=1))
     return expected
 

@@ -612,8 +612,8 @@ def test_2i9_cover_is_plus_3(boards):
 @needs_vasl
 def test_continuous_slope_b5(boards):
     board = boards["bd15"]
-    assert los(board, "15Y6", "15U8").continuous_slope
-    assert not los(board, "15Y6", "15V6").continuous_slope
+    assert los(board, "15Y6", "15U8", model="hex").continuous_slope
+    assert not los(board, "15Y6", "15V6", model="hex").continuous_slope
     assert [int(board.ground_level[board.index(h)]) for h in ("15Y6", "15X6", "15W7", "15V7", "15U8")] == [4, 3, 2, 1, 0]
     assert [int(board.ground_level[board.index(h)]) for h in ("15W6", "15X6")] == [3, 3]
 

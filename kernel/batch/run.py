@@ -359,6 +359,12 @@ def run_batch(job, out, *, scheduler: str | None = None, workers: int | None = N
     ImportError
         The ``batch`` extra (dask, distributed, zarr) is not installed.
 
+    See Also
+    --------
+    kernel.read_batch_job : parse and check a job file first.
+    kernel.batch_result : read one array of the output.
+    kernel.los_matrix_rows : the rows one block computes, in this process.
+
     Examples
     --------
     ``kernel.run_batch("job.toml", "results")`` and then

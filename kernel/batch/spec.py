@@ -47,6 +47,11 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 class BatchJobError(ValueError):
     """A job file that cannot be read or does not follow the schema (the message names file and key).
 
+    See Also
+    --------
+    kernel.read_batch_job : raises it.
+    kernel.run_batch : runs a job read without error.
+
     Examples
     --------
     >>> import kernel
@@ -55,11 +60,6 @@ class BatchJobError(ValueError):
     ... except kernel.BatchJobError as error:
     ...     print(error)
     no-such-job.toml: cannot read the job file (No such file or directory)
-
-    See Also
-    --------
-    kernel.read_batch_job : raises it.
-    kernel.run_batch : runs a job read without error.
     """
 
 
@@ -113,6 +113,11 @@ def read_job(path: str | Path) -> BatchJob:
         The file is missing or unreadable, or a key has a wrong type or value;
         the message names the file, the key and what was expected.
 
+    See Also
+    --------
+    kernel.run_batch : runs the job on a dask cluster.
+    kernel.batch_result : reads a map's results back.
+
     Examples
     --------
     >>> import kernel, pathlib, tempfile
@@ -121,11 +126,6 @@ def read_job(path: str | Path) -> BatchJob:
     >>> job = kernel.read_batch_job(folder / "job.toml")
     >>> [entry.name for entry in job.maps]
     ['board-71']
-
-    See Also
-    --------
-    kernel.run_batch : runs the job on a dask cluster.
-    kernel.batch_result : reads a map's results back.
     """
     path = Path(path)
     try:

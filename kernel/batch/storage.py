@@ -380,6 +380,12 @@ def batch_result(out, map_name: str, array: str, *, verify: bool = True, out_is_
     ImportError
         The ``batch`` extra (zarr) is not installed.
 
+    See Also
+    --------
+    kernel.run_batch : writes the folder it reads.
+    kernel.read_batch_job : the job file's maps and arrays.
+    kernel.visibility_bits : the ``visibility`` array's bits, computed in this process.
+
     Examples
     --------
     A zarr reader opens the same arrays: ``zarr.open_group("OUT/maps/NAME/arrays.zarr")["visibility"]``.

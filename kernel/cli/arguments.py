@@ -111,14 +111,18 @@ def add_saved_game_options(group) -> None:
 
 
 def add_depiction_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--depiction``: trace LOS over the map's drawn art (``model="depiction"``), and
-    ``--vasl-hindrance``: the same with VASL's hindrance counting (``model="vasl"``)."""
+    """Add ``--model hex|depiction|vasl`` (default: :func:`kernel.default_model` of the map) and its two
+    short forms ``--depiction`` (``--model depiction``) and ``--vasl-hindrance`` (``--model vasl``)."""
+    parser.add_argument("--model", choices=("hex", "depiction", "vasl"), default=None,
+                        help="the LOS model: hex (hex by hex), depiction (over the map's drawn art), vasl (the "
+                             "depiction read as VASL's engine reads it); default: depiction on an ASL map whose "
+                             "boards carry their own art (VASL boards), else hex")
     parser.add_argument("--depiction", action="store_true",
-                        help="trace LOS over the map's drawn art (VASL boards; other boards rasterised), "
-                             "not hex by hex (ASL maps)")
+                        help="the same as --model depiction: trace LOS over the map's drawn art (VASL boards; "
+                             "other boards rasterised), not hex by hex (ASL maps)")
     parser.add_argument("--vasl-hindrance", action="store_true",
-                        help="trace over the drawn art (as --depiction) and count hindrance as VASL's engine "
-                             "does: the largest DRM once per range, not once per hex (model 'vasl')")
+                        help="the same as --model vasl: trace over the drawn art and count hindrance as VASL's "
+                             "engine does (the largest DRM once per range, not once per hex)")
 
 
 def picture_art(args):
@@ -127,11 +131,28 @@ def picture_art(args):
     return False if getattr(args, "hex_colours", False) else None
 
 
-def los_model(args) -> str:
-    """The LOS model chosen on the command line."""
+def chosen_model(args) -> str | None:
+    """The LOS model named on the command line (``--model``, ``--depiction``, ``--vasl-hindrance``), or None
+    where none is; two different ones are a :class:`~kernel.cli.common.UserError`."""
+    from kernel.cli.common import UserError
+
+    named = {getattr(args, "model", None)} - {None}
+    if getattr(args, "depiction", False):
+        named.add("depiction")
     if getattr(args, "vasl_hindrance", False):
-        return "vasl"
-    return "depiction" if getattr(args, "depiction", False) else "hex"
+        named.add("vasl")
+    if len(named) > 1:
+        raise UserError(f"two LOS models given ({', '.join(sorted(named))}): expected one of --model, "
+                        "--depiction (--model depiction), --vasl-hindrance (--model vasl)")
+    return named.pop() if named else None
+
+
+def los_model(args, board) -> str:
+    """The LOS model of a command on ``board``: the one named on the command line, else the map's
+    default (:func:`kernel.default_model`: depiction on a map with VASL art, else hex)."""
+    from kernel.line_of_sight.depiction import default_model
+
+    return chosen_model(args) or default_model(board)
 
 
 def add_force_option(parser) -> None:

@@ -63,6 +63,7 @@ def fire_payload(board, fire, levels, *, target_level=0, unit=None, counters=Non
     return {
         "map": board.title,
         "ruleset": board.ruleset.name,
+        "model": fire.model,
         "sources": [board.location_name(s, v) for s, v in zip(sources, levels)],
         "levels": [int(v) for v in levels],
         "target_level": int(target_level),
@@ -100,7 +101,7 @@ def command_fire(args) -> None:
 
     try:
         fire = field_of_fire(board, hexes, levels=levels, target_levels=args.target_level, counters=counters,
-                             unit=unit, model=los_model(args))
+                             unit=unit, model=los_model(args, board))
     except ValueError as error:
         raise UserError(str(error)) from None
     payload = fire_payload(board, fire, levels, target_level=args.target_level, unit=unit, counters=counters_json)
@@ -109,8 +110,8 @@ def command_fire(args) -> None:
         names = ", ".join(payload["sources"])
         grounds = ", ".join(str(int(board.ground_level[h])) for h in hexes)
         s = payload["summary"]
-        lines = [f"field of fire from {names} (ground level {grounds}) on {board.title} ({board.ruleset.name}), "
-                 f"firer {unit}, targets at level {args.target_level}",
+        lines = [f"field of fire from {names} (ground level {grounds}) on {board.title} ({board.ruleset.name}, "
+                 f"{fire.model} model), firer {unit}, targets at level {args.target_level}",
                  f"visible: {s['visible']} of {s['hexes']} hexes ({s['hindered']} through hindrance); "
                  f"blocked: {s['blocked']}"]
         cover: dict[int, int] = {}
@@ -129,7 +130,7 @@ def command_fire(args) -> None:
     def figure(dpi):
         from kernel.render.fire_map import fire_picture
 
-        return fire_picture(board, fire, levels=levels, counters=counters, view=view, model=los_model(args),
+        return fire_picture(board, fire, levels=levels, counters=counters, view=view, model=fire.model,
                             art=picture_art(args), dpi=dpi)
 
     draw_pictures(args, figure)

@@ -54,7 +54,7 @@ def command_los(args) -> None:
 
     try:
         result = los(board, a, b, level=level_a, target_level=level_b, counters=counters, unit=unit,
-                     model=los_model(args))
+                     model=los_model(args, board))
     except ValueError as error:
         raise UserError(str(error)) from None
     explain = args.explain or args.all_steps

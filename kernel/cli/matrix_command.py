@@ -138,16 +138,17 @@ def command_matrix(args) -> None:
     board = load_map(args.map, args)
     counters, counters_json = read_counters(board, args.counters)
     started = time.perf_counter()
+    model = los_model(args, board)
     try:
         counts = write_matrix(board, staged(args.out), counters=counters, block_rows=args.block_rows,
-                              progress=False if args.quiet else None, model=los_model(args))
+                              progress=False if args.quiet else None, model=model)
     except ValueError as error:
         raise UserError(str(error)) from None
     seconds = time.perf_counter() - started
     n = len(board)
     seen = counts.pop("hexes_seen")
     payload = {
-        "map": board.title, "ruleset": board.ruleset.name, "file": str(args.out), "shape": [n, n], "dtype": "int8",
+        "map": board.title, "ruleset": board.ruleset.name, "model": model, "file": str(args.out), "shape": [n, n], "dtype": "int8",
         "encoding": "hindrance DRM of each visible pair (saturated at 127), -1 blocked; row = viewer, "
                     "column = target, both in hex index order (see 'hexes'); diagonal 0",
         "block_rows": args.block_rows, "counters": counters_json, "seconds": round(seconds, 4), **counts,
@@ -156,7 +157,7 @@ def command_matrix(args) -> None:
 
     def text():
         share = 100.0 * counts["visible_pairs"] / max(1, counts["pairs"])
-        return [f"LOS matrix {n} x {n} of {board.title} ({board.ruleset.name}) written to {args.out} "
+        return [f"LOS matrix {n} x {n} of {board.title} ({board.ruleset.name}, {model} model) written to {args.out} "
                 f"(int8: hindrance DRM, -1 blocked; {n * n / 1e6:.1f} MB) in {seconds:.2f} s",
                 f"visible pairs: {counts['visible_pairs']} of {counts['pairs']} ({share:.1f}%), "
                 f"through hindrance: {counts['hindered_pairs']}",
@@ -167,7 +168,7 @@ def command_matrix(args) -> None:
     def figure(dpi):
         from kernel.render.matrix_map import values_picture
 
-        return values_picture(board, seen, title=f"How many hexes each hex sees (ground level, {los_model(args)} model)",
+        return values_picture(board, seen, title=f"How many hexes each hex sees (ground level, {model} model)",
                               label="hexes in LOS", scale=args.scale, art=picture_art(args), dpi=dpi)
 
     draw_pictures(args, figure)

@@ -6,8 +6,8 @@ import os
 
 import numpy as np
 
-from kernel.cli.arguments import (add_common_options, add_counters_option, add_depiction_option, los_model, picture_art,
-                                  positive_int)
+from kernel.cli.arguments import (add_common_options, add_counters_option, add_depiction_option, chosen_model, los_model,
+                                  picture_art, positive_int)
 from kernel.cli.common import UserError, check_writable, draw_pictures, emit, load_map, output_paths, read_counters
 from kernel.cli.crop import picture_view
 
@@ -116,7 +116,7 @@ def command_targets(args, board, view, counters) -> None:
     from kernel.line_of_sight.vantage import coverage
 
     goal, what = read_targets(board, args.targets)
-    model = los_model(args)
+    model = los_model(args, board)
     try:
         covered = coverage(board, goal, counters=counters, model=model)
     except ValueError as error:
@@ -190,7 +190,7 @@ def side_coverage(board, side: str, counters=None, model: str = "hex"):
 
 def command_side(args, board, view, counters) -> None:
     """``hexkernel vantage --side``: the Locations ranked by how many of the other sides' units they see."""
-    model = los_model(args)
+    model = los_model(args, board)
     hexes, levels, seen, clear, mean, total = side_coverage(board, args.side, counters, model)
     order = np.lexsort((levels, hexes, np.where(np.isnan(mean), np.inf, mean), -clear, -seen))[:args.top]
     best = [{"location": board.location_name(int(hexes[r]), int(levels[r])), "ground_level": int(board.ground_level[hexes[r]]),
@@ -228,7 +228,7 @@ def command_vantage(args) -> None:
         return command_side(args, board, view, counters)
     if args.targets is not None:
         return command_targets(args, board, view, counters)
-    if los_model(args) != "hex":
+    if chosen_model(args) not in (None, "hex"):
         raise UserError("--depiction and --vasl-hindrance rank only with --targets: expected --targets HEXES|FILE|"
                         "FEATURE (the ranking of the whole map counts the hex model's LOS matrix)")
     seen = hexes_seen(board, counters)

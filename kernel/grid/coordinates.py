@@ -197,6 +197,12 @@ def parse_hex(text: str) -> HexRef:
     TypeError
         If ``text`` is not a `str`.
 
+    See Also
+    --------
+    kernel.parse_coordinate : every coordinate form (levels, Bypass, vertices, covered arcs).
+    kernel.format_coordinate : the inverse, a coordinate as text.
+    kernel.Board : ``board.index(name)`` finds a hex of a compiled map.
+
     Examples
     --------
     >>> parse_hex("32oE7")
@@ -238,6 +244,12 @@ def parse_coordinate(text: str) -> Coordinate:
         form was expected.
     TypeError
         If ``text`` is not a `str`.
+
+    See Also
+    --------
+    kernel.format_coordinate : the inverse, a coordinate as text.
+    kernel.parse_hex : a plain hex alone.
+    kernel.los : takes Location names such as ``"71P5h1"``.
 
     Examples
     --------
@@ -333,6 +345,11 @@ def format_coordinate(obj: HexRef | Coordinate) -> str:
     ------
     TypeError
         If ``obj`` is none of the types above.
+
+    See Also
+    --------
+    kernel.parse_coordinate : the inverse, text to a coordinate.
+    kernel.parse_hex : a plain hex from text.
 
     Examples
     --------

@@ -123,6 +123,13 @@ def cube_from_axial(q, r):
 def hex_distance(col_a, row_a, col_b, row_b):
     """Range in hexes between two lattice hexes (works on arrays too).
 
+    See Also
+    --------
+    kernel.Board : ``board.distance(a, b)`` takes hex names; its ``col`` and ``row`` are lattice hexes.
+    kernel.los_pairs : its ``range`` is this distance between Locations.
+
+    Examples
+    --------
     >>> hex_distance(0, 0, 0, 3), hex_distance(0, 0, 3, 0)
     (3, 3)
     """

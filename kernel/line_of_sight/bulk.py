@@ -50,7 +50,7 @@ from kernel.maps.locations import location_arrays
 
 
 @holding_state
-def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "hex") -> np.ndarray:
+def los_matrix(board, sources=None, *, levels=0, counters=None, model: str | None = None) -> np.ndarray:
     """The full N x N LOS matrix between Locations, using symmetry and all threads.
 
     Parameters
@@ -62,7 +62,9 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
     levels : int or sequence of int
         Their Location levels (where the names do not give them).
     counters : Counters or GameState, optional
-    model : {"hex", "depiction", "vasl"}
+    model : {"hex", "depiction", "vasl"}, optional
+        Default (None): :func:`~kernel.default_model` (the depiction model on
+        an ASL map with VASL art, else the hex model).
         ``"depiction"`` reads the LOS off the map's drawn art
         (:mod:`kernel.line_of_sight.depiction`; ASL maps); ``"vasl"`` does
         the same but counts hindrance as VASL's engine does (the largest DRM
@@ -78,9 +80,27 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str = "he
         wall or hedge on the target's hexside counts, the firer's own does
         not, 10.10), so every ordered pair is computed.  Memory: N² bytes (use
         :func:`los_matrix_blocks` or :func:`visibility_bits` for big maps).
+
+    See Also
+    --------
+    kernel.los_matrix_blocks : the same rows, a block at a time.
+    kernel.visibility_bits : visibility alone, one bit per pair.
+    kernel.HeldLOSMatrix : a matrix kept up to date as counters change.
+    kernel.los : one pair, explained.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> matrix = kernel.los_matrix(board, ["71I4", "71I6", "72M6"])
+    >>> matrix.shape, matrix.dtype.name, bool((matrix == matrix.T).all())  # ASL: symmetric
+    ((3, 3), 'int8', True)
+    >>> int(matrix[0, 2]) == kernel.BLOCKED, int(matrix[0, 1]) == kernel.los(board, "71I4", "71I6").hindrance
+    (True, True)
     """
     hexes, levels = source_arrays(board, sources, levels)
-    if checked_model(model) in ART_MODELS:
+    model = checked_model(model, board)
+    if model in ART_MODELS:
         return depiction_matrix(board, hexes, levels, counters=counters, per_range=model == "vasl")
     return matrix_into(board, hexes, levels, counters, np.empty((len(hexes), len(hexes)), np.int8))
 
@@ -109,16 +129,33 @@ def matrix_into(board, hexes, levels, counters, out) -> np.ndarray:
 
 @holding_state
 def los_matrix_blocks(board, sources=None, *, levels=0, counters=None, block_rows: int = 1024,
-                      model: str = "hex"):
+                      model: str | None = None):
     """Yield ``(first_row, rows)`` blocks of the full matrix, ``block_rows`` rows at a time.
 
     Memory stays at ``block_rows × N`` bytes whatever the map size.
     ``sources``, ``levels``, ``counters`` and ``model`` as in :func:`los_matrix`.
+
+    See Also
+    --------
+    kernel.los_matrix : the whole matrix at once.
+    kernel.los_matrix_rows : one block, by its rows.
+    kernel.visibility_bits : visibility alone, one bit per pair.
+
+    Examples
+    --------
+    >>> import kernel, numpy as np
+    >>> board = kernel.load("71")
+    >>> blocks = list(kernel.los_matrix_blocks(board, block_rows=100))
+    >>> [first for first, rows in blocks], blocks[-1][1].shape
+    ([0, 100, 200, 300], (46, 346))
+    >>> bool((np.vstack([rows for _, rows in blocks]) == kernel.los_matrix(board)).all())
+    True
     """
     if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
         raise ValueError(f"block_rows is {block_rows!r}: expected a positive integer")
     hexes, levels = source_arrays(board, sources, levels)
-    if checked_model(model) in ART_MODELS:
+    model = checked_model(model, board)
+    if model in ART_MODELS:
         for first in range(0, len(hexes), block_rows):
             yield first, depiction_rows(board, hexes, levels, first, min(block_rows, len(hexes) - first), counters,
                                         per_range=model == "vasl")
@@ -145,11 +182,28 @@ def matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows) -> Non
 
 @holding_state
 def visibility_bits(board, sources=None, *, levels=0, counters=None, block_rows: int = 1024,
-                    model: str = "hex") -> np.ndarray:
+                    model: str | None = None) -> np.ndarray:
     """Bit-packed visibility matrix: ``np.unpackbits(bits[i])[j]`` is 1 when j is visible from i.
 
     Shape ``(N, ceil(N / 8))`` of uint8: N²/8 bytes, computed block by block
     (a 20,000-hex map needs 50 MB).  The other arguments as in :func:`los_matrix`.
+
+    See Also
+    --------
+    kernel.los_matrix : hindrance too, one byte per pair.
+    kernel.los_matrix_blocks : the matrix a block at a time.
+    kernel.can_see : one pair.
+
+    Examples
+    --------
+    >>> import kernel, numpy as np
+    >>> board = kernel.load("71")
+    >>> bits = kernel.visibility_bits(board)
+    >>> bits.shape, bits.dtype.name
+    ((346, 44), 'uint8')
+    >>> seen = np.unpackbits(bits, axis=1)[:, :len(board)].astype(bool)
+    >>> bool((seen == (kernel.los_matrix(board) != kernel.BLOCKED)).all())
+    True
     """
     hexes, levels = source_arrays(board, sources, levels)
     bits = np.empty((len(hexes), (len(hexes) + 7) // 8), np.uint8)
@@ -161,7 +215,7 @@ def visibility_bits(board, sources=None, *, levels=0, counters=None, block_rows:
 
 @holding_state
 def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bool = False, counters=None,
-              unit: str | None = None, model: str = "hex") -> PairsResult:
+              unit: str | None = None, model: str | None = None) -> PairsResult:
     """Evaluate many LOS at once (numpy in, numpy out): pairs ``sources[k] -> targets[k]``, or every
     source against every target (``product=True``).
 
@@ -182,7 +236,9 @@ def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bo
     unit : str, optional
         The firing unit class, for the targets' cover (default: the
         ruleset's first).
-    model : {"hex", "depiction", "vasl"}
+    model : {"hex", "depiction", "vasl"}, optional
+        Default (None): :func:`~kernel.default_model` (the depiction model on
+        an ASL map with VASL art, else the hex model).
         As in :func:`los_matrix`.
 
     Returns
@@ -190,6 +246,12 @@ def los_pairs(board, sources, targets, *, levels=0, target_levels=0, product: bo
     PairsResult
         ``reason`` holds codes into :data:`REASONS` (0 = visible),
         ``blocked_at`` hex indices (-1 = visible).
+
+    See Also
+    --------
+    kernel.PairsResult : the result's arrays.
+    kernel.los : one pair, with its explanation.
+    kernel.los_matrix : every pair of a set of Locations, hindrance only.
 
     Examples
     --------
@@ -232,7 +294,8 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) 
     write them through flat views)."""
     n = hex_a.shape[0]
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    art_model = checked_model(model) in ART_MODELS
+    model = checked_model(model, board)
+    art_model = model in ART_MODELS
     if art_model:   # the hex model's kernel tables are not built for the depiction model: only the cover's
         pair_cover_tables = board_cover_tables(board, unit_index)
     else:
@@ -267,11 +330,17 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) 
 
 @holding_state
 def los_matrix_rows(board, first_row: int, row_count: int, sources=None, *, levels=0,
-                    counters=None) -> np.ndarray:
+                    counters=None, model: str | None = None) -> np.ndarray:
     """Rows ``first_row .. first_row + row_count - 1`` of :func:`los_matrix`, alone (one block of a batch job).
 
     Memory: ``row_count × N`` bytes.  The rows are those of
     :func:`los_matrix_blocks` and :func:`los_matrix` (same kernel).
+
+    See Also
+    --------
+    kernel.los_matrix : the whole matrix.
+    kernel.los_matrix_blocks : every block in turn.
+    kernel.run_batch : batch jobs, whose blocks these are.
 
     Examples
     --------
@@ -288,6 +357,9 @@ def los_matrix_rows(board, first_row: int, row_count: int, sources=None, *, leve
     if first_row + row_count > len(hexes):
         raise ValueError(f"rows {first_row}..{first_row + row_count - 1} asked of a matrix with {len(hexes)} rows: "
                          f"expected first_row + row_count <= {len(hexes)}")
+    model = checked_model(model, board)
+    if model in ART_MODELS:
+        return depiction_rows(board, hexes, levels, first_row, row_count, counters, per_range=model == "vasl")
     rows = np.empty((row_count, len(hexes)), np.int8)
     matrix_rows(board, hexes, levels, first_row, template_tuple(board), kernel_board_tables(board),
                 counter_tables(board, counters), rows)

@@ -64,7 +64,7 @@ from kernel.maps.state_lock import holding_state
 #: Terrain that VASL's terrain table makes a half-level hindrance and ``asl.toml`` one level high: the
 #: ``vasl`` model reads it as VASL does (a hindrance only to a LOS at its own level).
 VASL_HALF_LEVEL_HINDRANCES = ("crag", "graveyard")
-#: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex (the default), ``"depiction"`` over
+#: The LOS models (the ``model`` keyword): ``"hex"`` hex by hex, ``"depiction"`` over
 #: the map's art with the rules' hindrance counting (once per hex), ``"vasl"`` the depiction model
 #: read as VASL's engine reads a board (its pixels, the largest hindrance DRM once per range from the higher end,
 #: its half-level crags and graveyards).
@@ -78,6 +78,10 @@ HEXSIDE_RUN_STEP = "inherent terrain beside the hexside the LOS runs along"
 class DepictionWarning(UserWarning):
     """The depiction model was asked for on a map with no drawn art (it uses the rasterised hex model).
 
+    See Also
+    --------
+    kernel.board_art : the art the depiction model reads.
+
     Examples
     --------
     >>> import kernel, warnings
@@ -86,15 +90,41 @@ class DepictionWarning(UserWarning):
     ...     _ = kernel.los(kernel.load("71"), "71I4", "71I6", model="depiction")
     >>> any(issubclass(w.category, kernel.DepictionWarning) for w in caught)
     True
+    """
+
+
+def default_model(board) -> str:
+    """The LOS model a call uses on ``board`` when it names none (``model=None``).
+
+    ``"depiction"`` on an ASL map where some board carries its own drawn art
+    (a board imported from VASL, or a saved game's): the rules read LOS off
+    the drawing (B.1), and the hex model only approximates it there.
+    ``"hex"`` elsewhere (maps of hexes only, and every other ruleset).
 
     See Also
     --------
     kernel.board_art : the art the depiction model reads.
+    kernel.los : ``model=None`` is this model.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> kernel.default_model(kernel.load("default"))   # the bundled maps are hexes, no drawn art
+    'hex'
     """
+    entries = DEPICTION_CACHE.entries(board)
+    known = entries.get("_default_model")   # a map's placements never change: decided once per map
+    if known is None:
+        drawn = model_code(board) == rules.MODEL_ASL and any(p.board.art is not None for p in board.placements)
+        known = entries["_default_model"] = "depiction" if drawn else "hex"
+    return known
 
 
-def checked_model(model) -> str:
-    """``model`` if it names a LOS model, else a ValueError naming it."""
+def checked_model(model, board=None) -> str:
+    """``model`` if it names a LOS model (None: :func:`default_model` of ``board``), else a ValueError
+    naming it."""
+    if model is None and board is not None:
+        return default_model(board)
     if model not in MODELS:
         raise ValueError(f"model is {model!r}: expected one of {', '.join(repr(m) for m in MODELS)}")
     return model

@@ -37,7 +37,7 @@ from kernel.maps.locations import location_arrays
 
 @holding_state
 def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
-                  unit: str | None = None, model: str = "hex") -> FieldOfFire:
+                  unit: str | None = None, model: str | None = None) -> FieldOfFire:
     """What one or several sources see together: visibility, best hindrance and cover per hex.
 
     Parameters
@@ -54,7 +54,9 @@ def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
     counters : Counters or GameState, optional
     unit : str, optional
         Firing unit class, for the cover.
-    model : {"hex", "depiction", "vasl"}
+    model : {"hex", "depiction", "vasl"}, optional
+        Default (None): :func:`~kernel.default_model` (the depiction model on
+        an ASL map with VASL art, else the hex model).
         As in :func:`los_matrix`.
 
     Returns
@@ -66,6 +68,13 @@ def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
         and ``cover`` (of each target against its best source; against the
         first source where none sees it).  :func:`~kernel.fields_of_fire`
         gives the same result with one row per source.
+
+    See Also
+    --------
+    kernel.fields_of_fire : the same, one row per source.
+    kernel.threat_map : how many of the sources see each hex.
+    kernel.los_matrix : every pair of Locations.
+    kernel.fire_picture : draw a field of fire.
 
     Examples
     --------
@@ -83,18 +92,19 @@ def field_of_fire(board, sources, *, levels=0, target_levels=0, counters=None,
     visible = np.empty(len(board), np.bool_)
     hindrance = np.empty(len(board), np.int32)
     best = np.empty(len(board), np.int32)
-    if checked_model(model) in ART_MODELS:
+    model = checked_model(model, board)
+    if model in ART_MODELS:
         best_of_sources(board, source_hexes, source_levels, targets, target_levels, visible, hindrance, best,
                         counters, per_range=model == "vasl")
     else:
         best_of_rows(board, source_hexes, source_levels, target_levels, counters, visible, hindrance, best)
     return FieldOfFire(hindrance, best, source_hexes, source_levels, target_levels,
-                       best_source_cover(board, unit), visible)
+                       best_source_cover(board, unit), visible, model=model)
 
 
 @holding_state
-def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, unit: str | None = None
-                   ) -> FieldOfFire:
+def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, unit: str | None = None,
+                   model: str | None = None) -> FieldOfFire:
     """The field of fire of each source separately, in one parallel call.
 
     Parameters
@@ -109,6 +119,9 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
     counters : Counters or GameState, optional
     unit : str, optional
         Firing unit class, for the cover.
+    model : {"hex", "depiction", "vasl"}, optional
+        The LOS model, as in :func:`~kernel.field_of_fire` (default
+        :func:`~kernel.line_of_sight.depiction.default_model`).
 
     Returns
     -------
@@ -118,6 +131,12 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
         where it is blocked, as a row of
         :func:`~kernel.line_of_sight.bulk.los_matrix` gives it; ``source``:
         ``k`` where it sees the hex, -1 elsewhere).
+
+    See Also
+    --------
+    kernel.field_of_fire : the sources merged into one row.
+    kernel.los_matrix : the same rows among a set of Locations.
+    kernel.FieldOfFire : the result's attributes.
 
     Examples
     --------
@@ -131,9 +150,28 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
     if hexes.size == 0:
         raise ValueError("fields_of_fire: no sources given: expected at least one hex or Location")
     target_levels = target_level_array(board, target_levels)
-    rows = source_rows(board, hexes, source_levels, target_levels, counters)
+    model = checked_model(model, board)
+    if model in ART_MODELS:
+        rows = art_rows(board, hexes, source_levels, target_levels, counters, per_range=model == "vasl")
+    else:
+        rows = source_rows(board, hexes, source_levels, target_levels, counters)
     np.minimum(rows, 127, out=rows)  # the matrix's saturation
-    return FieldOfFire(rows, None, hexes, source_levels, target_levels, best_source_cover(board, unit))
+    return FieldOfFire(rows, None, hexes, source_levels, target_levels, best_source_cover(board, unit), model=model)
+
+
+def art_rows(board, hexes, source_levels, target_levels, counters, per_range: bool) -> np.ndarray:
+    """:func:`fields_of_fire`'s rows in a depiction model: per source, the hindrance of its LOS to every hex
+    (int32), BLOCKED where it is blocked."""
+    from kernel.line_of_sight.depiction import depiction_pairs
+
+    targets = every_hex(board)
+    rows = np.empty((len(hexes), len(board)), np.int32)
+    for k in range(len(hexes)):
+        blocked, total, _, _, _ = depiction_pairs(board, np.full(len(board), hexes[k], targets.dtype),
+                                                  np.full(len(board), source_levels[k], np.int64),
+                                                  targets, target_levels, counters, per_range)
+        rows[k] = np.where(blocked, BLOCKED, total)
+    return rows
 
 
 @dataclass
@@ -150,6 +188,23 @@ class ThreatMap:
         The Locations' hexes (for ``enemies_of``: the other sides' units).
     seen : bool array (N,)
         ``count > 0``.
+
+    See Also
+    --------
+    kernel.threat_map : the function that returns one.
+    kernel.concealed_movement : moving through the hexes it leaves unseen.
+    kernel.FieldOfFire : what each source sees, with cover.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> threat = kernel.threat_map(board, ["71I4", "72M6"])
+    >>> fire = kernel.fields_of_fire(board, ["71I4", "72M6"])
+    >>> bool((threat.count == fire.visible.sum(axis=0)).all()), bool((threat.seen == (threat.count > 0)).all())
+    (True, True)
+    >>> int(threat.count[board.index("71I4")]), threat.sources.tolist() == fire.sources.tolist()
+    (1, True)
     """
 
     count: np.ndarray
@@ -180,7 +235,8 @@ def enemy_hexes(counters, enemies_of, what: str) -> np.ndarray:
 
 
 @holding_state
-def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None, enemies_of=None) -> ThreatMap:
+def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None, enemies_of=None,
+               model: str | None = None) -> ThreatMap:
     """How exposed each hex is to a set of Locations (see :class:`ThreatMap`).
 
     Parameters
@@ -188,12 +244,18 @@ def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None,
     board : Board
     sources : hex, Location or sequence of them, optional
         The threatening Locations (as :func:`fields_of_fire` takes them).
-    levels, target_levels, counters
+    levels, target_levels, counters, model
         As for :func:`fields_of_fire`.
     enemies_of : str, optional
         Instead of ``sources``: a side of the units of ``counters`` (a
         :class:`~kernel.GameState`); the sources are then every unit of the
         other sides, at ground level.
+
+    See Also
+    --------
+    kernel.ThreatMap : the result's attributes.
+    kernel.fields_of_fire : what each source sees, row by row.
+    kernel.concealed_movement : takes a threat map as ``threat``.
 
     Examples
     --------
@@ -216,7 +278,8 @@ def threat_map(board, sources=None, *, levels=0, target_levels=0, counters=None,
             return ThreatMap(np.zeros(n, np.int32), np.full(n, BLOCKED, np.int32), sources)
     elif sources is None:
         raise ValueError("threat_map: no sources: expected sources or enemies_of=side")
-    rows = fields_of_fire(board, sources, levels=levels, target_levels=target_levels, counters=counters)
+    rows = fields_of_fire(board, sources, levels=levels, target_levels=target_levels, counters=counters,
+                          model=model)
     hindrance = rows.hindrance  # int32, 0..127 or BLOCKED (-1)
     count = np.count_nonzero(hindrance != BLOCKED, axis=0).astype(np.int32)
     # the least over the rows as unsigned: BLOCKED is the greatest, and stays BLOCKED only where no row sees

@@ -112,6 +112,12 @@ class HeldLOSMatrix:
     rebuilds : int
         How many refreshes computed a new matrix.
 
+    See Also
+    --------
+    kernel.los_matrix : a fresh matrix of the same pairs.
+    kernel.GameState : the counters whose changes it follows.
+    kernel.can_see : one pair under the same state.
+
     Examples
     --------
     >>> import kernel

@@ -150,7 +150,7 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
     >>> import kernel
     >>> board = kernel.load("default")
     >>> print(los_report(board, kernel.los(board, "71I4", "71I6")))  # doctest: +ELLIPSIS
-    LOS 71I4 -> 71I6 (asl): clear; hindrance +0; target cover 0...
+    LOS 71I4 -> 71I6 (asl, hex model): clear; hindrance +0; target cover 0...
       viewer 71I4: ground level 3; target 71I6: ground level 1; range 2
       no step has an effect (1 step; all_steps=True or --all-steps lists it)
     """

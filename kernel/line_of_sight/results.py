@@ -37,7 +37,21 @@ EFFECT_NAMES = ("none", "blind", "blocks")
 
 @dataclass
 class LOSStep:
-    """One step of an explained LOS: a hex (or hexside) and what it did."""
+    """One step of an explained LOS: a hex (or hexside) and what it did.
+
+    See Also
+    --------
+    kernel.LOSResult : its ``steps`` are these.
+    kernel.los : the LOS whose steps they are.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> steps = kernel.los(kernel.load("default"), "71I4", "72M6").steps
+    >>> step = next(step for step in steps if step.effect != "none")  # the first with an effect
+    >>> step.hex, step.kind, step.effect, step.reason, step.rule, step.effect_text
+    ('72G6', 'interior', 'blind', 'blind hex', 'A6.4 blind hex', 'blind')
+    """
 
     hex: str
     kind: str
@@ -108,6 +122,21 @@ class LOSResult:
         smaller index); decoded from the kernel's records on first use
         (``step_decoder``), so a caller that reads only the verdict does not
         pay for them.
+
+    See Also
+    --------
+    kernel.los : the function that returns one.
+    kernel.PairsResult : the same fields as arrays, for many pairs.
+    kernel.LOSStep : one of its ``steps``.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> result = kernel.los(kernel.load("default"), "71I4", "72M6")
+    >>> result.visible, result.blocked_at_name, result.reason_name, result.blind, result.range
+    (False, '72G6', 'blind hex', True, 36)
+    >>> result.hindrance, result.cover, result.ruleset, result.model
+    (0, 3, 'asl', 'hex')
     """
 
     viewer: str
@@ -165,10 +194,10 @@ class LOSResult:
         >>> import kernel
         >>> board = kernel.load("default")
         >>> kernel.los(board, "71I4", "72M6").headline
-        'LOS 71I4 -> 72M6 (asl): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3'
+        'LOS 71I4 -> 72M6 (asl, hex model): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3'
         """
         verdict = "clear" if self.visible else f"BLOCKED at {self.blocked_at_name} ({self.reason_name})"
-        model = "" if self.model == "hex" else f", {self.model} model"
+        model = f", {self.model} model"
         return (f"LOS {self.viewer} -> {self.target} ({self.ruleset}{model}): {verdict}; "
                 f"hindrance +{self.hindrance}; target cover {self.cover}"
                 + ("; continuous slope" if self.continuous_slope else ""))
@@ -189,7 +218,7 @@ class LOSResult:
         >>> import kernel
         >>> board = kernel.load("default")
         >>> print(kernel.los(board, "71I4", "72M6").explain())  # doctest: +ELLIPSIS
-        LOS 71I4 -> 72M6 (asl): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3
+        LOS 71I4 -> 72M6 (asl, hex model): BLOCKED at 72G6 (blind hex); hindrance +0; target cover 3
           viewer 71I4: ground level 3; target 72M6: ground level 0; range 36
           72G6     interior          blind [A6.4 blind hex]  (ground level 0; range 30 from the viewer, 6 to the target)
                    A6.4: higher end 71I4 at level 3, lower end 72M6 at level 0; rS = 30, rT = 6
@@ -226,6 +255,12 @@ class PairsResult:
     :attr:`reason_name`; ``hindrance`` and ``blocked_at`` are int32,
     ``range`` int32 and ``cover`` int16, as :class:`LOSResult` gives them for
     one pair.
+
+    See Also
+    --------
+    kernel.los_pairs : the function that returns one.
+    kernel.LOSResult : the same fields for one pair.
+    kernel.los_matrix : hindrance or blocked only, for every pair of Locations.
 
     Examples
     --------
@@ -319,12 +354,34 @@ class FieldOfFire:
         Their Location levels.
     target_levels : int64 array (N,)
         The level of each target hex.
+    model : str
+        The LOS model that answered: ``"hex"``, ``"depiction"`` or ``"vasl"``.
+
+    See Also
+    --------
+    kernel.field_of_fire : the sources merged, arrays of shape ``(N,)``.
+    kernel.fields_of_fire : one row per source, ``(K, N)``.
+    kernel.ThreatMap : how many sources see each hex.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> fire = kernel.field_of_fire(board, ["71I4", "72M6"])
+    >>> fire.shape == (len(board),), fire.sources.tolist() == [board.index("71I4"), board.index("72M6")]
+    (True, True)
+    >>> seen = board.index("71I6")  # seen by the first source, not the second
+    >>> bool(fire.visible[seen]), int(fire.source[seen]), int(fire.hindrance[seen])
+    (True, 0, 0)
+    >>> bool((fire.visible == (fire.hindrance != kernel.BLOCKED)).all())
+    True
     """
 
     __slots__ = ("hindrance", "_source", "sources", "levels", "target_levels", "_visible", "_cover", "_cover_of",
-                 "__weakref__")
+                 "model", "__weakref__")
 
-    def __init__(self, hindrance, source, sources, levels, target_levels, cover_of, visible=None):
+    def __init__(self, hindrance, source, sources, levels, target_levels, cover_of, visible=None, model="hex"):
+        self.model = model
         self.hindrance = hindrance
         self._source = source  # None: one row per source, row k's own where it sees the hex (made on first use)
         self.sources = sources
@@ -360,9 +417,9 @@ class FieldOfFire:
 
     def to_dict(self) -> dict:
         """Every array as (nested) lists (JSON-ready)."""
-        return {name: _plain(getattr(self, name)) for name in
-                ("visible", "hindrance", "source", "cover", "sources", "levels", "target_levels")}
+        return {"model": self.model, **{name: _plain(getattr(self, name)) for name in
+                ("visible", "hindrance", "source", "cover", "sources", "levels", "target_levels")}}
 
     def __repr__(self) -> str:
-        return (f"<FieldOfFire of {len(self.sources)} source(s), shape {self.shape}: "
+        return (f"<FieldOfFire of {len(self.sources)} source(s), shape {self.shape}, {self.model} model: "
                 f"{int(self.visible.sum())} hexes seen>")

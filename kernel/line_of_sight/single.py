@@ -21,14 +21,14 @@ from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_b
 from kernel.maps.locations import location
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.depiction import (
-    ART_MODELS, HEXSIDE_RUN_STEP, checked_model, class_name, class_rule, depiction_recorded,
+    ART_MODELS, HEXSIDE_RUN_STEP, checked_model, default_model, class_name, class_rule, depiction_recorded,
 )
 from kernel.maps.state_lock import holding_state
 
 
 @holding_state
 def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counters=None,
-        unit: str | None = None, model: str = "hex") -> LOSResult:
+        unit: str | None = None, model: str | None = None) -> LOSResult:
     """Evaluate one LOS between two Locations under the board's ruleset.
 
     Parameters
@@ -45,7 +45,9 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
     unit : str, optional
         Unit class of the firer, for the target's cover (default: the
         ruleset's first class).
-    model : {"hex", "depiction", "vasl"}
+    model : {"hex", "depiction", "vasl"}, optional
+        Default (None): :func:`~kernel.default_model` (the depiction model on
+        an ASL map with VASL art, else the hex model).
         ``"depiction"`` reads the LOS off the map's art
         (:mod:`kernel.line_of_sight.depiction`); its ``explain()`` lists the
         runs of pixels the walk judged (hex, terrain, level, first and last
@@ -63,6 +65,13 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
     KeyError, ValueError
         Unknown hex or level, bad counters or unit class.
 
+    See Also
+    --------
+    kernel.can_see : the verdict alone, faster.
+    kernel.los_pairs : many pairs at once, as arrays.
+    kernel.LOSResult : the result's attributes and ``explain()``.
+    kernel.los_picture : draw the LOS.
+
     Examples
     --------
     >>> import kernel
@@ -74,7 +83,8 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
     ia, level_a = location(board, viewer, level, "level", "viewer")
     ib, level_b = location(board, target, target_level, "target_level", "target")
     unit_index = board.ruleset.unit_index(unit) if unit is not None else 0
-    if checked_model(model) in ART_MODELS:
+    model = checked_model(model, board)
+    if model in ART_MODELS:
         return _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_range=model == "vasl")
     _, _, cover_tables, no_counters, board_arguments = query_tables(board, unit_index)
     blocked, total, at, reason, blind, slope, records = K_fields.recorded_kernel(
@@ -108,14 +118,23 @@ def decoded_steps(board, records) -> list[LOSStep]:
     return steps
 
 
-def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, counters=None) -> bool:
+def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, counters=None,
+            model: str | None = None) -> bool:
     """Whether ``target`` is visible from ``viewer``: the fast boolean form of :func:`los` for one pair.
 
     Takes what :func:`los` takes (hex names, Locations such as ``"71P5h1"``
     or global indices; a :class:`~kernel.maps.counters.GameState` is the
     cheapest ``counters``) and answers ``los(...).visible`` without
     recording the steps, the hindrance or the cover; the walk stops at the
-    first block.
+    first block.  ``model`` as in :func:`los` (default
+    :func:`~kernel.line_of_sight.depiction.default_model`); the depiction
+    models answer through :func:`los`.
+
+    See Also
+    --------
+    kernel.los : the same pair with hindrance, cover and explanation.
+    kernel.visibility_bits : every pair's verdict, bit-packed.
+    kernel.GameState : the cheapest ``counters`` for repeated calls.
 
     Examples
     --------
@@ -124,6 +143,10 @@ def can_see(board, viewer, target, *, level: int = 0, target_level: int = 0, cou
     >>> can_see(board, "71I4", "71I6") == kernel.los(board, "71I4", "71I6").visible
     True
     """
+    if model is not None or default_model(board) != "hex":
+        if checked_model(model, board) in ART_MODELS:
+            return los(board, viewer, target, level=level, target_level=target_level, counters=counters,
+                       model=model).visible
     n = len(board.names)
     if type(viewer) is int and type(target) is int and type(level) is int and type(target_level) is int \
             and level == 0 and target_level == 0 and 0 <= viewer < n and 0 <= target < n:

@@ -90,6 +90,11 @@ class Coverage:
     mean_hindrance : float array (L,)
         The mean DRM over the targets seen (NaN where none is seen).
 
+    See Also
+    --------
+    kernel.coverage : computes it.
+    kernel.values_picture : draws its counts per hex.
+
     Examples
     --------
     >>> import kernel
@@ -97,11 +102,6 @@ class Coverage:
     >>> cover = kernel.coverage(board, ["71I4", "71I6"])
     >>> type(cover).__name__
     'Coverage'
-
-    See Also
-    --------
-    kernel.coverage : computes it.
-    kernel.values_picture : draws its counts per hex.
     """
 
     targets: np.ndarray
@@ -140,7 +140,7 @@ class Coverage:
         return self.seen[:n_hexes]
 
 
-def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | None = None) -> Coverage:
+def coverage(board, targets, *, counters=None, model: str | None = None, unit: str | None = None) -> Coverage:
     """Every Location of the map against a set of target hexes: how many it sees, and with what hindrance.
 
     Parameters
@@ -150,7 +150,9 @@ def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | N
         The target hexes (at ground level): names, indices or an array, or the name of a terrain type or
         hexside feature of the map's ruleset (``"road"``: every hex a road runs through).
     counters : Counters or GameState, optional
-    model : {"hex", "depiction", "vasl"}
+    model : {"hex", "depiction", "vasl"}, optional
+        Default (None): :func:`~kernel.default_model` (the depiction model on
+        an ASL map with VASL art, else the hex model).
         The LOS model, as in :func:`kernel.los_pairs`.
     unit : str, optional
         The firing unit class (as in :func:`kernel.los_pairs`; cover is not ranked).
@@ -164,6 +166,12 @@ def coverage(board, targets, *, counters=None, model: str = "hex", unit: str | N
     ------
     ValueError
         If ``targets`` is an unknown feature name or empty.
+
+    See Also
+    --------
+    kernel.Coverage : the result and its ``best()`` posts.
+    kernel.field_of_fire : what chosen sources see.
+    kernel.los_pairs : the pairs' LOS in detail.
 
     Examples
     --------

@@ -238,17 +238,17 @@ def board_art(board) -> MapArt:
         More than :data:`MAX_CLASSES` distinct pixel classes on the map, or a
         board whose art would not lie at whole pixels.
 
+    See Also
+    --------
+    kernel.los_matrix : ``model="depiction"`` reads the LOS off this art.
+    kernel.board_picture : draws it.
+
     Examples
     --------
     >>> import kernel
     >>> art = kernel.board_art(kernel.load("71"))
     >>> art.drawn, art.pixels.dtype.name    # board 71 has no art of its own: rasterised from its hexes
     (False, 'uint16')
-
-    See Also
-    --------
-    kernel.los_matrix : ``model="depiction"`` reads the LOS off this art.
-    kernel.board_picture : draws it.
     """
     from kernel.maps import _art_kernels as K
 

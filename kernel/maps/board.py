@@ -1,24 +1,12 @@
 """The compiled board: a whole map as dense numpy arrays, ready for the kernels.
 
-:func:`compile_scenario` composes a parsed scenario's mapboard
-(:mod:`kernel.maps.composition`) and compiles it under its ruleset
-(:mod:`kernel.maps.rulesets`) into a :class:`Board`; :func:`kernel.load`
-(:mod:`kernel.loading`) reads the files first.  Hot data is a handful of
-arrays indexed by the global hex index (column-major order: by ``x`` then
-``y``); names live in a tuple and a dict beside them, never in the kernels.
+:func:`compile_scenario` composes a parsed scenario's mapboard (:mod:`kernel.maps.composition`) and compiles it
+under its ruleset (:mod:`kernel.maps.rulesets`) into a :class:`Board`; :func:`kernel.load` (:mod:`kernel.loading`)
+reads the files first.  Hot data is a handful of arrays indexed by the global hex index (column-major order: by
+``x`` then ``y``); names live in a tuple and a dict beside them, never in the kernels.
 
-Heights (``obstacle_height``, ``hindrance_height``) are in **half levels**
-so that walls and hedges (half-level obstacles) stay integer; ground and
-Location levels are whole levels.
-
-Examples
---------
->>> from kernel import load
->>> board = load("default")
->>> len(board) > 1000
-True
->>> board.name(board.index("71I9"))
-'71I9'
+Heights (``obstacle_height``, ``hindrance_height``) are in **half levels** so that walls and hedges (half-level
+obstacles) stay integer; ground and Location levels are whole levels.  :class:`Board` shows one.
 """
 
 from __future__ import annotations
@@ -41,10 +29,10 @@ _SEAM_NAMES = BoardCache("seam names")
 
 
 class Board:
-    """A compiled map under one ruleset.
+    """A compiled map under one ruleset; its arrays have length ``N = len(board)`` unless noted.
 
-    Attributes (arrays of length ``N = len(board)`` unless noted)
-    ----------------------------------------------------------------
+    Attributes
+    ----------
     x, y : int32
         Exact lattice centre (:mod:`kernel.grid.lattice`).
     col, row : int32
@@ -52,17 +40,15 @@ class Board:
     neighbours : int32, shape (N, 6)
         Hex across each hexside (0 = N, clockwise), ``NO_HEX`` (-1) off the map.
     cell_index : int32, shape (columns + 2, rows + 2)
-        Hex at lattice ``(col + 1, row + 1)``; a border of ``NO_HEX`` pads it so
-        that a lookup one step off the map needs no bounds check.
+        Hex at lattice ``(col + 1, row + 1)``; a border of ``NO_HEX`` pads it so that a lookup one step off the map
+        needs no bounds check.
     terrain : uint32
         Bit ``t`` set when the hex holds terrain type ``t`` of the ruleset.
     ground_level, building_levels : int16
         Ground level; number of upper building levels (Locations h1..hN).
     bridge_deck : bool
-        The hex holds a bridge deck (a terrain type with ``deck = true``):
-        Location h1 is on the bridge, one level above the hex's ground, and
-        h0 beneath it (A2.2 ``Bridge/2I9``).  A bridge hex has no upper
-        building levels.
+        The hex holds a bridge deck (a terrain type with ``deck = true``): Location h1 is on the bridge, one level
+        above the hex's ground, and h0 beneath it (A2.2 ``Bridge/2I9``).  A bridge hex has no upper building levels.
     top_level : int16
         Highest Location level of the hex (``building_levels + bridge_deck``).
     obstacle_height : int16
@@ -76,14 +62,24 @@ class Board:
     hindrance_inherent : bool
         The hindrance is inherent terrain (B.6).
     hexside : uint16, shape (N, 6)
-        Bit ``k`` set when hexside type ``k`` lies on that hexside; both hexes
-        sharing a hexside hold the same bits.
+        Bit ``k`` set when hexside type ``k`` lies on that hexside; both hexes sharing a hexside hold the same bits.
     touches : uint8
-        Bit ``d`` set when the hex's obstacle touches hexside ``d`` (no Bypass
-        along it, A4.3).
+        Bit ``d`` set when the hex's obstacle touches hexside ``d`` (no Bypass along it, A4.3).
     location_offset : int32, shape (N + 1,)
-        Locations of hex ``i`` are ``location_offset[i]:location_offset[i+1]``
-        in ``location_hex`` / ``location_level`` (level relative to ground).
+        Locations of hex ``i`` are ``location_offset[i]:location_offset[i+1]`` in ``location_hex`` /
+        ``location_level`` (level relative to ground).
+
+    See Also
+    --------
+    kernel.load : the usual way to get one.
+    kernel.random_board : a seeded random one.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> len(board), board.terrain_of("71P5"), int(board.top_level[board.index("71P5")]), board.neighbours.shape
+    (1332, ['stone-building'], 2, (1332, 6))
     """
 
     def __init__(self, ruleset: Ruleset, composition: Composition, title: str, source: str,
@@ -215,11 +211,9 @@ class Board:
     def index(self, name) -> int:
         """Global index of a hex given by name (``"2I9"``, ``"32oE7"``) or index.
 
-        The other name of a merged edge half hex (``"71GG7"``, merged into
-        ``"72A7"``; VASL names a merged seam hex after the board it places
-        later, ``"3B0"`` for A2.2's ``"2B10"``) is another name of the same
-        hex (:func:`kernel.grid.references.merged_half_hex_names`); outputs
-        keep the A2.2 name (:attr:`names`).
+        The other name of a merged edge half hex (``"71GG7"``, merged into ``"72A7"``; VASL names a merged
+        seam hex after the board it places later, ``"3B0"`` for A2.2's ``"2B10"``) is another name of the same
+        hex (:func:`kernel.grid.references.merged_half_hex_names`); outputs keep the A2.2 name (:attr:`names`).
 
         Raises
         ------
@@ -491,7 +485,15 @@ def terrain_los_values(rs: Ruleset, terrain: np.ndarray, building_levels: np.nda
 
 
 def compile_scenario(scenario: ScenarioSpec) -> Board:
-    """Compose and compile a parsed scenario into a :class:`Board`."""
+    """Compose and compile a parsed scenario (:func:`kernel.read_scenario`) into a :class:`Board`.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> spec = kernel.read_scenario(kernel.data_dir() / "scenarios" / "vv-village.scenario")
+    >>> compile_scenario(spec).names == kernel.load("vv-village").names
+    True
+    """
     try:
         ruleset = load_ruleset(scenario.ruleset, scenario.switches)
     except ValueError as error:

@@ -34,17 +34,17 @@ def read_board_file(path: str | Path) -> BoardSpec:
     FileNotFoundError
         If the file does not exist.
 
+    See Also
+    --------
+    kernel.write_board_file : the inverse.
+    kernel.load : reads and compiles a board in one call.
+
     Examples
     --------
     >>> import kernel
     >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
     >>> spec.id, spec.columns, spec.rows
     ('71', 33, 10)
-
-    See Also
-    --------
-    kernel.write_board_file : the inverse.
-    kernel.load : reads and compiles a board in one call.
     """
     path = Path(path)
     sections = read_sections(path, {"board": "", "hexes": "", "hexsides": ""})
@@ -257,6 +257,11 @@ def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
         A value cannot be written so that it reads back (a title with ``#`` or
         a line break, a hex off the board).
 
+    See Also
+    --------
+    kernel.read_board_file : the inverse.
+    kernel.read_vasl_board : a VASL board as a spec to write (``hexkernel import-vasl``).
+
     Examples
     --------
     >>> import kernel, pathlib, tempfile
@@ -265,11 +270,6 @@ def write_board_file(spec: BoardSpec, path: str | Path) -> Path:
     >>> back = kernel.read_board_file(path)
     >>> {k: (h.level, h.terrain) for k, h in back.hexes.items()} == {k: (h.level, h.terrain) for k, h in spec.hexes.items()}
     True
-
-    See Also
-    --------
-    kernel.read_board_file : the inverse.
-    kernel.read_vasl_board : a VASL board as a spec to write (``hexkernel import-vasl``).
     """
     path = Path(path)
     if "#" in spec.title or "\n" in spec.title or "\r" in spec.title:

@@ -14,6 +14,11 @@ from pathlib import Path
 def data_dir() -> Path:
     """The bundled ``data/`` folder (or ``$HEXKERNEL_DATA`` when set).
 
+    See Also
+    --------
+    kernel.load : loads the bundled maps by name.
+    kernel.load_ruleset : loads the bundled rulesets by name.
+
     Examples
     --------
     >>> sorted(path.name for path in (data_dir() / "rulesets").glob("*.toml"))

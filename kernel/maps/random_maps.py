@@ -72,6 +72,10 @@ def random_board(
     ValueError
         If a size, density or layout is out of range.
 
+    See Also
+    --------
+    kernel.load : a map from files (bundled, ``.scenario``, ``.board``, VASL boards).
+
     Examples
     --------
     >>> import kernel
@@ -80,10 +84,6 @@ def random_board(
     (48, 'valor-victory')
     >>> bool((kernel.random_board("asl", 8, 6, seed=3).terrain == kernel.random_board("asl", 8, 6, seed=3).terrain).all())
     True
-
-    See Also
-    --------
-    kernel.load : a map from files (bundled, ``.scenario``, ``.board``, VASL boards).
     """
     for name, value in (("columns", columns), ("rows", rows), ("max_level", max_level),
                         ("hills", hills)):

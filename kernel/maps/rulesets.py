@@ -61,6 +61,10 @@ _TOP_KEYS = {"name", "title", "unit_classes", "bypass_classes", "rules", "switch
 class RulesetError(ValueError):
     """A ruleset file is invalid; the message names the file and the entry.
 
+    See Also
+    --------
+    kernel.Ruleset : what a valid ruleset file compiles to.
+
     Examples
     --------
     >>> import pathlib, tempfile
@@ -71,10 +75,6 @@ class RulesetError(ValueError):
     ... except RulesetError as error:
     ...     print(str(error).split(": ", 1)[1])
     missing required key 'unit_classes'
-
-    See Also
-    --------
-    kernel.Ruleset : what a valid ruleset file compiles to.
     """
 
 
@@ -105,16 +105,16 @@ class Ruleset:
     one-level obstacle 2).  Movement costs are float64 with ``inf`` for
     prohibited; ``*_move_all`` marks "all MF/MP" entries.
 
+    See Also
+    --------
+    kernel.RulesetError : a ruleset file that does not follow the schema (``docs/rulesets.md``).
+
     Examples
     --------
     >>> import kernel
     >>> rules = kernel.load("default").ruleset
     >>> rules.name, rules.unit_classes[:2]
     ('asl', ('infantry', 'leader'))
-
-    See Also
-    --------
-    kernel.RulesetError : a ruleset file that does not follow the schema (``docs/rulesets.md``).
     """
 
     name: str
@@ -227,6 +227,12 @@ def load_ruleset(name_or_path: str | Path, switches: dict[str, bool] | None = No
     RulesetError
         If the file is invalid or a switch is unknown; the message names the
         file and the offending entry, the value found and the value expected.
+
+    See Also
+    --------
+    kernel.Ruleset : the compiled ruleset's tables.
+    kernel.load : a map compiled under its scenario's ruleset.
+    kernel.RulesetError : what a bad ruleset file raises.
 
     Examples
     --------

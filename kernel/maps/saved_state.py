@@ -63,6 +63,23 @@ class SavedGameState(GameState):
         Initial SMOKE and vehicles (as for :class:`GameState`).
     source : str
         What the state was read from (a saved game's path), for messages.
+
+    See Also
+    --------
+    kernel.read_saved_game : a save's pieces as one.
+    kernel.GameState : the counters without names.
+    kernel.threat_map : ``enemies_of`` reads the units' sides.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> state = kernel.SavedGameState(kernel.load("default"), source="set up by hand")
+    >>> state.place_unit("71I4", "axis", name="8-3-8")
+    >>> state.place_unit("71P5h1", "allies", name="4-6-7")
+    >>> [(unit.name, unit.side, unit.location) for unit in state.roster]
+    [('8-3-8', 'axis', '71I4'), ('4-6-7', 'allies', '71P5h1')]
+    >>> state.units_named("4-6-7")[0].level, state.version, state.source
+    (1, 2, 'set up by hand')
     """
 
     def __init__(self, board, counters=None, *, source: str = ""):

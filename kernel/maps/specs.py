@@ -18,6 +18,10 @@ ORIENTATIONS = ("flat", "pointy")
 class BoardFileError(ValueError):
     """A board, overlay or scenario file is malformed (message: file:line: what).
 
+    See Also
+    --------
+    kernel.read_board_file, kernel.read_scenario : raise it, naming the file and line.
+
     Examples
     --------
     >>> import kernel, pathlib, tempfile
@@ -28,10 +32,6 @@ class BoardFileError(ValueError):
     ... except kernel.BoardFileError as error:
     ...     print(str(error).split(": ", 1)[1])
     [board] lacks the required key 'rows'
-
-    See Also
-    --------
-    kernel.read_board_file, kernel.read_scenario : raise it, naming the file and line.
     """
 
 
@@ -39,16 +39,16 @@ class BoardFileError(ValueError):
 class HexSpec:
     """One hex of a board file: ground level, terrain features and options.
 
+    See Also
+    --------
+    kernel.BoardSpec : holds one per hex of a board file.
+
     Examples
     --------
     >>> import kernel
     >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
     >>> spec.hexes[(15, 5)].terrain, spec.hexes[(15, 5)].building_levels
     (('stone-building',), 2)
-
-    See Also
-    --------
-    BoardSpec : holds one per hex of a board file.
     """
 
     level: int | None            # None only in overlays: keep the covered hex's level
@@ -62,18 +62,18 @@ class HexSpec:
 class BoardSpec:
     """A parsed board or overlay file (local lattice, names not yet global).
 
+    See Also
+    --------
+    kernel.read_board_file : reads one from a ``.board`` or ``.overlay`` file.
+    kernel.write_board_file : writes one back.
+    kernel.read_vasl_board : makes one from a VASL board.
+
     Examples
     --------
     >>> import kernel
     >>> spec = kernel.read_board_file(kernel.maps.bundled.data_dir() / "boards" / "71.board")
     >>> spec.kind, spec.id, spec.ruleset, len(spec.hexes)
     ('board', '71', 'asl', 133)
-
-    See Also
-    --------
-    kernel.read_board_file : reads one from a ``.board`` or ``.overlay`` file.
-    kernel.write_board_file : writes one back.
-    kernel.read_vasl_board : makes one from a VASL board.
     """
 
     source: str
@@ -147,17 +147,17 @@ class OverlayPlacement:
 class ScenarioSpec:
     """A parsed scenario: boards, overlays, ruleset and switches.
 
+    See Also
+    --------
+    kernel.read_scenario : reads one.
+    kernel.compile_scenario : compiles it into a :class:`~kernel.Board`.
+
     Examples
     --------
     >>> import kernel
     >>> spec = kernel.read_scenario(kernel.maps.bundled.data_dir() / "scenarios" / "default.scenario")
     >>> spec.ruleset, len(spec.boards)
     ('asl', 4)
-
-    See Also
-    --------
-    kernel.read_scenario : reads one.
-    kernel.compile_scenario : compiles it into a :class:`~kernel.Board`.
     """
 
     source: str

@@ -1,28 +1,11 @@
 """Movement fields, reachability, paths and all-sources matrices: the public movement API.
 
-The state graph and costs are those of ``docs/movement-semantics.md``:
-Locations (ground and building levels) in a *moving* or *stopped* mode, plus
-Bypass positions along obstacle hexsides for the ruleset's bypass classes.
-Per unit class and counters, :func:`~kernel.movement.tables.movement_tables`
-precomputes every edge cost once (numpy, vectorised); the numba Dijkstra of
-:mod:`kernel.movement._kernels` only reads those tables.
-
-Output conventions
-------------------
-* ``MovementField.cost``: float64 MF/MP per hex, ``inf`` = unreachable.
-* :func:`movement_matrix`: ``uint16`` half-MF steps,
-  :data:`~kernel.movement.tables.UNREACHABLE` (65535) where a hex cannot be
-  reached.
-
-Examples
---------
->>> import kernel
->>> board = kernel.load("default")
->>> field = kernel.movement_field(board, "71I4", unit="infantry")
->>> float(field.cost[board.index("71I4")])
-0.0
->>> field.path_to("71I6")[0], field.path_to("71I6")[-1]
-('71I4', '71I6')
+The state graph and costs are those of ``docs/movement-semantics.md``: Locations (ground and building levels) in a
+*moving* or *stopped* mode, plus Bypass positions along obstacle hexsides for the ruleset's bypass classes.  Per
+unit class and counters, :func:`~kernel.movement.tables.movement_tables` precomputes every edge cost once (numpy,
+vectorised); the numba Dijkstra of :mod:`kernel.movement._kernels` only reads those tables.  Costs are MF/MP,
+float64 with ``inf`` where unreachable (``MovementField.cost``), or ``uint16`` half-MF steps with
+:data:`~kernel.movement.tables.UNREACHABLE` (65535) where a hex cannot be reached (:func:`movement_matrix`).
 """
 
 from __future__ import annotations
@@ -46,18 +29,23 @@ class MovementField:
     Attributes
     ----------
     cost : float64 array (N,)
-        Least cost to be in each hex (its ground Location, one of its Bypass
-        positions or, in a bridge hex, its deck), ``inf`` where unreachable.
-        :meth:`cost_at` and :meth:`path_to` of a hex mean its Locations
-        (ground level, or the deck of a bridge hex): a path ends there, not
-        in a Bypass position, so where bypassing a hex is cheaper than
-        entering it, ``cost_at(hex)`` is more than ``cost[hex]``.
+        Least cost to be in each hex (its ground Location, one of its Bypass positions or, in a bridge hex, its
+        deck), ``inf`` where unreachable.  :meth:`cost_at` and :meth:`path_to` of a hex mean its Locations (ground
+        level, or the deck of a bridge hex): a path ends there, not in a Bypass position, so where bypassing a hex
+        is cheaper than entering it, ``cost_at(hex)`` is more than ``cost[hex]``.
     state_cost : float64 array
         Least cost to every state (see :meth:`state_name`).
     exit_cost : float
         Least cost to leave the map (A2.6), ``inf`` if impossible.
     allowance : float or None
         The allowance the field was searched within (None: no limit).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> field = kernel.movement_field(kernel.load("default"), "71I4", unit="infantry", allowance=4)
+    >>> field.unit, field.allowance, field.cost_at("71I4"), field.path_to("71I6")
+    ('infantry', 4, 0.0, ['71I4', '71I5', '71I6'])
     """
 
     board: object
@@ -117,9 +105,9 @@ class MovementField:
         return [2 * loc, 2 * loc + 1]
 
     def target_state(self, target) -> int:
-        """The state a query about ``target`` means: of one Location when ``target`` names a level
-        (``"71P5h1"``, ``"Bridge/2I9"``), else the cheapest of the hex's Locations (ground, or the
-        deck of a bridge hex; never a Bypass position)."""
+        """The state a query about ``target`` means: of one Location when ``target`` names a level (``"71P5h1"``,
+        ``"Bridge/2I9"``), else the cheapest of the hex's Locations (ground, or the deck of a bridge hex; never a
+        Bypass position)."""
         if self.board.names_a_location(target):
             return min(self.location_states(target), key=lambda s: self.state_cost[s])
         try:
@@ -131,9 +119,8 @@ class MovementField:
         return min(self.hex_location_states(h), key=lambda s: self.state_cost[s])
 
     def cost_at(self, target) -> float:
-        """Least cost to a hex's Locations (ground level, or a bridge hex's deck) or to one Location
-        (``"71P5h1"``: level 1 of 71P5); ``inf`` where unreachable.  The cost of the path
-        :meth:`path_to` gives.
+        """Least cost to a hex's Locations (ground level, or a bridge hex's deck) or to one Location (``"71P5h1"``:
+        level 1 of 71P5); ``inf`` where unreachable.  The cost of the path :meth:`path_to` gives.
 
         Examples
         --------
@@ -148,10 +135,9 @@ class MovementField:
         return float(self.state_cost[self.target_state(target)])
 
     def path_array(self, target) -> np.ndarray | None:
-        """The path :meth:`path_to` gives, as an ``int32`` array, one row per step:
-        ``(hex index, Location level, Bypass direction)``; the direction is -1 for a Location and
-        the hexside along which the unit bypasses (level 0) for a Bypass position.  ``None`` where
-        the target is unreachable."""
+        """The path :meth:`path_to` gives, as an ``int32`` array, one row per step: ``(hex index, Location level,
+        Bypass direction)``; the direction is -1 for a Location and the hexside along which the unit bypasses (level
+        0) for a Bypass position.  ``None`` where the target is unreachable."""
         states = self.path_states(target)
         if states is None:
             return None
@@ -184,16 +170,14 @@ class MovementField:
         return path[::-1]
 
     def path_to(self, target) -> list[str] | None:
-        """The cheapest path to a hex or one Location (``"71P5h1"``) as Location and Bypass names;
-        ``None`` where the target is unreachable.
+        """The cheapest path to a hex or one Location (``"71P5h1"``) as Location and Bypass names; ``None`` where
+        the target is unreachable.
 
-        The path ends at the target's Location: for a hex, its ground
-        Location (or, in a bridge hex, whichever of the deck and the ground
-        beneath is cheaper), never a Bypass position; Bypass positions are
-        written ``hex-hex`` (A2.2: the first hex is the one the unit is in,
-        along its hexside with the second) and appear only within a path.
-        Where several paths cost the same, one of them is given; which one
-        is not part of the contract (it may change between versions).
+        The path ends at the target's Location: for a hex, its ground Location (or, in a bridge hex, whichever of
+        the deck and the ground beneath is cheaper), never a Bypass position; Bypass positions are written
+        ``hex-hex`` (A2.2: the first hex is the one the unit is in, along its hexside with the second) and appear
+        only within a path.  Where several paths cost the same, one of them is given; which one is not part of the
+        contract (it may change between versions).
 
         Examples
         --------
@@ -214,9 +198,9 @@ class MovementField:
 
     @property
     def location_cost(self) -> np.ndarray:
-        """Per hex, the least cost to be *in* it (its ground Location or, in a bridge hex, its deck):
-        what :meth:`cost_at` gives for a hex, float64, ``inf`` where unreachable; :attr:`cost` is
-        less where bypassing the hex (:attr:`bypass_cost`) is cheaper than entering it.
+        """Per hex, the least cost to be *in* it (its ground Location or, in a bridge hex, its deck): what
+        :meth:`cost_at` gives for a hex, float64, ``inf`` where unreachable; :attr:`cost` is less where bypassing
+        the hex (:attr:`bypass_cost`) is cheaper than entering it.
 
         Examples
         --------
@@ -253,8 +237,8 @@ class MovementField:
         """Boolean array of the hexes the field reaches (within its :attr:`allowance`), as
         :attr:`ConcealedMovement.reachable <kernel.ConcealedMovement>` gives them.
 
-        Calling it, ``field.reachable(allowance)`` (its form in 0.2), still gives
-        ``field.cost <= allowance``, with a ``DeprecationWarning``.
+        Calling it, ``field.reachable(allowance)`` (its form in 0.2), still gives ``field.cost <= allowance``, with
+        a ``DeprecationWarning``.
 
         Examples
         --------
@@ -312,31 +296,42 @@ def movement_field(board, sources, *, levels=0, unit: str | None = None, allowan
     ----------
     board : Board
     sources : hex, Location or sequence of them, or None
-        Where the unit starts (names, indices): at ground level, moving, at
-        cost 0 (an all-MF move is allowed as its first move); a Location
-        such as ``"2I9h1"`` (a bridge deck, an upper building level) starts
-        there.  None: only from ``entry_hexes``.
+        Where the unit starts (names, indices): at ground level, moving, at cost 0 (an all-MF move is allowed as its
+        first move); a Location such as ``"2I9h1"`` (a bridge deck, an upper building level) starts there.  None:
+        only from ``entry_hexes``.
     levels : int or sequence of int
         Location levels of the sources (where the names do not give them).
     unit : str, optional
         Unit class (default: the ruleset's first, e.g. ``"infantry"``).
     allowance : float, optional
-        Movement allowance, a multiple of 1/2 up to :data:`MAX_ALLOWANCE`:
-        states costlier than it are not expanded, and all-MF moves cost it.
-        None (the default in every movement function): no limit, and all-MF
-        moves cost the class's ``default_allowance``.
+        Movement allowance, a multiple of 1/2 up to :data:`MAX_ALLOWANCE`: states costlier than it are not expanded,
+        and all-MF moves cost it.  None (the default in every movement function): no limit, and all-MF moves cost
+        the class's ``default_allowance``.
     counters : Counters or GameState, optional
-        The counters on the map, as LOS takes them: SMOKE adds to the COT
-        (B.2; per-hex data for the search, nothing is rebuilt), units block
-        where the ruleset says occupied hexes cannot be entered (CCN).
+        The counters on the map, as LOS takes them: SMOKE adds to the COT (B.2; per-hex data for the search, nothing
+        is rebuilt), units block where the ruleset says occupied hexes cannot be entered (CCN).
     entry_hexes : hex or sequence, optional
-        Hexes entered from off the map (A2.5): each starts at its own entry
-        cost.  ``board_edge_hexes(board, side)`` lists a side's hexes.
+        Hexes entered from off the map (A2.5): each starts at its own entry cost.  ``board_edge_hexes(board, side)``
+        lists a side's hexes.
 
     Raises
     ------
     ValueError
         No start and no entry hex, unknown unit class, negative allowance.
+
+    See Also
+    --------
+    kernel.MovementField : the result: costs and paths.
+    kernel.reachable : the hexes within an allowance alone.
+    kernel.movement_matrix : costs from many sources in one parallel call.
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("default")
+    >>> field = kernel.movement_field(board, "71I4", unit="infantry")
+    >>> float(field.cost[board.index("71I4")]), field.path_to("71I6")[0], field.path_to("71I6")[-1], field.allowance
+    (0.0, '71I4', '71I6', None)
     """
     return penalised_field(board, sources, levels=levels, unit=unit, allowance=allowance, counters=counters,
                            entry_hexes=entry_hexes)
@@ -345,11 +340,10 @@ def movement_field(board, sources, *, levels=0, unit: str | None = None, allowan
 @holding_state
 def penalised_field(board, sources, *, levels=0, unit: str | None = None, allowance: float | None = None,
                     counters=None, entry_hexes=None, hex_penalty=None) -> MovementField:
-    """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per
-    hex, checked by the caller; -1: the hex may not be entered).  With a positive penalty the
-    costs include the penalties, and a path spends at most ``allowance`` MF as in
-    :func:`movement_field` (the cheapest such path: :mod:`kernel.movement._within_allowance`);
-    with penalties of 0 and -1 only, they are MF and bounded as usual."""
+    """:func:`movement_field` where entering a hex also costs ``hex_penalty[h]`` half MF (int64 per hex, checked by
+    the caller; -1: the hex may not be entered).  With a positive penalty the costs include the penalties, and a
+    path spends at most ``allowance`` MF as in :func:`movement_field` (the cheapest such path:
+    :mod:`kernel.movement._within_allowance`); with penalties of 0 and -1 only, they are MF and bounded as usual."""
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
     starts, start_levels = start_locations(board, sources, levels)
@@ -399,10 +393,11 @@ def reachable(board, sources, *, levels=0, unit: str | None = None, allowance: f
               counters=None, entry_hexes=None) -> np.ndarray:
     """Boolean array: hexes a unit can reach from ``sources`` within ``allowance`` (None: at any cost).
 
-    Honours stop-on-entry, all-MF moves (only as the first move, costing the
-    whole allowance) and every rule of :func:`movement_field`, which takes
-    the same arguments.
+    Honours stop-on-entry, all-MF moves (only as the first move, costing the whole allowance) and every rule of
+    :func:`movement_field`, which takes the same arguments.
 
+    Examples
+    --------
     >>> import kernel
     >>> board = kernel.load("default")
     >>> mask = reachable(board, "71I4", unit="infantry", allowance=4)
@@ -419,15 +414,24 @@ def movement_matrix(board, sources=None, *, unit: str | None = None, allowance: 
                     counters=None) -> np.ndarray:
     """Movement cost from every source hex (default: all) to every hex, in parallel.
 
-    ``sources`` are hexes (names or indices; each starts at its ground
-    level); ``unit``, ``allowance`` and ``counters`` as for
-    :func:`movement_field`.
+    ``sources`` are hexes (names or indices; each starts at its ground level); ``unit``, ``allowance`` and
+    ``counters`` as for :func:`movement_field`.
 
     Returns
     -------
     numpy.ndarray of uint16, shape (len(sources), N)
-        Costs in half-MF steps (``cost * 2``); :data:`UNREACHABLE` (65535)
-        where a hex cannot be reached (or lies beyond ``allowance``).
+        Costs in half-MF steps (``cost * 2``); :data:`UNREACHABLE` (65535) where a hex cannot be reached (or lies
+        beyond ``allowance``).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("71")
+    >>> costs = kernel.movement_matrix(board, ["71I4", "71Q5"], unit="infantry", allowance=4)
+    >>> costs.shape, int(costs[0, board.index("71I6")])  # half MF: 2 MF
+    ((2, 346), 4)
+    >>> bool(((costs[1] != kernel.UNREACHABLE) == kernel.reachable(board, "71Q5", unit="infantry", allowance=4)).all())
+    True
     """
     unit = unit if unit is not None else board.ruleset.unit_classes[0]
     check_allowance(allowance)
@@ -458,12 +462,19 @@ def movement_graph(board, sources, *, levels=0, unit: str | None = None, allowan
                    counters=None):
     """The expanded state graph the kernel walks, as a ``scipy.sparse.csr_matrix`` in MF.
 
-    For peers such as scipy: all-MF moves are kept only out of the start
-    states (they are legal only as the first move), so a plain shortest-path
-    search from a start state gives the kernel's costs.  Returns
-    ``(csr, start_states)``.  scipy is imported lazily: it needs the ``graph``
-    extra (``pip install 'hexkernel[graph]'``); without it an ``ImportError``
-    names the extra.
+    For peers such as scipy: all-MF moves are kept only out of the start states (they are legal only as the first
+    move), so a plain shortest-path search from a start state gives the kernel's costs.  Returns
+    ``(csr, start_states)``.  scipy is imported lazily: it needs the ``graph`` extra (``pip install
+    'hexkernel[graph]'``); without it an ``ImportError`` names the extra.
+
+    Examples
+    --------
+    >>> import kernel, numpy as np, scipy.sparse.csgraph as csgraph
+    >>> board = kernel.load("71")
+    >>> graph, starts = kernel.movement_graph(board, "71I4", unit="infantry")
+    >>> costs = csgraph.dijkstra(graph, indices=starts[0])
+    >>> bool(np.allclose(costs, kernel.movement_field(board, "71I4", unit="infantry").state_cost))
+    True
     """
     from kernel._extras import require
 

@@ -62,16 +62,16 @@ def board_edge_hexes(board, side: str) -> np.ndarray:
 
     A hex is on an edge when a hexside facing that way leads off the map.
 
+    See Also
+    --------
+    kernel.movement_field : ``sources`` may be such an edge, for units entering the map.
+
     Examples
     --------
     >>> import kernel
     >>> board = kernel.load("default")
     >>> [board.name(h) for h in kernel.board_edge_hexes(board, "W")[:3]]
     ['71A1', '71A2', '71A3']
-
-    See Also
-    --------
-    kernel.movement_field : ``sources`` may be such an edge, for units entering the map.
     """
     directions = {"N": (0,), "S": (3,), "W": (4, 5), "E": (1, 2)}
     if side not in directions:

@@ -39,17 +39,17 @@ class MovementTables:
     adds to a COT (half MF) and ``state_hex`` the hex of each state, from
     which the kernels' per-state SMOKE costs are made.
 
+    See Also
+    --------
+    kernel.movement_tables : builds them.
+    kernel.movement_field : the Dijkstra over them.
+
     Examples
     --------
     >>> import kernel
     >>> tables = kernel.movement_tables(kernel.load("default"), unit="infantry")
     >>> tables.n_states > tables.n_locations > 0
     True
-
-    See Also
-    --------
-    kernel.movement_tables : builds them.
-    kernel.movement_field : the Dijkstra over them.
     """
 
     unit: str
@@ -143,6 +143,11 @@ def movement_tables(board, *, unit: str | None = None, allowance=None, counters=
     ValueError
         Unknown unit class, bad allowance or counters.
 
+    See Also
+    --------
+    kernel.movement_field : uses these tables (built once per board, unit class and counters).
+    kernel.movement_graph : the same edges as a scipy sparse matrix.
+
     Examples
     --------
     >>> import kernel
@@ -150,11 +155,6 @@ def movement_tables(board, *, unit: str | None = None, allowance=None, counters=
     >>> tables = kernel.movement_tables(board, unit="infantry")
     >>> type(tables).__name__
     'MovementTables'
-
-    See Also
-    --------
-    kernel.movement_field : uses these tables (built once per board, unit class and counters).
-    kernel.movement_graph : the same edges as a scipy sparse matrix.
     """
     from kernel.movement.counters import counter_masks
 

@@ -220,6 +220,12 @@ def board_picture(board, *, title: str | None = None, hexes=None, art: bool | No
     -------
     matplotlib.figure.Figure
 
+    See Also
+    --------
+    kernel.fire_picture, kernel.movement_picture, kernel.los_picture, kernel.values_picture : the same map
+        with a result drawn over it.
+    kernel.save_picture : writes it as PNG or SVG.
+
     Examples
     --------
     >>> import kernel, matplotlib
@@ -227,12 +233,6 @@ def board_picture(board, *, title: str | None = None, hexes=None, art: bool | No
     >>> figure = kernel.board_picture(kernel.load("71"), title="board 71")
     >>> type(figure).__name__
     'Figure'
-
-    See Also
-    --------
-    kernel.fire_picture, kernel.movement_picture, kernel.los_picture, kernel.values_picture : the same map
-        with a result drawn over it.
-    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from kernel.render.art_layer import backdrop_text, draw_art, uses_art

@@ -424,6 +424,11 @@ def model_text(model: str | None, counters=None, backdrop: str | None = None) ->
 def save(figure, path, *, format: str | None = None) -> Path:
     """Write a picture as PNG or SVG (by ``format`` or the file's suffix; default PNG).
 
+    See Also
+    --------
+    kernel.board_picture, kernel.fire_picture, kernel.movement_picture, kernel.los_picture,
+    kernel.values_picture : the pictures it writes.
+
     Examples
     --------
     >>> import kernel, matplotlib, pathlib, tempfile
@@ -431,11 +436,6 @@ def save(figure, path, *, format: str | None = None) -> Path:
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "board.svg"
     >>> kernel.save_picture(kernel.board_picture(kernel.load("71")), path).suffix
     '.svg'
-
-    See Also
-    --------
-    kernel.board_picture, kernel.fire_picture, kernel.movement_picture, kernel.los_picture,
-    kernel.values_picture : the pictures it writes.
     """
     require("plot", "pictures")
     path = Path(path)

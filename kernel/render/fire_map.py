@@ -16,7 +16,7 @@ from kernel.render.common import (BLOCKED_COLOUR, CLEAR_COLOUR, DEFAULT_DPI, HIN
                                   VALUE_DROP, Frame, Page, full_box, map_subtitle, model_text, zoom_box)
 
 
-def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: str = "hex",
+def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: str | None = None,
                  art: bool | None = None, title: str | None = None, dpi: int = DEFAULT_DPI):
     """A field of fire: visible, hindered (with the DRM written in the hex) and blocked hexes.
 
@@ -31,9 +31,9 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
         The counters the field was computed with: drawn, with legend entries.
     view : sequence of hexes, optional
         Crop the picture to these hexes (names or indices); default the whole map.
-    model : str
+    model : str, optional
         The LOS model the field was computed with (``"hex"``, ``"depiction"``, ``"vasl"``): named in the
-        title and subtitle.
+        title and subtitle; default the one ``fire`` names (:attr:`kernel.FieldOfFire.model`).
     art : bool, optional
         Draw the board's art under the field (:mod:`kernel.render.art_layer`) or, with False, the hex
         model's colours; default the art on maps with art of their own and for the depiction models.
@@ -44,6 +44,11 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     and the target's cover (where not 0) in a circle at its lower right, both
     under the hex name.  The tint is light enough to keep the terrain readable.
 
+    See Also
+    --------
+    kernel.field_of_fire : computes ``fire``.
+    kernel.save_picture : writes it as PNG or SVG.
+
     Examples
     --------
     >>> import kernel, matplotlib
@@ -52,11 +57,6 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     >>> figure = kernel.fire_picture(board, kernel.field_of_fire(board, "71I4"))
     >>> len(figure.axes) >= 1
     True
-
-    See Also
-    --------
-    kernel.field_of_fire : computes ``fire``.
-    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from matplotlib.collections import PolyCollection
@@ -83,6 +83,8 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     from kernel.render.art_layer import backdrop_text, uses_art
     from kernel.render.board_map import draw_backdrop
 
+    if model is None:
+        model = fire.model
     drawn_art = uses_art(board, art, model=model)
     box, size = (full_box(frame), None) if view is None else zoom_box(frame, board.indices(list(view)), margin_hexes=0.5)
     page = Page(frame, box, title or f"Field of fire from {', '.join(names)} ({model} model)",

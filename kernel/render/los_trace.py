@@ -117,6 +117,11 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
         Draw the board's art under the line (:mod:`kernel.render.art_layer`) or, with False, the hex
         model's colours; default the art on maps with art of their own and for depiction-model LOS.
 
+    See Also
+    --------
+    kernel.los : computes ``result``; :meth:`kernel.LOSResult.explain` is the same explanation as text.
+    kernel.save_picture : writes it as PNG or SVG.
+
     Examples
     --------
     >>> import kernel, matplotlib
@@ -125,11 +130,6 @@ def los_picture(board, result, *, zoom: bool = True, explain: bool = True, all_s
     >>> figure = kernel.los_picture(board, kernel.los(board, "71I4", "72M6"))
     >>> len(figure.axes) >= 1
     True
-
-    See Also
-    --------
-    kernel.los : computes ``result``; :meth:`kernel.LOSResult.explain` is the same explanation as text.
-    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from matplotlib.collections import PolyCollection

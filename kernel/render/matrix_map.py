@@ -103,6 +103,11 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
         The board's art under the colours (default where the map has art of its own) or, with False,
         the hex model's colours.
 
+    See Also
+    --------
+    kernel.coverage : counts of hexes seen per Location, to draw with this.
+    kernel.save_picture : writes it as PNG or SVG.
+
     Examples
     --------
     >>> import kernel, matplotlib, numpy as np
@@ -112,11 +117,6 @@ def values_picture(board, values, *, title: str, label: str, cmap: str = "YlGnBu
     >>> figure = kernel.values_picture(board, seen, title="hexes seen", label="hexes")
     >>> type(figure).__name__
     'Figure'
-
-    See Also
-    --------
-    kernel.coverage : counts of hexes seen per Location, to draw with this.
-    kernel.save_picture : writes it as PNG or SVG.
     """
     require("plot", "pictures")
     from matplotlib import colormaps

@@ -114,6 +114,24 @@ def movement_picture(board, field, *, allowance: float | None = None, to=None, f
     art : bool, optional
         Draw the board's art under the field (:mod:`kernel.render.art_layer`) or, with False, the hex
         model's colours; default the art where a board of the map has art of its own (VASL boards).
+
+    See Also
+    --------
+    kernel.movement_field : computes ``field``.
+    kernel.save_picture : writes it as PNG or SVG.
+    kernel.map_page : every hex's field in one interactive page.
+
+    Examples
+    --------
+    >>> import kernel, matplotlib
+    >>> matplotlib.use("Agg")
+    >>> board = kernel.load("71")
+    >>> field = kernel.movement_field(board, "71I4", unit="infantry", allowance=4)
+    >>> figure = kernel.movement_picture(board, field, allowance=4, to="71I6")
+    >>> figure.texts[0].get_text()
+    'Movement of infantry from 71I4'
+    >>> f"{int((field.cost <= 4).sum())} hexes within 4 MF" in figure.texts[1].get_text()
+    True
     """
     require("plot", "pictures")
     from matplotlib import colormaps

@@ -62,6 +62,12 @@ def map_page_html(board, *, counters=None, unit: str | None = None,
     -------
     str
 
+    See Also
+    --------
+    kernel.map_page : writes the page to a file.
+    kernel.board_picture : a still picture of the map.
+    kernel.read_saved_game : a save's ``pieces`` to list.
+
     Examples
     --------
     >>> import kernel
@@ -90,6 +96,11 @@ def map_page(board, path, **options) -> int:
     The keyword options are those of :func:`map_page_html`.  The file is
     written whole (to a temporary name beside it, then renamed), so a failed
     run leaves no partial page behind.
+
+    See Also
+    --------
+    kernel.map_page_html : the page as a string.
+    kernel.save_picture : a still picture to a file.
 
     Examples
     --------

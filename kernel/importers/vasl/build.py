@@ -74,6 +74,11 @@ def read_vasl_board(path: str | Path, shared_metadata: str | Path | None = None,
         names one (the hex keeps the building its pixels show), naming its
         code or name and the hexes.
 
+    See Also
+    --------
+    kernel.load_vasl_board : the same, compiled into a :class:`~kernel.Board`.
+    kernel.write_board_file : writes the spec as a ``.board`` file.
+
     Examples
     --------
     >>> import kernel
@@ -82,11 +87,6 @@ def read_vasl_board(path: str | Path, shared_metadata: str | Path | None = None,
     ... except FileNotFoundError as error:
     ...     print(error)
     VASL board 'no-such-folder' does not exist: expected a board folder or archive
-
-    See Also
-    --------
-    kernel.load_vasl_board : the same, compiled into a :class:`~kernel.Board`.
-    kernel.write_board_file : writes the spec as a ``.board`` file.
     """
     files = read_board_files(path, shared_metadata)
     return board_spec_from_files(files, board_id=board_id)
@@ -312,6 +312,11 @@ def load_vasl_board(path: str | Path, shared_metadata: str | Path | None = None,
     ``board_id`` as in :func:`read_vasl_board`; ``switches`` set ruleset
     switches (``orchards_in_season=False``).
 
+    See Also
+    --------
+    kernel.read_vasl_board : the board's spec, not compiled.
+    kernel.load : takes a VASL board folder too, or a scenario naming VASL boards.
+
     Examples
     --------
     A VASL board folder or archive (``bdNN``, from the user's VASL installation):
@@ -328,11 +333,6 @@ def load_vasl_board(path: str | Path, shared_metadata: str | Path | None = None,
     ... except FileNotFoundError as error:
     ...     print(error)
     VASL board 'no-such-folder' does not exist: expected a board folder or archive
-
-    See Also
-    --------
-    kernel.read_vasl_board : the board's spec, not compiled.
-    kernel.load : takes a VASL board folder too, or a scenario naming VASL boards.
     """
     spec = read_vasl_board(path, shared_metadata, board_id=board_id)
     return compile_spec(spec, **switches)

@@ -39,14 +39,14 @@ _TC_BLOCKDATALONG = 0x7A
 class VaslImportWarning(UserWarning):
     """A VASL terrain could not be mapped exactly onto the ``asl`` ruleset.
 
+    See Also
+    --------
+    kernel.load_vasl_board, kernel.read_vasl_board : warn with it, naming the hexes.
+
     Examples
     --------
     >>> import kernel; issubclass(kernel.VaslImportWarning, UserWarning)   # silenced as any warning
     True
-
-    See Also
-    --------
-    kernel.load_vasl_board, kernel.read_vasl_board : warn with it, naming the hexes.
     """
 
 

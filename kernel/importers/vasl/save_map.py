@@ -35,7 +35,22 @@ SPARE_NUMBERS = range(901, 1000)
 
 
 class VaslSaveWarning(VaslImportWarning):
-    """Part of a VASL saved game that hexkernel cannot apply (an overlay, an SSR change, a crop, ...)."""
+    """Part of a VASL saved game that hexkernel cannot apply (an overlay, an SSR change, a crop, ...).
+
+    See Also
+    --------
+    kernel.read_saved_game : warns with it (``strict=True`` refuses the save instead).
+    kernel.SavedGame : its ``refused`` lists what was not applied.
+    kernel.VaslImportWarning : its base, a VASL board's part not imported.
+
+    Examples
+    --------
+    Triggering it needs VASL board data; it is a :class:`~kernel.VaslImportWarning`, so one filter covers both:
+
+    >>> import kernel
+    >>> issubclass(kernel.VaslSaveWarning, kernel.VaslImportWarning), issubclass(kernel.VaslSaveWarning, UserWarning)
+    (True, True)
+    """
 
 
 @dataclass

@@ -38,7 +38,28 @@ COMMAND_SEPARATOR = "\x1b"
 
 
 class SavedGameError(ValueError):
-    """A VASL saved game that cannot be read: one line naming the file, the part of it and what was expected."""
+    """A VASL saved game that cannot be read: one line naming the file, the part of it and what was expected.
+
+    See Also
+    --------
+    kernel.read_saved_game : raises it.
+    kernel.VaslSaveWarning : a part of a readable save that is not applied.
+    kernel.load : reads a ``.vsav`` too, and raises it the same way.
+
+    Examples
+    --------
+    >>> import kernel, pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "notes.vsav"
+    ...     _ = path.write_text("not a saved game")
+    ...     try:
+    ...         kernel.read_saved_game(path)
+    ...     except kernel.SavedGameError as error:
+    ...         print(isinstance(error, ValueError), "notes.vsav: not a zip archive" in str(error))
+    ...         print(str(error).split(": expected ")[1])
+    True True
+    a VASL saved game (a zip archive holding savedGame)
+    """
 
 
 def split_sequence(text: str, delimiter: str, limit: int | None = None, where: str = "",

@@ -86,7 +86,24 @@ class SavedPiece:
 
 @dataclass
 class SavedGame:
-    """What :func:`read_saved_game` read: the map, the state of its pieces, and every piece."""
+    """What :func:`read_saved_game` read: the map, the state of its pieces, and every piece.
+
+    See Also
+    --------
+    kernel.read_saved_game : the function that returns one.
+    kernel.SavedGameState : its ``state``, with the roster of units.
+    kernel.map_page : a page of the map with its ``pieces``.
+
+    Examples
+    --------
+    Reading one needs VASL boards; its fields are the map and what lies on it:
+
+    >>> import dataclasses, kernel
+    >>> [field.name for field in dataclasses.fields(kernel.SavedGame)]
+    ['source', 'board', 'state', 'pieces', 'layout']
+    >>> [name for name in ("units", "counters", "off_board", "refused") if hasattr(kernel.SavedGame, name)]
+    ['units', 'counters', 'off_board', 'refused']
+    """
 
     source: str
     board: object
@@ -146,6 +163,27 @@ def read_saved_game(path, boards=None, *, strict: bool = False, **switches: bool
     -----
     VaslSaveWarning
         Each part of the save that the map does not apply.
+
+    See Also
+    --------
+    kernel.SavedGame : the result's attributes.
+    kernel.load : the map of a save alone.
+    kernel.SavedGameError : what a file that is not a save raises.
+
+    Examples
+    --------
+    A zip archive that is not a save is refused, the message naming what it lacks:
+
+    >>> import kernel, pathlib, tempfile, zipfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "other.vsav"
+    ...     with zipfile.ZipFile(path, "w") as archive:
+    ...         archive.writestr("notes.txt", "no game here")
+    ...     try:
+    ...         kernel.read_saved_game(path)
+    ...     except kernel.SavedGameError as error:
+    ...         print(str(error).split(": ", 1)[1])
+    a zip archive without a savedGame member ('notes.txt'): expected a VASL saved game (.vsav)
     """
     path = Path(path)
     where = f"{path}!savedGame"
