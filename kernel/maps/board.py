@@ -24,8 +24,7 @@ from kernel.grid.lattice import CENTRE_STEP
 from kernel.maps.composition import Composition, compose
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset
 
-#: Per map, the other names of its merged edge half hexes (:meth:`Board.index` accepts them).
-_SEAM_NAMES = BoardCache("seam names")
+_SEAM_NAMES = BoardCache("seam names")   # per map, the other names of its merged half hexes (Board.index)
 
 
 class Board:
@@ -243,10 +242,9 @@ class Board:
         if found is None:   # the other half of a merged edge half hex: another name of the merged hex
             from kernel.grid.references import merged_half_hex_names
 
-            merged = _SEAM_NAMES.get(self, "other names", lambda: merged_half_hex_names(self)).get(canonical)
-            if merged is None:
+            found = _SEAM_NAMES.get(self, "other names", lambda: merged_half_hex_names(self)).get(canonical)
+            if found is None:
                 raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})")
-            found = merged
         if ref.overlay and self.overlay[found] is None:
             raise KeyError(f"hex {name!r}: {canonical} is not covered by an overlay: expected {canonical!r}")
         return found
