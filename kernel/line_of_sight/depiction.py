@@ -300,21 +300,8 @@ def kernel_tables(board, counters, per_range: bool = False):
         info[:, rules.H_VEHICLE] = vehicles
         has_counters = bool((smoke > 0).any() or vehicles.any())
     tables = depiction_tables(board, per_range)
-
-    def sight_rows(vehicle_hexes):   # VASL: whether each hex's ground Location sees each vehicle's hex
-        from kernel.line_of_sight._depiction import walk as D
-
-        without = V.vehicle_columns(np.where(np.arange(rules.H_COLUMNS) == rules.H_VEHICLE, 0, info), False, None)
-        bare = tables + (without, bool((info[:, rules.H_SMOKE] > 0).any()))
-        every = np.arange(len(board), dtype=HEX_INDEX)
-        rows = np.empty((1, len(board)), np.int8)
-        out = np.empty((len(vehicle_hexes), len(board)), np.bool_)
-        for k, v in enumerate(vehicle_hexes):
-            D.depiction_rows_kernel(every, location_levels2(board, every, 0), int(v), False, bare, rows)
-            out[k] = rows[0] != rules.BLOCKED
-        return out
-
-    return tables + (V.vehicle_columns(info, per_range and has_counters, sight_rows), has_counters)
+    sight = V.vehicle_sight(tables, info, board.ground_level)   # VASL: which hexes see each vehicle's hex
+    return tables + (V.vehicle_columns(info, per_range and has_counters, sight), has_counters)
 
 
 @holding_state

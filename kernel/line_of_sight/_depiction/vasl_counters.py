@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._dtypes import HEX_INDEX
 from kernel.line_of_sight._depiction.steps import COUNTERS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX
 from kernel.line_of_sight._depiction.steps import LOG_LAST_PIXEL, LOG_REASON, SIGHT, VEHICLE_SLOT
 from kernel.line_of_sight._hex.rules import BLOCK, BLOCKED, H_COLUMNS, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
@@ -32,6 +33,28 @@ from kernel.line_of_sight._hex.rules import R_HINDRANCE, R_NONE
 
 #: What VASL's engine adds to the DRM of SMOKE in the viewer's own hex when the viewer is within it.
 VIEWER_SMOKE_EXTRA = 1
+
+
+def vehicle_sight(tables, info, ground_level):
+    """``sight_rows`` of :func:`vehicle_columns` for a walk's ``tables`` (without the counters part) and counters
+    table ``info``: per vehicle hex, whether each hex's ground Location sees it (the ``vasl`` walk, the same
+    SMOKE, no vehicles)."""
+    def sight_rows(vehicle_hexes):
+        from kernel.line_of_sight._depiction import walk as D
+
+        without = info.copy()
+        without[:, H_VEHICLE] = 0
+        bare = tables + (vehicle_columns(without, False, None), bool((info[:, H_SMOKE] > 0).any()))
+        n = info.shape[0]
+        every = np.arange(n, dtype=HEX_INDEX)
+        levels2 = 2 * np.asarray(ground_level, np.int64)
+        rows = np.empty((1, n), np.int8)
+        out = np.empty((len(vehicle_hexes), n), np.bool_)
+        for k, v in enumerate(vehicle_hexes):
+            D.depiction_rows_kernel(every, levels2, int(v), False, bare, rows)
+            out[k] = rows[0] != BLOCKED
+        return out
+    return sight_rows
 
 
 def vehicle_columns(info, per_range: bool, sight_rows) -> np.ndarray:
