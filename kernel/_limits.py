@@ -96,6 +96,8 @@ MAX_COUNTERS = MAX_MAP_HEXES
 MAX_SMOKE_DRM = 100
 MAX_SMOKE_HEIGHT = 100
 DEFAULT_SMOKE_HEIGHT = 2
+#: Vehicles and wrecks in one hex (each adds its +1 hindrance: a count per hex, kept in int16 tables).
+MAX_VEHICLES_PER_HEX = 100
 
 
 def check_range(value: int, low: int, high: int, what: str, where: str) -> int:

@@ -15,17 +15,37 @@ def board():
 
 
 @pytest.mark.parametrize("values, message", [
-    (lambda n: np.array([None] * n), r"counters.vehicles has dtype object: expected bool \(or integers 0 and 1\)"),
-    (lambda n: np.array(["yes"] * n), r"counters.vehicles has dtype <U3: expected bool"),
-    (lambda n: np.full(n, 0.5), r"counters.vehicles has dtype float64: expected bool"),
-    (lambda n: np.full(n, 2), r"counters.vehicles is 2 in 71A1: expected bool \(or 0 and 1\)"),
-    (lambda n: np.full(n, -1), r"counters.vehicles is -1 in 71A1: expected bool"),
+    (lambda n: np.array([None] * n), r"counters.units has dtype object: expected bool \(or integers 0 and 1\)"),
+    (lambda n: np.array(["yes"] * n), r"counters.units has dtype <U3: expected bool"),
+    (lambda n: np.full(n, 0.5), r"counters.units has dtype float64: expected bool"),
+    (lambda n: np.full(n, 2), r"counters.units is 2 in 71A1: expected bool \(or 0 and 1\)"),
+    (lambda n: np.full(n, -1), r"counters.units is -1 in 71A1: expected bool"),
 ], ids=["none", "strings", "floats", "two", "minus-one"])
-def test_vehicle_and_unit_masks_must_be_bool(board, values, message):
+def test_unit_masks_must_be_bool(board, values, message):
+    with pytest.raises(ValueError, match=message):
+        kernel.GameState(board, kernel.Counters(units=values(len(board))))
+
+
+@pytest.mark.parametrize("values, message", [
+    (lambda n: np.array([None] * n), r"counters.vehicles has dtype object: expected integers"),
+    (lambda n: np.array(["yes"] * n), r"counters.vehicles has dtype <U3: expected integers"),
+    (lambda n: np.full(n, 0.5), r"counters.vehicles has dtype float64: expected integers"),
+    (lambda n: np.full(n, -1), r"counters.vehicles is -1 in 71A1: expected 0..100"),
+    (lambda n: np.full(n, 101), r"counters.vehicles is 101 in 71A1: expected 0..100"),
+], ids=["none", "strings", "floats", "minus-one", "too-many"])
+def test_vehicle_counts_must_be_counts(board, values, message):
     with pytest.raises(ValueError, match=message):
         kernel.los_matrix(board, counters=kernel.Counters(vehicles=values(len(board))))
-    with pytest.raises(ValueError, match=message.replace("vehicles", "units")):
-        kernel.GameState(board, kernel.Counters(units=values(len(board))))
+    with pytest.raises(ValueError, match=message):
+        kernel.GameState(board, kernel.Counters(vehicles=values(len(board))))
+
+
+def test_a_hex_named_too_often_is_refused(board):
+    with pytest.raises(ValueError, match=r"vehicles: 71J9 is named 101 times: expected at most 100 vehicles in a hex"):
+        kernel.Counters.on(board, vehicles=["71J9"] * 101)
+    state = kernel.GameState(board, kernel.Counters.on(board, vehicles=["71J9"] * 100))
+    with pytest.raises(ValueError, match=r"71J9 holds 100 vehicles: expected at most 100"):
+        state.place_vehicle("71J9")
 
 
 def test_zero_one_integers_are_bools(board):

@@ -115,9 +115,11 @@ def test_a_rotated_vasl_board_is_placed_upside_down_beside_a_bundled_one(tmp_pat
     local = board.placements[0].board.art
     assert art.drawn and art.terrain.shape == map_size(board)
     w, h = local.terrain.shape
-    # local pixel (x, y) of the rotated board lies at (1800 - x, 645 - y)
-    x, y = np.meshgrid(np.arange(5, w - 5, 37), np.arange(5, h - 5, 23), indexing="ij")
-    assert (art.elevation[1800 - x, 645 - y] == local.elevation[x, y]).all()
+    # local pixel (x, y) of the rotated 1800 x 645 board lies at (1799 - x, 644 - y): its square turned, as VASL
+    # flips a rotated board's pixels
+    assert (w, h) == (1800, 645)
+    x, y = np.meshgrid(np.arange(0, w, 37), np.arange(0, h, 23), indexing="ij")
+    assert (art.elevation[1799 - x, 644 - y] == local.elevation[x, y]).all()
     # board 71 (no art of its own) is rasterised from its hexes right of the seam
     i = board.index("71I4")
     assert art.elevation[int(board.x[i] * UNIT_X), int(board.y[i] * UNIT_Y)] == board.ground_level[i]

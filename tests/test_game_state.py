@@ -50,8 +50,9 @@ def test_changes_show_in_the_arrays_and_the_log(board):
     state.place_smoke("71J5", 3, height=1)
     state.place_vehicle("71K5")
     state.place_vehicle("71K5")  # two in one hex: one removal leaves one
+    assert int(state.vehicle_counts[k5]) == 2 and state.version == 3  # each vehicle counts: every one logged
     state.remove_vehicle("71K5")
-    assert state.vehicles[k5] and state.version == 2  # the second vehicle changed nothing the kernels see
+    assert state.vehicles[k5] and int(state.vehicle_counts[k5]) == 1 and state.version == 4
     state.move_vehicle("71K5", "71K6")
     assert not state.vehicles[k5] and state.vehicles[k6]
     assert int(state.smoke[j5]) == 3 and int(state.smoke_height[j5]) == 1

@@ -32,7 +32,9 @@ section 6):
 
 Only ASL boards.  SMOKE and vehicles (``counters``) count once per hex the
 walk meets outside the ends' hexes, as the hex model counts them per hex, and
-SMOKE in an end's own hex as the hex model counts it (A24).
+SMOKE in an end's own hex as the hex model counts it (A24); ``model="vasl"``
+adds one more for SMOKE in the viewer's own hex, as VASL's engine does
+(:mod:`._depiction.vasl_counters`).
 
 Examples
 --------
@@ -55,6 +57,7 @@ import numpy as np
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
 from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
+from kernel.line_of_sight._depiction import vasl_counters as V
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.inputs import depression_groups, model_code
 from kernel.maps.state_lock import holding_state
@@ -305,7 +308,9 @@ def kernel_tables(board, counters, per_range: bool = False):
         info[:, rules.H_SMOKE_TOP] = smoke_top
         info[:, rules.H_VEHICLE] = vehicles
         has_counters = bool((smoke > 0).any() or vehicles.any())
-    return depiction_tables(board, per_range) + (info, has_counters)
+    tables = depiction_tables(board, per_range)
+    sight = V.vehicle_sight(tables, info, board.ground_level)   # VASL: which hexes see each vehicle's hex
+    return tables + (V.vehicle_columns(info, per_range and has_counters, sight), has_counters)
 
 
 @holding_state
@@ -315,10 +320,13 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
 
     tables = kernel_tables(board, counters, per_range)
     out = np.empty((len(hexes), len(hexes)), np.int8)
-    D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), tables, out)
+    levels2 = location_levels2(board, hexes, levels)
+    D.depiction_matrix_kernel(np.asarray(hexes, HEX_INDEX), levels2, tables, out)
     from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more (a direction: after the mirror)
+        V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables[-2]), hexes, hexes, tables[16])
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
         out[i, j] = rules.BLOCKED
@@ -331,8 +339,13 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     from kernel.line_of_sight._depiction import walk as D
 
     out = np.empty((count, len(hexes)), np.int8)
-    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), location_levels2(board, hexes, levels), first, False,
-                            kernel_tables(board, counters, per_range), out)
+    levels2 = location_levels2(board, hexes, levels)
+    tables = kernel_tables(board, counters, per_range)
+    D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), levels2, first, False, tables, out)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
+        rows = slice(first, first + count)
+        V.add_to_rows(out, V.viewer_extra(np.asarray(hexes)[rows], levels2[rows], tables[-2]),
+                      np.asarray(hexes)[rows], hexes, tables[16])
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)),
                                np.arange(first, first + count))
@@ -351,9 +364,13 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
     at = np.empty(n, np.int32)
     reason = np.empty(n, np.int8)
     slope = np.empty(n, np.bool_)
-    D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), location_levels2(board, hex_a, level_a),
-                             np.asarray(hex_b, HEX_INDEX), location_levels2(board, hex_b, level_b),
-                             kernel_tables(board, counters, per_range), blocked, hindrance, at, reason, slope)
+    levels2_a = location_levels2(board, hex_a, level_a)
+    tables = kernel_tables(board, counters, per_range)
+    D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), levels2_a, np.asarray(hex_b, HEX_INDEX),
+                             location_levels2(board, hex_b, level_b), tables, blocked, hindrance, at, reason, slope)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
+        V.add_to_pairs(V.viewer_extra(hex_a, levels2_a, tables[-2]), hex_a, hex_b, blocked, hindrance, at, reason,
+                       tables[16])
     if per_range:
         cut, why = vasl_end_rules(board, hex_a, level_a, hex_b, level_b)
         if cut.any():
@@ -387,12 +404,17 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
     from kernel.line_of_sight._depiction import walk as D
 
     levels2 = location_levels2(board, np.array([a, b], HEX_INDEX), np.array([level_a, level_b]))
+    tables = kernel_tables(board, counters, per_range)
     blocked, total, reason, at, slope, log = D.depiction_recorded(
-        int(a), int(levels2[0]), int(b), int(levels2[1]), kernel_tables(board, counters, per_range))
+        int(a), int(levels2[0]), int(b), int(levels2[1]), tables)
     if per_range:
         cut, why = vasl_end_rules(board, [a], [level_a], [b], [level_b])
         if cut[0]:
             return True, 0, int(why[0]), int(b) if why[0] == R_INSIDE_BUILDING else int(a), False, log[:0]
+    if per_range and tables[-1] and int(a) != int(b):   # VASL: SMOKE in the viewer's own hex, one more
+        extra = int(V.viewer_extra([a], levels2[:1], tables[-2])[0])
+        blocked, total, reason, at, log = V.add_to_recorded(extra, int(a), blocked, total, reason, at, log,
+                                                            tables[16])
     return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 

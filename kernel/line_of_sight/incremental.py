@@ -173,13 +173,13 @@ class HeldLOSMatrix:
             return count
 
     def _counter_values(self, hexes: np.ndarray) -> np.ndarray:
-        """What a LOS reads of the counters of ``hexes`` (one row each: SMOKE DRM, SMOKE height, a vehicle,
-        a unit where units block LOS), as int32."""
+        """What a LOS reads of the counters of ``hexes`` (one row each: SMOKE DRM, SMOKE height, the vehicles'
+        count, a unit where units block LOS), as int32."""
         state = self.state
         values = np.zeros((len(hexes), 4), np.int32)
         values[:, 0] = state._smoke[hexes]
         values[:, 1] = np.where(values[:, 0] > 0, state._height[hexes], 0)
-        values[:, 2] = state._vehicles[hexes] > 0
+        values[:, 2] = state._vehicles[hexes]
         if "units" in los_kinds(self.board):
             values[:, 3] = state._units[hexes] > 0
         return values
@@ -199,7 +199,7 @@ class HeldLOSMatrix:
         symmetric = model != rules.MODEL_VV
         n = len(self.hexes)
         pairs = n * (n - 1) // 2 if symmetric else n * (n - 1)
-        # only additions: more SMOKE (a thicker or taller one), a vehicle or unit where there was none
+        # only additions: more SMOKE (a thicker or taller one), more vehicles, a unit where there was none
         adds = bool(((now[:, 0] >= before[:, 0]) & (now[:, 1] >= before[:, 1]) & (now[:, 2] >= before[:, 2])
                      & (now[:, 3] >= before[:, 3])).all())
         cells = hex_cells(board)

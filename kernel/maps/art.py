@@ -208,10 +208,12 @@ def _paste(keys, elevation, placement, local_keys):
     local_elevation = art.elevation
     w, h = local.shape
     x0, y0 = int(ox), int(oy)
-    if placement.rotated:   # local (x, y) lies at (width_px - x, height_px - y)
+    if placement.rotated:
+        # turned 180 degrees within the board's box, as VASL flips a rotated board's pixels: local pixel
+        # (x, y) of a w x h board lies at (w - 1 - x, h - 1 - y) of its box (the square [x, x + 1) turned)
         local = local[::-1, ::-1]
         local_elevation = local_elevation[::-1, ::-1]
-        x0, y0 = x0 + int(width_px) - (w - 1), y0 + int(height_px) - (h - 1)
+        x0, y0 = x0 + int(width_px) - w, y0 + int(height_px) - h
     sx, sy = max(0, -x0), max(0, -y0)
     ex, ey = min(w, keys.shape[0] - x0), min(h, keys.shape[1] - y0)
     if ex > sx and ey > sy:

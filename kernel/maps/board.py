@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel._cache import BoardCache
 from kernel._dtypes import COORD, HEX_INDEX, HEXSIDE_MASK, HINDRANCE, LEVEL, NO_HEX, TERRAIN_MASK
 from kernel._limits import MAX_MAP_HEXES, MAX_TRACE_ENTRIES, trace_entries_bound
 from kernel.maps.specs import BoardFileError, BoardPlacement, ScenarioSpec
@@ -23,6 +24,8 @@ from kernel.grid.lattice import CENTRE_STEP
 from kernel.maps.composition import Composition, compose
 from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE, Ruleset, load_ruleset
 from kernel.maps.board_locations import LocationNames
+
+_SEAM_NAMES = BoardCache("seam names")   # per map, the other names of its merged half hexes (Board.index)
 
 
 class Board(LocationNames):
@@ -223,15 +226,14 @@ class Board(LocationNames):
     def index(self, name) -> int:
         """Global index of a hex given by name (``"2I9"``, ``"32oE7"``) or index.
 
-        The other name of a merged edge half hex (``"71GG7"``, merged into ``"72A7"``) names no hex (A2.2: the
-        merged hex has one name); the error says which hex it merged into
-        (:func:`kernel.grid.references.merged_half_hex_names`).
+        The other name of a merged edge half hex (``"71GG7"``, merged into ``"72A7"``; VASL names a merged
+        seam hex after the board it places later, ``"3B0"`` for A2.2's ``"2B10"``) is another name of the same
+        hex (:func:`kernel.grid.references.merged_half_hex_names`); outputs keep the A2.2 name (:attr:`names`).
 
         Raises
         ------
         KeyError
-            If the hex is not on this map (the message names it and the map, or the hex an edge half hex
-            merged into).
+            If the hex is not on this map (the message names it and the map).
         ValueError
             If the name is not a valid grid coordinate.
         """
@@ -253,14 +255,12 @@ class Board(LocationNames):
         ref = parse_hex(name)
         canonical = format_coordinate(HexRef(ref.board, ref.column, ref.number))
         found = self._index.get(canonical)
-        if found is None:   # the other half of a merged edge half hex has no name of its own (A2.2): say so
+        if found is None:   # the other half of a merged edge half hex: another name of the merged hex
             from kernel.grid.references import merged_half_hex_names
 
-            merged = merged_half_hex_names(self).get(canonical)
-            if merged is not None:
-                raise KeyError(f"hex {name!r} is not on this map: it is the edge half hex merged into "
-                               f"{self.names[merged]} (A2.2): expected {self.names[merged]!r}")
-            raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})")
+            found = _SEAM_NAMES.get(self, "other names", lambda: merged_half_hex_names(self)).get(canonical)
+            if found is None:
+                raise KeyError(f"hex {name!r} is not on this map ({self.title}; {len(self)} hexes, e.g. {self.names[0]!r})")
         if ref.overlay and self.overlay[found] is None:
             raise KeyError(f"hex {name!r}: {canonical} is not covered by an overlay: expected {canonical!r}")
         return found

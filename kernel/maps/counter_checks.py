@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from kernel._limits import MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel._limits import MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT, MAX_VEHICLES_PER_HEX
 
 #: The kinds of counter a :class:`~kernel.maps.counters.GameState` change is about.
 CHANGE_KINDS = ("smoke", "vehicles", "units")
@@ -106,3 +108,31 @@ def known_side(state, side, call: str):
         raise ValueError(f"{call}: side {side!r} is not a side of this game: expected one of {known} "
                          "(declare the sides with GameState(board, sides=...) or place a unit of the side)")
     return side
+
+
+def vehicle_counts(board, names) -> np.ndarray:
+    """The vehicles per hex (int32) of a list of hex names, a hex named twice holding two; at most
+    ``MAX_VEHICLES_PER_HEX`` in a hex."""
+    counts = np.zeros(len(board), np.int32)
+    np.add.at(counts, board.indices(list(names)), 1)
+    if counts.size and int(counts.max()) > MAX_VEHICLES_PER_HEX:
+        h = int(np.argmax(counts))
+        raise ValueError(f"vehicles: {board.names[h]} is named {int(counts[h])} times: expected at most "
+                         f"{MAX_VEHICLES_PER_HEX} vehicles in a hex")
+    return counts
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that cannot be written."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def locked_method(method):
+    """``method`` run holding its object's ``lock``."""
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self.lock:
+            return method(self, *args, **kwargs)
+    return locked

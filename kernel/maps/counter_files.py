@@ -11,6 +11,7 @@ import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel.maps.counter_checks import vehicle_counts
 
 #: The keys of a counters file.
 COUNTER_KEYS = ("smoke", "smoke_height", "vehicles", "units")
@@ -78,8 +79,7 @@ def counter_arrays_of(board, data, where: str):
     if isinstance(heights, dict):
         for name, value in heights.items():
             height_array[board.index(name)] = value
-    vehicle_array = np.zeros(n, np.bool_)
-    vehicle_array[[board.index(name) for name in lists["vehicles"]]] = True
+    vehicle_array = vehicle_counts(board, lists["vehicles"])   # a hex named twice holds two vehicles
     unit_array = np.zeros(n, np.bool_)
     unit_array[[board.index(name) for name in lists["units"]]] = True
     return smoke_array, height_array, vehicle_array, unit_array

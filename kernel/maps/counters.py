@@ -27,7 +27,6 @@ a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
 
 from __future__ import annotations
 
-import functools
 import inspect
 import threading
 from dataclasses import dataclass, field
@@ -35,10 +34,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
-from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
+from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT, MAX_VEHICLES_PER_HEX
 from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
 from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes, sides_text as _sides_text
-from kernel.maps.counter_checks import hexes_text as hexes, known_side
+from kernel.maps.counter_checks import hexes_text as hexes, known_side, locked_method as _locked_method
+from kernel.maps.counter_checks import read_only as _read_only, vehicle_counts
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 
 __all__ = ["CHANGE_KINDS", "COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM",
@@ -59,8 +59,10 @@ class Counters:
     smoke_height : array of int, optional
         Height of the SMOKE in levels above the hex's ground (default 2), at
         most :data:`MAX_SMOKE_HEIGHT`.
-    vehicles : array of bool, optional
-        A vehicle or wreck in the hex (ASL: +1 hindrance at the same level).
+    vehicles : array of bool or int, optional
+        The vehicles and wrecks in each hex (a count, at most
+        :data:`~kernel._limits.MAX_VEHICLES_PER_HEX`; True: one), each a +1
+        hindrance at the same level (ASL).
     units : array of bool, optional
         A unit or leader in the hex (CCN: blocks LOS and movement).
 
@@ -81,7 +83,7 @@ class Counters:
 
     @classmethod
     def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
-        """Counters from hex names: ``smoke={"2I9": 3}``, ``vehicles=["2J9"]``.
+        """Counters from hex names: ``smoke={"2I9": 3}``, ``vehicles=["2J9"]`` (a hex named twice holds two).
 
         >>> import kernel
         >>> board = kernel.load("71")
@@ -93,8 +95,7 @@ class Counters:
         smoke_array = np.zeros(n, HINDRANCE)
         for name, drm in (smoke or {}).items():
             smoke_array[board.index(name)] = checked_smoke_drm(drm, f"smoke[{name!r}]")
-        vehicle_array = np.zeros(n, np.bool_)
-        vehicle_array[board.indices(list(vehicles))] = True
+        vehicle_array = vehicle_counts(board, vehicles)   # each vehicle counts
         unit_array = np.zeros(n, np.bool_)
         unit_array[board.indices(list(units))] = True
         return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, board=board)
@@ -143,18 +144,18 @@ class Counters:
         else:
             height = distinct[0] if distinct else DEFAULT_SMOKE_HEIGHT
         return {"smoke": {names[h]: int(smoke[h]) for h in smoke_hexes}, "smoke_height": height,
-                "vehicles": [names[h] for h in np.flatnonzero(vehicles).tolist()],
+                "vehicles": [names[h] for h in np.flatnonzero(vehicles).tolist() for _ in range(int(vehicles[h]))],
                 "units": [names[h] for h in np.flatnonzero(units).tolist()]}
 
 
 
 def counter_values(board, counters):
     """Validated per-hex arrays of a :class:`Counters` or :class:`GameState`:
-    ``(smoke DRM, smoke height in levels, vehicles, units)``."""
+    ``(smoke DRM, smoke height in levels, vehicle counts, units)``."""
     if isinstance(counters, GameState):
         if counters.board is not board:
             raise ValueError("counters is a GameState of another board: expected one made for this board")
-        return counters._smoke, counters._height, counters._vehicles > 0, counters._units > 0
+        return counters._smoke, counters._height, counters._vehicles, counters._units > 0
     if not isinstance(counters, Counters):
         raise TypeError(f"counters must be a kernel.Counters or kernel.GameState, not {type(counters).__name__}")
     made_for = counters.board
@@ -164,7 +165,7 @@ def counter_values(board, counters):
     smoke = checked_counter_array(board, counters.smoke, "smoke", HINDRANCE, 0, MAX_SMOKE_DRM)
     height = checked_counter_array(board, counters.smoke_height, "smoke_height", HINDRANCE, DEFAULT_SMOKE_HEIGHT,
                                    MAX_SMOKE_HEIGHT)
-    vehicles = checked_counter_array(board, counters.vehicles, "vehicles", np.bool_, False)
+    vehicles = checked_counter_array(board, counters.vehicles, "vehicles", np.int32, 0, MAX_VEHICLES_PER_HEX)
     units = checked_counter_array(board, counters.units, "units", np.bool_, False)
     return smoke, height, vehicles, units
 
@@ -258,6 +259,11 @@ class GameState:
         return self._vehicles > 0
 
     @property
+    def vehicle_counts(self) -> np.ndarray:
+        """The vehicles and wrecks in each hex (int32; read-only): each a +1 hindrance."""
+        return _read_only(self._vehicles)
+
+    @property
     def units(self) -> np.ndarray:
         """Whether a unit is in each hex (bool)."""
         return self._units > 0
@@ -308,7 +314,7 @@ class GameState:
 
     def counters(self) -> Counters:
         """A copy of the current counters as a :class:`Counters`."""
-        return Counters(self._smoke.copy(), self._height.copy(), self.vehicles, self.units, board=self.board)
+        return Counters(self._smoke.copy(), self._height.copy(), self._vehicles.copy(), self.units, board=self.board)
 
     # --- units by side ------------------------------------------------------------------------------
     @property
@@ -469,8 +475,12 @@ class GameState:
 
     def _count(self, counts, h: int, step: int, kind: int) -> None:
         before = int(counts[h])
+        if kind == VEHICLES and before + step > MAX_VEHICLES_PER_HEX:
+            raise ValueError(f"{self.board.names[h]} holds {before} vehicles: expected at most {MAX_VEHICLES_PER_HEX}")
         counts[h] = before + step
-        if (before > 0) != (before + step > 0):  # the tables see only whether there is one
+        # LOS counts each vehicle (every change of the count is logged); units only block, so only whether
+        # there is one is logged
+        if kind == VEHICLES or (before > 0) != (before + step > 0):
             self._log(h, kind)
 
     def _log(self, h: int, kind: int) -> None:
@@ -478,20 +488,6 @@ class GameState:
         self._change_kinds.append(kind)
         if kind == SMOKE:
             self._smoke_changes.append(h)
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    view = array.view()
-    view.flags.writeable = False
-    return view
-
-
-def _locked_method(method):
-    @functools.wraps(method)
-    def locked(self, *args, **kwargs):
-        with self.lock:
-            return method(self, *args, **kwargs)
-    return locked
 
 
 # every public method of a GameState (its changes, and the reads of its log) holds the state's lock

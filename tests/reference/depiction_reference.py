@@ -283,13 +283,15 @@ class ReferenceDepiction:
         B = (int(self.board.x[b]), int(self.board.y[b]))
         return [h for h in range(len(self.board.x)) if segment_meets_polygon(A, B, self.corners(h))]
 
-    def trace_hex_of(self, px: float, py: float, candidates) -> int:
+    def trace_hex_of(self, px: float, py: float, candidates, lower_on_tie: bool = False) -> int:
         """The hex of ``candidates`` (the trace) whose centre dot is nearest point ``(px, py)``, ties to the
-        smaller lattice ``(x, y)``.  Squared distances are exact integers in quarter pixels:
-        ``(4 px - 75 x)^2 + (4 py - 129 y)^2``."""
+        smaller lattice ``(x, y)``; with ``lower_on_tie`` (VASL's engine: a point on the hexside between two
+        hexes belongs to the lower one, its row being ``y // hex height``) ties to the larger ``y``.  Squared
+        distances are exact integers in quarter pixels: ``(4 px - 75 x)^2 + (4 py - 129 y)^2``."""
         def key(h):
             x, y = int(self.board.x[h]), int(self.board.y[h])
-            return ((4 * px - QX * x) ** 2 + (4 * py - QY * y) ** 2, x, y)
+            d = (4 * px - QX * x) ** 2 + (4 * py - QY * y) ** 2
+            return (d, -y, x) if lower_on_tie else (d, x, y)
         return min(candidates, key=key)
 
     def hindrance_key(self, hx: int, a: int, b: int):
@@ -440,6 +442,12 @@ class ReferenceDepiction:
                 out.append((min(max(sx + k * step_x, 0), w - 1), min(max(y, 0), h - 1)))
         return out
 
+    def sees_vehicle(self, end: int, vehicle_hex: int, counters) -> bool:
+        """VASL's reading: whether ``end``'s ground Location sees ``vehicle_hex``'s (this walk, VASL's
+        counting, the same SMOKE and no vehicles, nor the viewer's SMOKE extra)."""
+        no_vehicles = (counters[0], counters[1], np.zeros_like(np.asarray(counters[2])))
+        return not self.detail(end, vehicle_hex, 0, 0, True, no_vehicles, viewer_smoke=False)["blocked"]
+
     def end_smoke(self, end: int, level: int, counters) -> int:
         """A24: the DRM of the SMOKE in an end's own hex when the end's Location lies inside it (its
         absolute level in half levels below the SMOKE's top), else 0."""
@@ -463,8 +471,16 @@ class ReferenceDepiction:
         result = self.detail(a, b, level_a, level_b, per_range, counters)
         return result["blocked"], result["hindrance"]
 
-    def detail(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None):
+    def detail(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None,
+               viewer_smoke: bool = True):
         """The LOS between Locations (a, level_a) and (b, level_b), walked from the smaller index.
+
+        With ``per_range`` the counters are read as VASL's engine reads them: SMOKE between the ends counts
+        when both ends are within it or it would make the lower end blind as an obstacle as high as its top;
+        a vehicle counts only when
+        both ends and its hex are at one level (no continuous-slope exception) and both ends' hexes see
+        its hex (their ground Locations, by this same walk without vehicles), and, with
+        ``viewer_smoke``, SMOKE in the viewer's (``a``'s) own hex adds one more than its DRM.
 
         ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels (absolute: the hex's ground
         plus the SMOKE's height), vehicle)``; each hex the walk meets (outside the ends' hexes) adds its
@@ -479,6 +495,15 @@ class ReferenceDepiction:
         out = {"blocked": False, "hindrance": 0, "blocked_at": -1, "reason": None, "slope": False, "drm_by_hex": {}}
         if a == b:
             return out
+        if per_range and counters is not None and viewer_smoke:
+            # VASL: the viewer's own SMOKE one more, after the walk (the walk itself has no direction)
+            result = self.detail(a, b, level_a, level_b, per_range, counters, viewer_smoke=False)
+            if not result["blocked"] and self.end_smoke(a, level_a, counters) > 0:
+                result["hindrance"] += 1
+                result["drm_by_hex"][a] = result["drm_by_hex"].get(a, 0) + 1
+                if self.cap > 0 and result["hindrance"] >= self.cap:
+                    result.update(blocked=True, blocked_at=a, reason="hindrance")
+            return result
         if a > b:
             a, b, level_a, level_b = b, a, level_b, level_a
         ground = self.board.ground_level
@@ -525,7 +550,7 @@ class ReferenceDepiction:
         for px, py in (self.vasl_pixels(a, b) if per_range else self.pixels(a, b)):
             # the art's last column and row lie on the line where the map ends: judged at their corner
             qx, qy = (px, py) if px >= w - 1 or py >= h - 1 else (px + half, py + half)
-            hx = self.trace_hex_of(qx, qy, trace)
+            hx = self.trace_hex_of(qx, qy, trace, lower_on_tie=per_range)
             if (hx != a and hx != b) or self.own_hex[int(self.art_class[px, py])]:
                 walked.append((px, py, hx, qx, qy))
         walked_out = [p for p in walked if p[2] not in (a, b)]
@@ -559,10 +584,21 @@ class ReferenceDepiction:
                 smoke, smoke_top, vehicle = (int(array[hx]) for array in counters)
                 hex_ground = 2 * int(ground[hx])
                 drm = 0
-                if smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
+                if per_range:
+                    # VASL: both ends within the SMOKE (at or above its base, below its top), or the SMOKE as an
+                    # obstacle as high as its top would make the lower end blind (A6.4, VASL's bound)
+                    within = T >= hex_ground and S < smoke_top
+                    blind = S != T and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
+                    if smoke > 0 and (within or blind):
+                        drm += smoke
+                elif smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
                     drm += smoke
-                if vehicle and ((same and hex_ground == S) or slope):
-                    drm += 1
+                if per_range:
+                    if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \
+                            and self.sees_vehicle(b, hx, counters):
+                        drm += vehicle
+                elif vehicle and ((same and hex_ground == S) or slope):
+                    drm += vehicle   # each vehicle and wreck in the hex
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
             key = None if per_range else self.hindrance_key(hx, a, b)

@@ -631,8 +631,10 @@ def _asl_hindrance_sources(board, h: int, S2: int, T2: int, slope: bool, counter
     # SPEC: vehicles/wrecks have no top height in the spec; they apply exactly
     # when S2 == T2 == G.  Under a continuous slope the step is judged at
     # S2 = T2 = G (the hex's own level), so a vehicle there counts.
-    if bool(_counter(counters, "vehicles", h, False)) and S2 == T2 == G:
-        sources["vehicle"] = (1, True)
+    # Each vehicle and wreck in the hex adds its +1 (a count; True is one).
+    vehicles = int(_counter(counters, "vehicles", h, 0))
+    if vehicles > 0 and S2 == T2 == G:
+        sources["vehicle"] = (vehicles, True)
     return sources
 
 

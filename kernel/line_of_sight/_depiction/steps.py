@@ -17,7 +17,9 @@ from __future__ import annotations
 from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
-from kernel.line_of_sight._hex.rules import BLOCK, NONE, R_HINDRANCE, R_NONE, asl_hex_hindrance, end_smoke
+from kernel.line_of_sight._hex.rules import BLOCK, H_COLUMNS, H_GROUND2, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
+from kernel.line_of_sight._hex.rules import R_HINDRANCE, R_NONE
+from kernel.line_of_sight._hex.rules import asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
 
 #: Most hindrance hexes one walk remembers (the wrapper checks that the cap, at least 1, is below it: each
@@ -32,6 +34,10 @@ KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
 (LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
  LOG_LAST_PIXEL) = range(11)
 LOG_COLUMNS = 11
+#: Columns of the walk's counters table after the ``hex_info`` ones, for VASL's reading of vehicles
+#: (:mod:`.vasl_counters`): a hex's vehicle slot (-1: none), then per slot whether the hex sees that vehicle.
+VEHICLE_SLOT = H_COLUMNS
+SIGHT = H_COLUMNS + 1
 #: ``LOG_CLASS`` of a step that is not art: a hex's SMOKE and vehicles (or an end's own SMOKE); the inherent
 #: hindrance beside a hexside the LOS runs along (B.6).
 COUNTERS, HEXSIDE_RUN = -1, -2
@@ -80,12 +86,47 @@ def slope_holds_all(i_first, i_last, per_range, counted, steps, ax, ay, dx, dy, 
     return crossed > 0
 
 
+@jit_inline
+def vasl_vehicles(h, a, b, S2, same, counter_info):
+    """VASL's reading of the vehicles and wrecks in hex h (:mod:`.vasl_counters`): each +1 when both ends and
+    the hex are at one level and both ends see the hex."""
+    n = counter_info[h, H_VEHICLE]
+    if n <= 0 or not same or counter_info[h, H_GROUND2] != S2:
+        return 0
+    slot = counter_info[h, VEHICLE_SLOT]
+    if slot < 0 or (counter_info[a, SIGHT + slot] > 0 and counter_info[b, SIGHT + slot] > 0):
+        return n
+    return 0
+
+
+@jit_inline
+def vasl_smoke(h, S2, T2, r_s, r_t, counter_info):
+    """VASL's reading of the SMOKE in hex h between the ends (:mod:`.vasl_counters`): its DRM when both ends
+    are within it (at or above its base, below its top), or when it would make the lower end blind as an
+    obstacle as high as its top would (A6.4, VASL's bound, ``r_s`` and ``r_t`` the ranges from the higher
+    end and to the lower); else a LOS passes over it."""
+    drm = counter_info[h, H_SMOKE]
+    if drm <= 0:
+        return 0
+    top = counter_info[h, H_SMOKE_TOP]
+    if T2 >= counter_info[h, H_GROUND2] and S2 < top:
+        return drm
+    if S2 != T2:
+        bound = top + r_s // 5 - (S2 + T2) // 2 + 1
+        if r_t <= max(bound, 1):
+            return drm
+    return 0
+
+
 @jit
-def hex_counters_drm(h, S2, T2, same, slope, counter_info, counted, n_counter_hexes):
+def hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, r_s, r_t, counter_info, counted, n_counter_hexes):
     """SMOKE and vehicle DRM of hex h when a walk meets it: ``(DRM, hexes counted)``, the DRM 0 where the
     hex has none or counted before (the hexes counted are listed in ``counted`` from
-    ``MAX_HINDRANCE_HEXES``)."""
+    ``MAX_HINDRANCE_HEXES``); with ``per_range`` the vehicles as VASL counts them (:func:`vasl_vehicles`)."""
     terrain, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
+    if per_range:
+        smoke = vasl_smoke(h, S2, T2, r_s, r_t, counter_info)
+        vehicle = vasl_vehicles(h, a, b, S2, same, counter_info)
     if smoke + vehicle > 0:
         for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
             if counted[k] == h:

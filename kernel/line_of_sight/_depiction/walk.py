@@ -56,6 +56,12 @@ from kernel.line_of_sight._hex.rules import (
 from kernel.maps._art_kernels import pixel_point
 
 
+#: Added to a walked pixel's y in VASL's reading: a pixel exactly on the hexside between two hexes of one
+#: column (a board's seam, y = 645 on a map of two boards one above the other, and every other such row)
+#: belongs to the lower hex, as VASL's engine finds a pixel's hex (its row is ``y // hex height``).
+VASL_ROW_TIE = 1e-6
+
+
 @jit
 def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
                    pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open,
@@ -170,6 +176,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         c = word >> 8
         g = (word & 0xFF) - LEVEL_BIAS
         qx, qy = pixel_point(x, y, width, height, off)   # as the rasteriser
+        if per_range:
+            qy += VASL_ROW_TIE   # VASL's engine: a pixel on the hexside between two hexes of a column is the lower's
         # the hex of the last pixel looked up, while this pixel lies inside its inscribed circle
         if cached_hex >= 0:
             ex = qx - cached_x
@@ -199,7 +207,9 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if has_counters and h != last_counter_hex:
             # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
             last_counter_hex = h
-            added, n_counter_hexes = hex_counters_drm(h, S2, T2, same, slope, counter_info, counted, n_counter_hexes)
+            r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
+            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, r_s, r_t,
+                                                      counter_info, counted, n_counter_hexes)
             if added > 0:
                 total += added
                 blocks = total >= cap

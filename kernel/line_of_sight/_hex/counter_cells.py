@@ -40,11 +40,11 @@ def write_counter_cells(model, hexes, smoke, smoke_height, vehicles, units, unit
         hindrance_top = hex_info[h, H_HINDRANCE_TOP]
         drm_smoke = smoke[h]
         smoke_top = ground2 + 2 * smoke_height[h]
-        vehicle = vehicles[h] > 0
+        vehicle = vehicles[h] > 0   # a count: each vehicle and wreck adds +1
         unit = units[h] > 0
         hex_info[h, H_SMOKE] = drm_smoke
         hex_info[h, H_SMOKE_TOP] = smoke_top
-        hex_info[h, H_VEHICLE] = 1 if vehicle else 0
+        hex_info[h, H_VEHICLE] = vehicles[h]
         hex_info[h, H_UNITS] = 1 if unit else 0
         busy = obstacle > 0 or hindrance > 0 or drm_smoke > 0 or vehicle or (unit and units_block)
         cell = cells[h]
@@ -58,7 +58,7 @@ def write_counter_cells(model, hexes, smoke, smoke_height, vehicles, units, unit
                 if drm_smoke > 0 and smoke_top > level2 and ground2 <= level2:
                     drm += drm_smoke
                 if vehicle and ground2 == level2:
-                    drm += 1
+                    drm += vehicles[h]
                 code = min(drm, CODE_MAX_DRM)
                 if obstacle > 0 and ground2 + obstacle > level2:
                     code = CODE_OBSTACLE

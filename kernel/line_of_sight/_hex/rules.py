@@ -160,8 +160,8 @@ def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
     if hex_info[h, H_SMOKE] > 0 and _applies(hex_info[h, H_SMOKE_TOP], G, S2, same, slope):
         smoke = hex_info[h, H_SMOKE]
     vehicle = 0
-    if hex_info[h, H_VEHICLE] and ((S2 == T2 and G == S2) or slope):
-        vehicle = 1
+    if hex_info[h, H_VEHICLE] > 0 and ((S2 == T2 and G == S2) or slope):
+        vehicle = hex_info[h, H_VEHICLE]   # each vehicle and wreck in the hex: +1
     return terrain, smoke, vehicle
 
 
