@@ -24,6 +24,9 @@ TERRAIN_MASK = np.uint32
 #: Bit set of hexside features on one hexside (bit ``k`` = hexside type ``k``).
 HEXSIDE_MASK = np.uint16
 
+#: The largest hindrance DRM an int8 LOS matrix or row holds: a larger total is written as this.
+MAX_MATRIX_DRM = 127
+
 #: Hindrance DRM values.
 HINDRANCE = np.int16
 

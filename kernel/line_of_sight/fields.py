@@ -33,6 +33,7 @@ from kernel.line_of_sight.results import BLOCKED, FieldOfFire, _plain
 from kernel.maps.counters import GameState, known_side
 from kernel.maps.state_lock import holding_state
 from kernel.maps.locations import location_arrays
+from kernel._dtypes import MAX_MATRIX_DRM
 
 
 @holding_state
@@ -155,7 +156,7 @@ def fields_of_fire(board, sources, *, levels=0, target_levels=0, counters=None, 
         rows = art_rows(board, hexes, source_levels, target_levels, counters, per_range=model == "vasl")
     else:
         rows = source_rows(board, hexes, source_levels, target_levels, counters)
-    np.minimum(rows, 127, out=rows)  # the matrix's saturation
+    np.minimum(rows, MAX_MATRIX_DRM, out=rows)  # the matrix's saturation
     return FieldOfFire(rows, None, hexes, source_levels, target_levels, best_source_cover(board, unit), model=model)
 
 

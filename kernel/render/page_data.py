@@ -45,6 +45,7 @@ import numpy as np
 
 from kernel.grid.lattice import axial_from_offset
 from kernel.render.common import SQRT3, Frame, level_colour, terrain_colour, local_names
+from kernel._dtypes import MAX_MATRIX_DRM
 
 #: Sentinels of the embedded tables (documented for the page's script).
 NO_BLOCKING_HEX = 65535
@@ -160,7 +161,7 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
         for level in range(1, int(board.top_level[hex_index]) + 1):
             fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit,
                                  model=model)
-            row = np.where(fire.visible, np.minimum(fire.hindrance, 127), -1).astype(np.int8)
+            row = np.where(fire.visible, np.minimum(fire.hindrance, MAX_MATRIX_DRM), -1).astype(np.int8)
             upper.append({"hex": int(hex_index), "level": level, "row": pack(row)})
     blocked_at = np.empty((n, n), np.uint16)
     detail = np.empty((n, n), np.uint8)
@@ -174,7 +175,7 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
         blocked_at[rows] = np.where(result.blocked_at >= 0, result.blocked_at, NO_BLOCKING_HEX).reshape(shape)
         detail[rows] = (result.reason.astype(np.uint8) | (result.continuous_slope.astype(np.uint8) << 3)
                         | (result.blind.astype(np.uint8) << 4)).reshape(shape)
-        blocked_hindrance[rows] = np.where(result.visible, 0, np.minimum(result.hindrance, 127)).reshape(shape)
+        blocked_hindrance[rows] = np.where(result.visible, 0, np.minimum(result.hindrance, MAX_MATRIX_DRM)).reshape(shape)
         cover[rows] = np.clip(result.cover, -128, 127).astype(np.int8).reshape(shape)
     from kernel.line_of_sight.results import REASONS
 

@@ -20,6 +20,7 @@ from kernel.line_of_sight._depiction.walk import (
     scratch_size,
 )
 from kernel.line_of_sight._hex.rules import BLIND, BLOCK, NONE
+from kernel._dtypes import MAX_MATRIX_DRM
 
 #: Columns of a kept run: hex, pixel class, first pixel (x, y), last pixel (x, y), value.
 (RUN_HEX, RUN_CLASS, RUN_X0, RUN_Y0, RUN_X1, RUN_Y1, RUN_VALUE) = range(7)
@@ -74,6 +75,6 @@ def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
             elif effect == BLIND:
                 out[k, kept, RUN_VALUE] = RUN_BLIND
             else:
-                out[k, kept, RUN_VALUE] = min(drm, 127)
+                out[k, kept, RUN_VALUE] = min(drm, MAX_MATRIX_DRM)
             kept += 1
         counts[k] = kept

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._dtypes import HEX_INDEX
+from kernel._dtypes import MAX_MATRIX_DRM, HEX_INDEX
 from kernel.line_of_sight._depiction.steps import COUNTERS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX
 from kernel.line_of_sight._depiction.steps import LOG_LAST_PIXEL, LOG_REASON, SIGHT, VEHICLE_SLOT
 from kernel.line_of_sight._hex.rules import BLOCK, BLOCKED, H_COLUMNS, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
@@ -94,7 +94,7 @@ def add_to_rows(out, row_extra, row_hexes, column_hexes, cap) -> None:
     part = out[rows].astype(np.int64)
     clear = (part != BLOCKED) & (np.asarray(row_hexes)[rows, None] != np.asarray(column_hexes)[None, :])
     raised = np.where(clear, part + row_extra[rows, None], part)
-    raised = np.where(clear & (raised >= cap), BLOCKED, np.minimum(raised, 127))
+    raised = np.where(clear & (raised >= cap), BLOCKED, np.minimum(raised, MAX_MATRIX_DRM))
     out[rows] = raised.astype(out.dtype)
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from kernel._dtypes import LEVEL_BIAS
+from kernel._dtypes import MAX_MATRIX_DRM, LEVEL_BIAS
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.line_of_sight._depiction.steps import (  # noqa: F401 (the log's layout is read through this module)
@@ -377,7 +377,7 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
-            out[out_row, j] = total if total < 127 else 127
+            out[out_row, j] = total if total < MAX_MATRIX_DRM else MAX_MATRIX_DRM
 
 
 # numba's own parallel loops here and in depiction_pairs_kernel: as serial kernels run in parts they compile

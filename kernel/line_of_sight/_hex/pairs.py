@@ -28,6 +28,7 @@ from kernel.line_of_sight._hex.rules import (
     simple_hex_effect, simple_run_effect, vv_slope_hexes,
 )
 from kernel.line_of_sight._templates.tracer import INTERIOR, VERTEX
+from kernel._dtypes import MAX_MATRIX_DRM
 
 
 @jit
@@ -358,7 +359,7 @@ def _matrix_row(model, row, first, last, hexes, levels, tpl, board_tables, count
         if blocked[j]:
             out[out_row, first + j] = BLOCKED
         else:
-            out[out_row, first + j] = total[j] if total[j] < 127 else 127
+            out[out_row, first + j] = total[j] if total[j] < MAX_MATRIX_DRM else MAX_MATRIX_DRM
 
 
 @jit

@@ -11,6 +11,7 @@ import numpy as np
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._hex.pairs import CHUNK, evaluate_pairs, pair_buffers
 from kernel.line_of_sight._hex.rules import BLIND as BLIND_EFFECT, BLOCKED
+from kernel._dtypes import MAX_MATRIX_DRM
 
 
 @jit_parallel
@@ -32,7 +33,7 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
             if blocked[j]:
                 out[k, lo + j] = BLOCKED
             else:
-                out[k, lo + j] = total[j] if total[j] < 127 else 127
+                out[k, lo + j] = total[j] if total[j] < MAX_MATRIX_DRM else MAX_MATRIX_DRM
 
 
 @jit_inline
@@ -128,7 +129,7 @@ def listed_steps_kernel(keys, hindered, n, model, grid, base, start, packed, ran
             if hindered[k]:
                 if records[r, 4] <= 0:
                     continue
-                value = min(records[r, 4], 127)
+                value = min(records[r, 4], MAX_MATRIX_DRM)
             else:
                 if records[r, 2] != BLIND_EFFECT:
                     continue

@@ -27,6 +27,7 @@ import numpy as np
 from kernel._jit import jit
 from kernel.line_of_sight._hex.pairs import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._hex.rules import BLOCKED
+from kernel._dtypes import MAX_MATRIX_DRM
 
 
 @jit
@@ -141,7 +142,7 @@ def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, invers
                        reason[:listed], blind[:listed], slope[:listed])
         for k in range(listed):
             c = columns[first + k]
-            value = BLOCKED if blocked[k] else (total[k] if total[k] < 127 else 127)
+            value = BLOCKED if blocked[k] else (total[k] if total[k] < MAX_MATRIX_DRM else MAX_MATRIX_DRM)
             out[r, c] = value
             if symmetric:
                 out[c, r] = value

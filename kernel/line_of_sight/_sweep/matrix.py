@@ -9,6 +9,7 @@ from kernel._jit import jit, jit_parallel
 from kernel.line_of_sight._hex.rules import BLOCKED
 from kernel.line_of_sight._sweep.rows import NO_SKIP, source_row
 from kernel.line_of_sight._sweep.target_table import T_HEIGHT, target_table
+from kernel._dtypes import MAX_MATRIX_DRM
 
 
 def _matrix_items(model, hexes, levels, row_start, lifted, tpl, board_tables, counters, cell_step, trie, out):
@@ -113,14 +114,14 @@ def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, lift
                            picked_info, tpl, board_tables, counters, cell_step, trie, lowest, np.int64(NO_SKIP),
                            buffer)
                 for k in range(count):
-                    out[r, picked[k]] = BLOCKED if buffer[k] == BLOCKED else min(buffer[k], 127)
+                    out[r, picked[k]] = BLOCKED if buffer[k] == BLOCKED else min(buffer[k], MAX_MATRIX_DRM)
             else:
                 lo = i + 1 if upper else np.int64(0)
                 source_row(model, hexes[i], levels[i], lo, np.int64(n), hexes, levels, target_info, tpl, board_tables,
                            counters, cell_step, trie, lowest, lifted, buffer)
                 for j in range(lo, n):
                     if heights[j] < lifted:
-                        out[r, j] = BLOCKED if buffer[j] == BLOCKED else min(buffer[j], 127)
+                        out[r, j] = BLOCKED if buffer[j] == BLOCKED else min(buffer[j], MAX_MATRIX_DRM)
             out[r, i] = 0
 
 
