@@ -47,12 +47,12 @@ def per_pair_rows(board, hexes):
     """The per-pair fields kernel's rows (the reference the per-source kernel is compared with)."""
     from kernel.line_of_sight._hex import queries
     from kernel.line_of_sight.counters import counter_tables
-    from kernel.line_of_sight.inputs import (every_hex, kernel_board_tables, model_code, target_level_array,
+    from kernel.line_of_sight.inputs import (every_hex, kernel_board_tables, ruleset_code, target_level_array,
                                              template_tuple)
 
     hexes = np.asarray(hexes, np.int32)
     out = np.empty((len(hexes), len(board)), np.int8)
-    queries.fields_kernel(model_code(board), hexes, np.zeros(len(hexes), np.int64), every_hex(board),
+    queries.fields_kernel(ruleset_code(board), hexes, np.zeros(len(hexes), np.int64), every_hex(board),
                                  target_level_array(board, 0), template_tuple(board), kernel_board_tables(board),
                                  counter_tables(board, None), out)
     return out

@@ -53,11 +53,11 @@ def per_pair_matrix(board):
     mirrored, on all threads): the reference the per-source matrix of ASL maps is compared with."""
     from kernel.line_of_sight._hex import pairs as _kernels
     from kernel.line_of_sight.counters import counter_tables
-    from kernel.line_of_sight.inputs import kernel_board_tables, model_code, template_tuple
+    from kernel.line_of_sight.inputs import kernel_board_tables, ruleset_code, template_tuple
 
     hexes = np.arange(len(board), dtype=np.int32)
     out = np.empty((len(board), len(board)), np.int8)
-    _kernels.los_matrix_kernel(model_code(board), hexes, np.zeros(len(board), np.int64), template_tuple(board),
+    _kernels.los_matrix_kernel(ruleset_code(board), hexes, np.zeros(len(board), np.int64), template_tuple(board),
                                kernel_board_tables(board), counter_tables(board, None), out)
     _kernels.mirror_lower(out)
     return out

@@ -23,7 +23,7 @@ from kernel import Counters, random_board
 from kernel.line_of_sight._hex import queries as per_pair
 from kernel.line_of_sight._sweep.run import source_rows
 from kernel.line_of_sight.counters import counter_tables
-from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, model_code, target_level_array, template_tuple
+from kernel.line_of_sight.inputs import every_hex, kernel_board_tables, ruleset_code, target_level_array, template_tuple
 
 RULESETS = ("asl", "valor-victory", "ccn")
 
@@ -32,7 +32,7 @@ def compare(board, hexes, levels, target_levels, counters) -> int:
     """Number of differing entries (0 when the kernels agree)."""
     targets = target_level_array(board, target_levels)
     out = np.empty((len(hexes), len(board)), np.int8)
-    per_pair.fields_kernel(model_code(board), hexes, levels, every_hex(board), targets, template_tuple(board),
+    per_pair.fields_kernel(ruleset_code(board), hexes, levels, every_hex(board), targets, template_tuple(board),
                            kernel_board_tables(board), counter_tables(board, counters), out)
     got = np.minimum(source_rows(board, hexes, levels, targets, counters), 127)
     bad = np.argwhere(got != out)

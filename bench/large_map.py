@@ -42,7 +42,7 @@ def per_pair_bits(board) -> np.ndarray:
     """``visibility_bits(board)`` through the per-pair kernel, block by block."""
     from kernel.line_of_sight._hex import pairs as _kernels
     from kernel.line_of_sight.counters import counter_tables
-    from kernel.line_of_sight.inputs import kernel_board_tables, model_code, template_tuple
+    from kernel.line_of_sight.inputs import kernel_board_tables, ruleset_code, template_tuple
 
     n = len(board)
     hexes = np.arange(n, dtype=np.int32)
@@ -51,7 +51,7 @@ def per_pair_bits(board) -> np.ndarray:
     bits = np.empty((n, (n + 7) // 8), np.uint8)
     for first in range(0, n, BLOCK_ROWS):
         rows = np.empty((min(BLOCK_ROWS, n - first), n), np.int8)
-        _kernels.los_rows_kernel(model_code(board), hexes, levels, first, tpl, tables, counters, rows)
+        _kernels.los_rows_kernel(ruleset_code(board), hexes, levels, first, tpl, tables, counters, rows)
         bits[first:first + rows.shape[0]] = np.packbits(rows != kernel.BLOCKED, axis=1)
     return bits
 

@@ -27,7 +27,7 @@ from kernel.line_of_sight._templates import tree
 from kernel.line_of_sight._sweep.run import source_rows, template_trie
 from kernel.line_of_sight.counters import counter_tables
 from kernel.line_of_sight.inputs import (
-    cell_steps, every_hex, kernel_board_tables, model_code, target_level_array, template_tuple,
+    cell_steps, every_hex, kernel_board_tables, ruleset_code, target_level_array, template_tuple,
 )
 from tests.shared_data import needs, vasl_folder
 
@@ -38,7 +38,7 @@ needs_vasl = needs("vasl")
 def reference_rows(board, hexes, levels, target_levels, counters):
     """The per-pair kernel's rows (hindrance saturated at 127, or BLOCKED)."""
     out = np.empty((len(hexes), len(board)), np.int8)
-    per_pair.fields_kernel(model_code(board), hexes, levels, every_hex(board), target_levels, template_tuple(board),
+    per_pair.fields_kernel(ruleset_code(board), hexes, levels, every_hex(board), target_levels, template_tuple(board),
                            kernel_board_tables(board), counter_tables(board, counters), out)
     return out.astype(np.int32)
 
@@ -173,7 +173,7 @@ def test_rows_in_slices_equal_whole_rows(parts):
     rows = []
     for count in (1, parts):
         out = np.empty((len(hexes), len(board)), np.int32)
-        _source_kernels.source_fields_kernel(model_code(board), hexes, levels, every_hex(board),
+        _source_kernels.source_fields_kernel(ruleset_code(board), hexes, levels, every_hex(board),
                                              target_level_array(board, 0), template_tuple(board),
                                              kernel_board_tables(board), counter_tables(board, None),
                                              cell_steps(board), template_trie(board), count, out)
@@ -348,9 +348,9 @@ def reference_matrix(board, hexes, levels, counters=None):
     out = np.empty((len(hexes), len(hexes)), np.int8)
     tables = (template_tuple(board), kernel_board_tables(board), counter_tables(board, counters))
     if board.ruleset.los_model == "valor-victory":
-        pairs.los_rows_kernel(model_code(board), hexes, levels, 0, *tables, out)
+        pairs.los_rows_kernel(ruleset_code(board), hexes, levels, 0, *tables, out)
     else:
-        pairs.los_matrix_kernel(model_code(board), hexes, levels, *tables, out)
+        pairs.los_matrix_kernel(ruleset_code(board), hexes, levels, *tables, out)
         pairs.mirror_lower(out)
     return out
 
@@ -406,7 +406,7 @@ def test_the_upper_matrix_computes_each_pair_once_from_the_higher_end_when_lifte
     heights = counter_tables(board, None)[0][:, 0].astype(np.int64)
     lifted = matrix.lifted_height(heights)
     assert lifted == np.bincount(heights - heights.min()).argmax() + heights.min() + 1
-    matrix.source_matrix_kernel(model_code(board), hexes, levels, 0, lifted, template_tuple(board),
+    matrix.source_matrix_kernel(ruleset_code(board), hexes, levels, 0, lifted, template_tuple(board),
                                 kernel_board_tables(board), counter_tables(board, None), cell_steps(board),
                                 template_trie(board), out)
     i, j = np.triu_indices(len(board), 1)

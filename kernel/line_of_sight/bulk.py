@@ -39,7 +39,7 @@ from kernel.line_of_sight.depiction import (
     ART_MODELS, checked_model, depiction_matrix, depiction_pairs, depiction_rows,
 )
 from kernel.line_of_sight.inputs import (
-    cell_steps, cover_and_ranges, kernel_board_tables, model_code, source_arrays,
+    cell_steps, cover_and_ranges, kernel_board_tables, ruleset_code, source_arrays,
     cover_tables as board_cover_tables,
     template_tuple,
 )
@@ -106,22 +106,22 @@ def los_matrix(board, sources=None, *, levels=0, counters=None, model: str | Non
 
 
 def matrix_into(board, hexes, levels, counters, out) -> np.ndarray:
-    """The hex model's :func:`los_matrix` of checked Locations (``source_arrays``) written into ``out``
+    """The hex ruleset's :func:`los_matrix` of checked Locations (``source_arrays``) written into ``out``
     (int8, N x N; a held matrix computed anew in place); returns ``out``."""
-    model = model_code(board)
-    if model == rules.MODEL_VV:
-        K.los_rows_kernel(model, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),
+    ruleset = ruleset_code(board)
+    if ruleset == rules.RULESET_VV:
+        K.los_rows_kernel(ruleset, hexes, levels, 0, template_tuple(board), kernel_board_tables(board),
                           counter_tables(board, counters), out)
         return out
-    if model == rules.MODEL_ASL:  # the per-source rows, each pair once
+    if ruleset == rules.RULESET_ASL:  # the per-source rows, each pair once
         tables, per_call = kernel_board_tables(board), counter_tables(board, counters)
         heights = target_table(hexes, levels, tables[0], tables[1], per_call[0], tables[7])[0][T_HEIGHT]
         lifted = M.lifted_height(heights)
-        M.source_matrix_kernel(model, hexes, levels, 0, lifted, template_tuple(board), tables, per_call,
+        M.source_matrix_kernel(ruleset, hexes, levels, 0, lifted, template_tuple(board), tables, per_call,
                                cell_steps(board), template_trie(board), out)
         M.mirror_computed(heights, lifted, out)
         return out
-    K.los_matrix_kernel(model, hexes, levels, template_tuple(board), kernel_board_tables(board),
+    K.los_matrix_kernel(ruleset, hexes, levels, template_tuple(board), kernel_board_tables(board),
                         counter_tables(board, counters), out)
     K.mirror_lower(out)
     return out
@@ -172,12 +172,12 @@ def los_matrix_blocks(board, sources=None, *, levels=0, counters=None, block_row
 def matrix_rows(board, hexes, levels, first, tpl, tables, per_call, rows) -> None:
     """Rows ``first ..`` of the matrix into ``rows`` (int8): ASL through the per-source rows, the other
     rule sets through the per-pair rows (the per-source rows are theirs there)."""
-    model = model_code(board)
-    if model == rules.MODEL_ASL:
-        M.source_matrix_kernel(model, hexes, levels, first, np.int64(NO_SKIP), tpl, tables, per_call,
+    ruleset = ruleset_code(board)
+    if ruleset == rules.RULESET_ASL:
+        M.source_matrix_kernel(ruleset, hexes, levels, first, np.int64(NO_SKIP), tpl, tables, per_call,
                                cell_steps(board), template_trie(board), rows)
     else:
-        K.los_rows_kernel(model, hexes, levels, first, tpl, tables, per_call, rows)
+        K.los_rows_kernel(ruleset, hexes, levels, first, tpl, tables, per_call, rows)
 
 
 @holding_state
@@ -321,9 +321,9 @@ def _pairs(board, hex_a, level_a, hex_b, level_b, counters, unit, model, shape) 
         outputs = tuple(array.reshape(n) for array in outputs)
     tables = (tpl, board_tables, no_counters if counters is None else counter_tables(board, counters))
     if n <= K.CHUNK:  # one chunk's work: on this thread (a parallel region waits for every thread)
-        K.los_pairs_serial(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
+        K.los_pairs_serial(ruleset_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
     else:
-        K.los_pairs_kernel(model_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
+        K.los_pairs_kernel(ruleset_code(board), hex_a, hex_b, level_a, level_b, *tables, *outputs)
     result.visible = ~blocked if flat else ~blocked.reshape(shape)
     return result
 

@@ -10,7 +10,7 @@ from kernel._dtypes import HINDRANCE, LEVEL
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight._hex import counter_cells as K_counters
 from kernel.line_of_sight.inputs import (
-    LOS_CACHE, board_arrays, cover_tables, kernel_board_tables, model_code, template_tuple,
+    LOS_CACHE, board_arrays, cover_tables, kernel_board_tables, ruleset_code, template_tuple,
 )
 from kernel.line_of_sight._templates.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
@@ -61,7 +61,7 @@ def query_tables(board, unit_index: int) -> tuple:
     if found is None:
         tpl, board_tables = template_tuple(board), kernel_board_tables(board)
         found = entries[("query", unit_index)] = (tpl, board_tables, cover_tables(board, unit_index),
-                                                  counter_tables(board, None), (model_code(board),) + tpl + board_tables)
+                                                  counter_tables(board, None), (ruleset_code(board),) + tpl + board_tables)
     return found
 
 
@@ -94,7 +94,7 @@ def write_cells(board, tables, hexes, smoke, smoke_height, vehicles, units):
     """Write the counters of ``hexes`` (smoke DRM and height int16, vehicle and unit counts int32,
     one per hex of the map) into ``tables`` in place, in one kernel call."""
     hex_info, fast_grid, same_code, _, _ = tables
-    K_counters.write_counter_cells(model_code(board), np.asarray(hexes, np.int64), smoke, smoke_height, vehicles, units,
+    K_counters.write_counter_cells(ruleset_code(board), np.asarray(hexes, np.int64), smoke, smoke_height, vehicles, units,
                         bool(board_arrays(board)[11]), hexside_bits(board), hex_cells(board), level_values(board)[0],
                         hex_info, fast_grid, same_code)
 

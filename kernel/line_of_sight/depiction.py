@@ -59,7 +59,7 @@ from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
 from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._depiction import vasl_counters as V
 from kernel.line_of_sight._hex import rules
-from kernel.line_of_sight.inputs import depression_groups, model_code
+from kernel.line_of_sight.inputs import depression_groups, ruleset_code
 from kernel.maps.state_lock import holding_state
 
 #: Terrain that VASL's terrain table makes a half-level hindrance and ``asl.toml`` one level high: the
@@ -116,7 +116,7 @@ def default_model(board) -> str:
     entries = DEPICTION_CACHE.entries(board)
     known = entries.get("_default_model")   # a map's placements never change: decided once per map
     if known is None:
-        drawn = model_code(board) == rules.MODEL_ASL and any(p.board.art is not None for p in board.placements)
+        drawn = ruleset_code(board) == rules.RULESET_ASL and any(p.board.art is not None for p in board.placements)
         known = entries["_default_model"] = "depiction" if drawn else "hex"
     return known
 
@@ -148,7 +148,7 @@ def depiction_tables(board, per_range: bool = False):
     from kernel.maps.art import board_art
     from kernel.maps.board import terrain_los_values
 
-    if model_code(board) != rules.MODEL_ASL:
+    if ruleset_code(board) != rules.RULESET_ASL:
         raise ValueError(f"{board.source}: model='depiction' needs ASL LOS rules: this map's ruleset "
                          f"{board.ruleset.name!r} uses the {board.ruleset.los_model!r} LOS model")
     cap = int(board.ruleset.rules["hindrance_cap"])

@@ -42,7 +42,7 @@ from kernel.line_of_sight._hex import refresh as K
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.bulk import los_matrix, matrix_into
 from kernel.line_of_sight.counters import GameState, counter_tables, hex_cells, los_kinds
-from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, model_code, source_arrays, template_tuple
+from kernel.line_of_sight.inputs import LOS_CACHE, kernel_board_tables, ruleset_code, source_arrays, template_tuple
 from kernel.line_of_sight._templates.tracer import templates
 
 
@@ -50,7 +50,7 @@ from kernel.line_of_sight._templates.tracer import templates
 #: of each ruleset, one thread): one pair evaluated by its own walk, per LOS model (a new ASL matrix shares
 #: its walks between the pairs of a row), and one template looked at while the pairs are listed.  A refresh
 #: whose cost would be over the matrix's pairs computes a new matrix instead.
-PAIR_COST = {rules.MODEL_ASL: 2.5, rules.MODEL_VV: 1.5, rules.MODEL_CCN: 1.5}
+PAIR_COST = {rules.RULESET_ASL: 2.5, rules.RULESET_VV: 1.5, rules.RULESET_CCN: 1.5}
 VISIT_COST = 0.1
 #: The share of the templates looked at that list a pair to evaluate (measured as above): fewer where the
 #: changes only add, since the pairs already blocked are not listed.
@@ -195,18 +195,18 @@ class HeldLOSMatrix:
             return 0
         changed, before, now = changed[differs], before[differs], now[differs]
         self._seen[changed] = now
-        model = model_code(board)
-        symmetric = model != rules.MODEL_VV
+        ruleset = ruleset_code(board)
+        symmetric = ruleset != rules.RULESET_VV
         n = len(self.hexes)
         pairs = n * (n - 1) // 2 if symmetric else n * (n - 1)
         # only additions: more SMOKE (a thicker or taller one), more vehicles, a unit where there was none
         adds = bool(((now[:, 0] >= before[:, 0]) & (now[:, 1] >= before[:, 1]) & (now[:, 2] >= before[:, 2])
                      & (now[:, 3] >= before[:, 3])).all())
         cells = hex_cells(board)
-        count = K.refresh_kernel(model, symmetric, self.hexes, self.levels, cells, cells[changed],
+        count = K.refresh_kernel(ruleset, symmetric, self.hexes, self.levels, cells, cells[changed],
                                  *inverse_templates(board), self._location_start, self._location_rows,
                                  template_tuple(board), kernel_board_tables(board), counter_tables(board, state),
-                                 adds, float(pairs), VISIT_COST, PAIR_COST.get(model, 2.5), LISTED_SHARE[adds],
+                                 adds, float(pairs), VISIT_COST, PAIR_COST.get(ruleset, 2.5), LISTED_SHARE[adds],
                                  self.matrix)
         if count < 0:  # so many pairs that a new matrix is cheaper
             matrix_into(board, self.hexes, self.levels, state, self.matrix)  # the same array, written anew

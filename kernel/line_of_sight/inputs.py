@@ -18,7 +18,8 @@ from kernel.maps.rulesets import LOS_HINDRANCE, LOS_OBSTACLE
 LOS_CACHE = BoardCache("line of sight")
 
 
-MODELS = {"asl": rules.MODEL_ASL, "valor-victory": rules.MODEL_VV, "ccn": rules.MODEL_CCN}
+#: The kernels' code of each ruleset's LOS rules (``Ruleset.los_model``).
+RULESET_CODES = {"asl": rules.RULESET_ASL, "valor-victory": rules.RULESET_VV, "ccn": rules.RULESET_CCN}
 
 
 
@@ -109,8 +110,9 @@ def cell_steps(board) -> np.ndarray:
     return cached
 
 
-def model_code(board) -> int:
-    return MODELS[board.ruleset.los_model]
+def ruleset_code(board) -> int:
+    """The kernels' code of ``board``'s LOS rules (:data:`RULESET_CODES`)."""
+    return RULESET_CODES[board.ruleset.los_model]
 
 
 def checked_level(board, hex_index: int, level, what: str) -> int:
@@ -169,7 +171,7 @@ def cover_and_ranges(board, sources, source_levels, targets, target_levels, unit
     cover = np.empty(n, np.int16)
     ranges = np.empty(n, np.int32)
     tables = cover_tables(board, unit_index) if tables is None else tables
-    K_cover.cover_and_range(model_code(board), *pairs, *tables, cover, ranges)
+    K_cover.cover_and_range(ruleset_code(board), *pairs, *tables, cover, ranges)
     return cover, ranges
 
 
@@ -191,7 +193,7 @@ def cover_and_range_one(board, source: int, source_level: int, target: int, targ
     :func:`cover_and_ranges`)."""
     cover = np.empty(1, np.int16)
     hexes = np.empty(1, np.int32)
-    K_cover.cover_and_range(model_code(board), np.array([source], HEX_INDEX), np.array([source_level], np.int64),
+    K_cover.cover_and_range(ruleset_code(board), np.array([source], HEX_INDEX), np.array([source_level], np.int64),
                             np.array([target], HEX_INDEX), np.array([target_level], np.int64),
                             *(cover_tables(board, unit_index) if tables is None else tables), cover, hexes)
     return int(cover[0]), int(hexes[0])

@@ -17,7 +17,7 @@ from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight._templates.tracer import trace  # noqa: F401 (the pictures' and warm's path to it)
 from kernel.line_of_sight.counters import counter_tables, los_kinds, query_tables
 from kernel.maps.counters import GameState
-from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, model_code, template_tuple
+from kernel.line_of_sight.inputs import LOS_CACHE, cover_and_range_one, kernel_board_tables, ruleset_code, template_tuple
 from kernel.maps.locations import location
 from kernel.line_of_sight.results import LOSResult, LOSStep, REASONS, EFFECT_NAMES, RULE_REFERENCE, STEP_KINDS
 from kernel.line_of_sight.depiction import (
@@ -192,7 +192,7 @@ def visible_tables(board) -> tuple:
     the templates' and the board's kernel tables, in one flat tuple (cached on the board)."""
     cached = LOS_CACHE.entries(board).get("_los_visible_tables")
     if cached is None:
-        cached = (model_code(board),) + template_tuple(board) + kernel_board_tables(board)
+        cached = (ruleset_code(board),) + template_tuple(board) + kernel_board_tables(board)
         LOS_CACHE.entries(board)["_los_visible_tables"] = cached
     return cached
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from kernel._jit import jit
 from kernel.line_of_sight._hex.rules import (
     CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, CODE_UNIT, H_GROUND2, H_HINDRANCE, H_HINDRANCE_TOP, H_OBSTACLE, H_SMOKE,
-    H_SMOKE_TOP, H_UNITS, H_VEHICLE, MODEL_ASL, MODEL_VV,
+    H_SMOKE_TOP, H_UNITS, H_VEHICLE, RULESET_ASL, RULESET_VV,
 )
 
 #: ``fast_grid`` content of a hex whose interior can affect a LOS.
@@ -19,7 +19,7 @@ BUSY = 32767
 
 
 @jit
-def write_counter_cells(model, hexes, smoke, smoke_height, vehicles, units, units_block, sides, cells, level_values,
+def write_counter_cells(ruleset, hexes, smoke, smoke_height, vehicles, units, units_block, sides, cells, level_values,
                         hex_info, fast_grid, same_code):
     """Write the counters of ``hexes`` into ``hex_info``, ``fast_grid`` and ``same_code`` in place.
 
@@ -51,7 +51,7 @@ def write_counter_cells(model, hexes, smoke, smoke_height, vehicles, units, unit
         fast_grid[cell] = ((BUSY if busy else ground2) << 8) | sides[h]
         for row in range(level_values.shape[0]):
             level2 = level_values[row]
-            if model == MODEL_ASL:  # docs/los-semantics.md section 2, both ends at level2
+            if ruleset == RULESET_ASL:  # docs/los-semantics.md section 2, both ends at level2
                 drm = 0
                 if hindrance > 0 and hindrance_top > level2 and ground2 <= level2:
                     drm += hindrance
@@ -63,7 +63,7 @@ def write_counter_cells(model, hexes, smoke, smoke_height, vehicles, units, unit
                 if obstacle > 0 and ground2 + obstacle > level2:
                     code = CODE_OBSTACLE
             else:  # sections 3 and 4: the same at every level but for hills
-                code = min(hindrance, CODE_MAX_DRM) if model == MODEL_VV else 0
+                code = min(hindrance, CODE_MAX_DRM) if ruleset == RULESET_VV else 0
                 if unit and units_block:
                     code = CODE_UNIT
                 if obstacle > 0:

@@ -9,11 +9,11 @@ ASL, the uphill/downhill dice of CCN; none on a bridge deck).
 from __future__ import annotations
 
 from kernel._jit import jit
-from kernel.line_of_sight._hex.rules import MODEL_ASL, MODEL_CCN
+from kernel.line_of_sight._hex.rules import RULESET_ASL, RULESET_CCN
 
 
 @jit
-def cover_and_range(model, sources, source_levels, targets, target_levels, per_hex, side_cover, bridge_deck, col, y,
+def cover_and_range(ruleset, sources, source_levels, targets, target_levels, per_hex, side_cover, bridge_deck, col, y,
                     ground, entry_sides, max_dc, max_dy, width, uphill, downhill, cover, ranges):
     """Write ``cover[k]`` (of target ``targets[k]`` at ``target_levels[k]`` against source
     ``sources[k]``) and ``ranges[k]`` (hexes between them) for every pair ``k``."""
@@ -25,13 +25,13 @@ def cover_and_range(model, sources, source_levels, targets, target_levels, per_h
         across = abs(dcol)
         ranges[k] = max(across, (across + abs(dy)) // 2)
         value = 0 if (bridge_deck[b] and target_levels[k] == 1) else per_hex[b]
-        if model == MODEL_ASL:
+        if ruleset == RULESET_ASL:
             if a != b:
                 entry = entry_sides[(dcol + max_dc) * width + dy + max_dy]
                 for d in range(6):
                     if (entry >> d) & 1 and side_cover[b, d] > value:
                         value = side_cover[b, d]
-        elif model == MODEL_CCN:
+        elif ruleset == RULESET_CCN:
             viewer = ground[a] + source_levels[k]
             seen = ground[b] + target_levels[k]
             if seen > viewer:

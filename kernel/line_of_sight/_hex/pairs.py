@@ -22,7 +22,7 @@ import numpy as np
 from kernel._jit import jit, jit_parallel
 from kernel.line_of_sight._hex.rules import (
     BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
-    MODEL_ASL, MODEL_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
+    RULESET_ASL, RULESET_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
     S_RUN, S_VERTEX, asl_continuous_slope, asl_hex_effect, asl_hex_hindrance, asl_run_effect, asl_run_wall_blocks,
     asl_vertex_wall_blocks, depression_bank, end_smoke, location_height2, ranges_from_higher, record_step,
     simple_hex_effect, simple_run_effect, vv_slope_hexes,
@@ -32,7 +32,7 @@ from kernel._dtypes import MAX_MATRIX_DRM
 
 
 @jit
-def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, step_b, tpl, board_tables, counters,
+def evaluate_pairs(ruleset, full, record, hex_a, level_a, step_a, hex_b, level_b, step_b, tpl, board_tables, counters,
                    records, out_blocked, out_total, out_at, out_reason, out_blind, out_slope):
     """Evaluate the LOS of pairs ``p = 0 .. len(out_blocked) - 1``; returns the number of records.
 
@@ -98,20 +98,20 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         T2 = lb2 if higher_is_a else la2
         same = S2 == T2
         # an end at ground level IN a depression sees out only across its crest (A6.3)
-        group_a = depression_group[a] if level_a_p == 0 and model == MODEL_ASL else -1
-        group_b = depression_group[b] if level_b_p == 0 and model == MODEL_ASL else -1
+        group_a = depression_group[a] if level_a_p == 0 and ruleset == RULESET_ASL else -1
+        group_b = depression_group[b] if level_b_p == 0 and ruleset == RULESET_ASL else -1
         in_depression = group_a >= 0 or group_b >= 0
 
         # Continuous slope (B.5): every crossed hex descends one level per hex of range.
         slope = False
-        if model == MODEL_ASL and not same:
+        if ruleset == RULESET_ASL and not same:
             slope = asl_continuous_slope(first, last, packed, grid, base_a, ranges, higher_is_a, S2, hex_info)
 
         lo2 = T2
         hi2 = S2
         slope_hex = -1
         slope_hex2 = -1
-        if model == MODEL_VV and lo2 == 0 and hi2 == 4:
+        if ruleset == RULESET_VV and lo2 == 0 and hi2 == 4:
             slope_hex, slope_hex2 = vv_slope_hexes(first, last, packed, grid, base_a, higher_is_a, hex_info)
         total = 0
         blocked = False
@@ -124,7 +124,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
         # SMOKE in an end's own hex (ASL A24: fire into or out of a SMOKE hex), when the end's
         # Location is within it; the viewer's counts first, the target's last (section 2)
         smoke_b = 0
-        if model == MODEL_ASL:
+        if ruleset == RULESET_ASL:
             smoke_b = end_smoke(b, lb2, hex_info)
             smoke_a = end_smoke(a, la2, hex_info)
             if smoke_a > 0:
@@ -172,7 +172,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                             e += 1
                             continue
                     elif k == VERTEX:
-                        if key & 63 == 0 or model != MODEL_ASL:  # (ASL: no wall line through the vertex)
+                        if key & 63 == 0 or ruleset != RULESET_ASL:  # (ASL: no wall line through the vertex)
                             e += 1
                             continue
                     elif key & 63 == 0:
@@ -196,7 +196,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                     # inlined function this branch made the whole matrix about 10 % slower
                     x_effect = NONE
                     x_drm = 0
-                    if model == MODEL_ASL:
+                    if ruleset == RULESET_ASL:
                         height = hs_obst[previous, d]
                         if height > 0:
                             wall_base = hex_info[previous, H_GROUND2]
@@ -205,7 +205,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                             top = wall_base + height
                             if slope or (same and top > S2) or ((not same) and top >= S2):
                                 x_effect = BLOCK
-                    elif model == MODEL_VV:
+                    elif ruleset == RULESET_VV:
                         if hs_obst[previous, d] > 0:
                             x_effect = BLOCK
                         x_drm = hs_hind[previous, d]
@@ -225,7 +225,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                                 break
                 previous_cell = cell
                 if h >= 0:
-                    if model == MODEL_ASL:
+                    if ruleset == RULESET_ASL:
                         r_s, r_t = ranges_from_higher(ranges[e, 0], ranges[e, 1], higher_is_a)
                         step_effect, step_reason = asl_hex_effect(h, S2, T2, same, slope, r_s, r_t, hex_info, False)
                         if step_effect != BLOCK and in_depression and (
@@ -240,11 +240,11 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                         step_drm = ht + hsm + hv
                     else:
                         step_effect, step_reason = simple_hex_effect(h, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
-                        if model == MODEL_VV:
+                        if ruleset == RULESET_VV:
                             step_drm = hex_info[h, H_HINDRANCE]
             elif k == VERTEX:
                 step_kind = S_VERTEX
-                if h >= 0 and model == MODEL_ASL:
+                if h >= 0 and ruleset == RULESET_ASL:
                     step_effect, step_reason, step_drm, step_hex = asl_vertex_step(
                         h, e, packed, grid, base_a, previous_cell, ranges, higher_is_a, a, b, col, yv, hs_obst,
                         hex_info, S2, T2, same, slope)
@@ -256,7 +256,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                 y = grid[base_a + (packed[e + 1] >> 5)]
                 step_hex = x if x >= 0 else y
                 run_dir = (entry & 7) - 1
-                if model == MODEL_ASL:
+                if ruleset == RULESET_ASL:
                     step_effect, step_reason, step_drm = asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same,
                                                                         slope, hex_info)
                     if step_effect != BLOCK and in_depression:
@@ -275,7 +275,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                             step_effect, step_reason, step_hex = BLOCK, R_HEXSIDE, wall_hex
                 else:
                     step_effect, step_reason, step_drm = simple_run_effect(
-                        model, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2, hs_obst, hs_hind)
+                        ruleset, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2, hs_obst, hs_hind)
             total += step_drm
             if step_effect == BLOCK:
                 hard_block = True
@@ -302,7 +302,7 @@ def evaluate_pairs(model, full, record, hex_a, level_a, step_a, hex_b, level_b, 
                 n_rec = record_step(records, n_rec, b, S_INTERIOR, NONE, R_NONE, smoke_b)
             if not blocked and cap > 0 and total >= cap:
                 blocked, blocked_at, reason = True, b, R_HINDRANCE
-        if model == MODEL_VV and not finished:
+        if ruleset == RULESET_VV and not finished:
             # V&V 10.10 (section 3): only the firer (end a) ignores its own wall or hedge; the
             # one crossed into the target's hex still adds its DRM
             d = (packed[last] & 7) - 1
@@ -346,13 +346,13 @@ def asl_vertex_step(h, e, packed, grid, base_a, previous_cell, ranges, higher_is
 
 
 @jit
-def _matrix_row(model, row, first, last, hexes, levels, tpl, board_tables, counters, out, out_row, buffers):
+def _matrix_row(ruleset, row, first, last, hexes, levels, tpl, board_tables, counters, out, out_row, buffers):
     """Entries ``first .. last - 1`` of matrix row ``row`` into ``out[out_row]``:
     total hindrance (saturated at 127) or BLOCKED.  ``buffers`` are one
     thread's scratch outputs, at least ``last - first`` long."""
     records, blocked, total, at, reason, blind, slope = buffers
     count = last - first
-    evaluate_pairs(model, False, False, hexes[row:row + 1], levels[row:row + 1], 0, hexes[first:last],
+    evaluate_pairs(ruleset, False, False, hexes[row:row + 1], levels[row:row + 1], 0, hexes[first:last],
                    levels[first:last], 1, tpl, board_tables, counters, records, blocked[:count], total[:count],
                    at[:count], reason[:count], blind[:count], slope[:count])
     for j in range(count):
@@ -369,9 +369,9 @@ def pair_buffers(n):
             np.empty(n, np.int8), np.empty(n, np.bool_), np.empty(n, np.bool_))
 
 
-@jit_parallel(count=lambda model, hexes, *rest: (hexes.shape[0] + 1) // 2,
-              work=lambda model, hexes, *rest: 0.05 * hexes.shape[0] ** 2)
-def los_matrix_kernel(lo, hi, model, hexes, levels, tpl, board_tables, counters, out):
+@jit_parallel(count=lambda ruleset, hexes, *rest: (hexes.shape[0] + 1) // 2,
+              work=lambda ruleset, hexes, *rest: 0.05 * hexes.shape[0] ** 2)
+def los_matrix_kernel(lo, hi, ruleset, hexes, levels, tpl, board_tables, counters, out):
     """Upper triangle of the N x N matrix over Locations (hindrance or BLOCKED).
 
     Item k owns rows k and n-1-k (balanced work) and writes only those
@@ -382,11 +382,11 @@ def los_matrix_kernel(lo, hi, model, hexes, levels, tpl, board_tables, counters,
     for k in range(lo, hi):
         out[k, k] = 0
         row = np.int64(k)
-        _matrix_row(model, row, row + 1, n, hexes, levels, tpl, board_tables, counters, out, row, buffers)
+        _matrix_row(ruleset, row, row + 1, n, hexes, levels, tpl, board_tables, counters, out, row, buffers)
         other = n - 1 - row
         if other != row:
             out[other, other] = 0
-            _matrix_row(model, other, other + 1, n, hexes, levels, tpl, board_tables, counters, out, other, buffers)
+            _matrix_row(ruleset, other, other + 1, n, hexes, levels, tpl, board_tables, counters, out, other, buffers)
 
 
 @jit_parallel(count=lambda out: out.shape[0], min_part=32, work=lambda out: 0.001 * out.size)
@@ -402,8 +402,8 @@ CHUNK = 256
 
 
 @jit_parallel(split=("hex_a", "hex_b", "level_a", "level_b", "out_blocked", "out_hindrance", "out_at", "out_reason",
-                     "out_blind", "out_slope"), min_part=CHUNK, work=lambda model, hex_a, *rest: 0.3 * hex_a.shape[0])
-def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
+                     "out_blind", "out_slope"), min_part=CHUNK, work=lambda ruleset, hex_a, *rest: 0.3 * hex_a.shape[0])
+def los_pairs_kernel(ruleset, hex_a, hex_b, level_a, level_b, tpl, board_tables, counters,
                      out_blocked, out_hindrance, out_at, out_reason, out_blind, out_slope):
     """Batch of independent pairs, in chunks; each part of the pairs writes only its own slice."""
     n = hex_a.shape[0]
@@ -411,7 +411,7 @@ def los_pairs_kernel(model, hex_a, hex_b, level_a, level_b, tpl, board_tables, c
     for c in range((n + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
         hi = min(n, lo + CHUNK)
-        evaluate_pairs(model, True, False, hex_a[lo:hi], level_a[lo:hi], 1, hex_b[lo:hi], level_b[lo:hi], 1,
+        evaluate_pairs(ruleset, True, False, hex_a[lo:hi], level_a[lo:hi], 1, hex_b[lo:hi], level_b[lo:hi], 1,
                        tpl, board_tables, counters, records, out_blocked[lo:hi], out_hindrance[lo:hi],
                        out_at[lo:hi], out_reason[lo:hi], out_blind[lo:hi], out_slope[lo:hi])
 
@@ -423,12 +423,12 @@ los_pairs_serial = los_pairs_kernel.serial
 
 
 @jit_parallel(split=("out",), offset="row_start", work=lambda *arguments: 0.15 * arguments[-1].size)
-def los_rows_kernel(model, hexes, levels, row_start, tpl, board_tables, counters, out):
+def los_rows_kernel(ruleset, hexes, levels, row_start, tpl, board_tables, counters, out):
     """Rows ``row_start .. row_start + out.shape[0]`` of the full matrix (block-wise output)."""
     n = hexes.shape[0]
     buffers = pair_buffers(n)
     for r in range(out.shape[0]):
         i = np.int64(row_start + r)
         out[r, i] = 0
-        _matrix_row(model, i, np.int64(0), i, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
-        _matrix_row(model, i, i + 1, n, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
+        _matrix_row(ruleset, i, np.int64(0), i, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)
+        _matrix_row(ruleset, i, i + 1, n, hexes, levels, tpl, board_tables, counters, out, np.int64(r), buffers)

@@ -15,7 +15,7 @@ from kernel._dtypes import MAX_MATRIX_DRM
 
 
 @jit_parallel
-def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters, out):
+def fields_kernel(ruleset, sources, source_levels, targets, target_levels, tpl, board_tables, counters, out):
     """``out[k, j]``: the LOS from source ``k`` to target ``j``, hindrance (saturated at 127) or
     BLOCKED.  Work items are (source, chunk of targets); each writes only its own slice of row k."""
     n = targets.shape[0]
@@ -26,7 +26,7 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
         hi = min(n, lo + CHUNK)
         count = hi - lo
         records, blocked, total, at, reason, blind, slope = pair_buffers(count)
-        evaluate_pairs(model, False, False, sources[k:k + 1], source_levels[k:k + 1], 0, targets[lo:hi],
+        evaluate_pairs(ruleset, False, False, sources[k:k + 1], source_levels[k:k + 1], 0, targets[lo:hi],
                        target_levels[lo:hi], 1, tpl, board_tables, counters, records, blocked, total, at, reason,
                        blind, slope)
         for j in range(count):
@@ -37,7 +37,7 @@ def fields_kernel(model, sources, source_levels, targets, target_levels, tpl, bo
 
 
 @jit_inline
-def walk_one_pair(full_record, records, scratch, a, level_a, b, level_b, model, tpl, board_tables, counters):
+def walk_one_pair(full_record, records, scratch, a, level_a, b, level_b, ruleset, tpl, board_tables, counters):
     """One pair through :func:`evaluate_pairs` (``full`` and ``record`` both ``full_record``); returns
     the record count and leaves the pair's outputs in ``scratch[4:10]`` (int32, ``SCRATCH`` entries):
     blocked, hindrance, blocked_at, reason, blind, slope.  The inputs and outputs are one-element
@@ -51,7 +51,7 @@ def walk_one_pair(full_record, records, scratch, a, level_a, b, level_b, model, 
     # the recorded LOS share one compiled evaluator, where the bulk kernels keep theirs with constant flags
     # (as run-time flags there, the matrix and los_pairs ran 5-10 % slower)
     flag = np.bool_(full_record)
-    count = evaluate_pairs(model, flag, flag, scratch[0:1], scratch[2:3], 0, scratch[1:2],
+    count = evaluate_pairs(ruleset, flag, flag, scratch[0:1], scratch[2:3], 0, scratch[1:2],
                            scratch[3:4], 0, tpl, board_tables, counters, records, scratch[4:5], scratch[5:6],
                            scratch[6:7], scratch[7:8], scratch[8:9], scratch[9:10])
     return count
@@ -62,7 +62,7 @@ SCRATCH = 10
 
 
 @jit
-def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+def visible_kernel(a, level_a, b, level_b, ruleset, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
                    hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
                    level_min):
     """Whether ``b`` at ``level_b`` is visible from ``a`` at ``level_a`` (the walk stops at the first block).
@@ -73,7 +73,7 @@ def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ran
     the call)."""
     scratch = np.empty(SCRATCH, np.int32)
     # nothing is recorded: the records argument is the scratch seen as a table, never written
-    walk_one_pair(False, scratch.reshape((2, SCRATCH // 2)), scratch, a, level_a, b, level_b, model,
+    walk_one_pair(False, scratch.reshape((2, SCRATCH // 2)), scratch, a, level_a, b, level_b, ruleset,
                   (grid, base, start, packed, ranges, max_dc, max_dy),
                   (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
                   (hex_info, fast_grid, same_code, level_row, level_min))
@@ -81,7 +81,7 @@ def visible_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ran
 
 
 @jit
-def recorded_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+def recorded_kernel(a, level_a, b, level_b, ruleset, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
                     hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
                     level_min):
     """One LOS with its steps: ``(blocked, hindrance, blocked_at, reason, blind, slope, records)``,
@@ -92,7 +92,7 @@ def recorded_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ra
     # at most one step record and one crossing record per template entry of this pair, and SMOKE in either end's hex
     records = np.zeros((2 * (start[t + 1] - start[t]) + 3, 5), np.int32)
     scratch = np.empty(SCRATCH, np.int32)
-    count = walk_one_pair(True, records, scratch, a, level_a, b, level_b, model,
+    count = walk_one_pair(True, records, scratch, a, level_a, b, level_b, ruleset,
                           (grid, base, start, packed, ranges, max_dc, max_dy),
                           (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
                           (hex_info, fast_grid, same_code, level_row, level_min))
@@ -100,7 +100,7 @@ def recorded_kernel(a, level_a, b, level_b, model, grid, base, start, packed, ra
 
 
 @jit
-def listed_steps_kernel(keys, hindered, n, model, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
+def listed_steps_kernel(keys, hindered, n, ruleset, grid, base, start, packed, ranges, max_dc, max_dy, col, y, hs_obst,
                         hs_hind, cap, units_block, neighbours, depression, hex_info, fast_grid, same_code, level_row,
                         level_min):
     """The steps the interactive page lists for many ground-level pairs, in one call: pair ``k`` is viewer
@@ -118,7 +118,7 @@ def listed_steps_kernel(keys, hindered, n, model, grid, base, start, packed, ran
     values = np.empty(hexes.shape[0], np.int8)
     used = 0
     for k in range(keys.shape[0]):
-        count = walk_one_pair(True, records, scratch, keys[k] // n, 0, keys[k] % n, 0, model,
+        count = walk_one_pair(True, records, scratch, keys[k] // n, 0, keys[k] % n, 0, ruleset,
                               (grid, base, start, packed, ranges, max_dc, max_dy),
                               (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
                               (hex_info, fast_grid, same_code, level_row, level_min))

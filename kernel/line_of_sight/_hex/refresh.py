@@ -88,7 +88,7 @@ def template_visits(hexes, cells, changed_cells, inverse_start, offset_min):
 
 
 @jit
-def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, inverse_start, inverse_template,
+def refresh_kernel(ruleset, symmetric, hexes, levels, cells, changed_cells, inverse_start, inverse_template,
                    offset_min, target_offset, target_dc, target_dy, col_max, y_max, location_start, location_rows, tpl,
                    board_tables, counters, skip_blocked, budget, visit_cost, pair_cost, listed_share, out):
     """Recompute, in matrix ``out`` over Locations (``hexes``, ``levels``), every pair whose trace
@@ -137,7 +137,7 @@ def refresh_kernel(model, symmetric, hexes, levels, cells, changed_cells, invers
             hex_b[k] = hexes[columns[first + k]]
             level_b[k] = levels[columns[first + k]]
         # the arguments' kinds of the matrix rows' call (pairs._matrix_row): one compiled evaluator for both
-        evaluate_pairs(model, False, False, hexes[r:r + 1], levels[r:r + 1], 0, hex_b[0:listed], level_b[0:listed],
+        evaluate_pairs(ruleset, False, False, hexes[r:r + 1], levels[r:r + 1], 0, hex_b[0:listed], level_b[0:listed],
                        1, tpl, board_tables, counters, records, blocked[:listed], total[:listed], at[:listed],
                        reason[:listed], blind[:listed], slope[:listed])
         for k in range(listed):

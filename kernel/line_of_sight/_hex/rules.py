@@ -42,8 +42,8 @@ NONE, BLIND, BLOCK = 0, 1, 2
 R_NONE, R_HILL, R_OBSTACLE, R_HEXSIDE, R_BLIND, R_HINDRANCE, R_UNIT = 0, 1, 2, 3, 4, 5, 6
 # Record kinds for explain(): step kinds.
 S_INTERIOR, S_RUN, S_VERTEX, S_CROSSING = 0, 1, 2, 3
-# LOS models.
-MODEL_ASL, MODEL_VV, MODEL_CCN = 0, 1, 2
+# Ruleset codes: which LOS rules a kernel follows (the ruleset's los_model, as an int).
+RULESET_ASL, RULESET_VV, RULESET_CCN = 0, 1, 2
 
 #: Matrix sentinel for a blocked pair.
 BLOCKED = -1
@@ -434,7 +434,7 @@ def asl_run_effect(x, y, e, ranges, higher_is_a, S2, T2, same, slope, hex_info):
 
 
 @jit
-def simple_run_effect(model, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2,
+def simple_run_effect(ruleset, x, y, run_dir, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2,
                       hs_obst, hs_hind):
     """(effect, reason, DRM) of a V&V or CCN run along the hexside between x and y (sections 3-4)."""
     blocks_x = False
@@ -445,11 +445,11 @@ def simple_run_effect(model, x, y, run_dir, lo2, hi2, hex_info, units_block, slo
     if x >= 0:
         effect_x, rx = simple_hex_effect(x, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
         blocks_x = effect_x == BLOCK
-        hinders_x = model == MODEL_VV and hex_info[x, H_HINDRANCE] > 0
+        hinders_x = ruleset == RULESET_VV and hex_info[x, H_HINDRANCE] > 0
     if y >= 0:
         effect_y, ry = simple_hex_effect(y, lo2, hi2, hex_info, units_block, slope_hex, slope_hex2)
         blocks_y = effect_y == BLOCK
-        hinders_y = model == MODEL_VV and hex_info[y, H_HINDRANCE] > 0
+        hinders_y = ruleset == RULESET_VV and hex_info[y, H_HINDRANCE] > 0
     effect = NONE
     reason = R_NONE
     drm = 0
@@ -458,7 +458,7 @@ def simple_run_effect(model, x, y, run_dir, lo2, hi2, hex_info, units_block, slo
         reason = rx
     elif ((blocks_x or hinders_x) and hinders_y) or ((blocks_y or hinders_y) and hinders_x):
         drm = 1
-    if model == MODEL_VV and run_dir >= 0:
+    if ruleset == RULESET_VV and run_dir >= 0:
         side = x if x >= 0 else y
         side_dir = run_dir if x >= 0 else (run_dir + 3) % 6
         if side >= 0:

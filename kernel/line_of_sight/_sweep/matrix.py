@@ -12,7 +12,7 @@ from kernel.line_of_sight._sweep.target_table import T_HEIGHT, target_table
 from kernel._dtypes import MAX_MATRIX_DRM
 
 
-def _matrix_items(model, hexes, levels, row_start, lifted, tpl, board_tables, counters, cell_step, trie, out):
+def _matrix_items(ruleset, hexes, levels, row_start, lifted, tpl, board_tables, counters, cell_step, trie, out):
     """Items of :func:`source_matrix_kernel`: a pair of rows each for the upper triangle, else a row each."""
     return (out.shape[0] + 1) // 2 if lifted < NO_SKIP else out.shape[0]
 
@@ -67,7 +67,7 @@ def spread_stride(items):
 # run in parts by the package's threads (the rows' work is in source_row): numba's parfor lowering of this
 # kernel costs about as much compile as source_row itself
 @jit_parallel(count=_matrix_items, work=lambda *arguments: 0.04 * arguments[-1].size)
-def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, lifted, tpl, board_tables, counters,
+def source_matrix_kernel(lo_item, hi_item, ruleset, hexes, levels, row_start, lifted, tpl, board_tables, counters,
                          cell_step, trie, out):
     """Rows ``row_start ..`` of the LOS matrix over the Locations ``hexes`` at ``levels``, one per row of
     ``out`` (int8: hindrance saturated at 127, or BLOCKED; diagonal 0), from the per-source rows
@@ -110,14 +110,14 @@ def source_matrix_kernel(lo_item, hi_item, model, hexes, levels, row_start, lift
                     picked_levels[k] = levels[picked[k]]
                     for q in range(target_info.shape[0]):  # (no slice assignment: its shape check compiles)
                         picked_info[q, k] = target_info[q, picked[k]]
-                source_row(model, hexes[i], levels[i], np.int64(0), np.int64(count), picked_hexes, picked_levels,
+                source_row(ruleset, hexes[i], levels[i], np.int64(0), np.int64(count), picked_hexes, picked_levels,
                            picked_info, tpl, board_tables, counters, cell_step, trie, lowest, np.int64(NO_SKIP),
                            buffer)
                 for k in range(count):
                     out[r, picked[k]] = BLOCKED if buffer[k] == BLOCKED else min(buffer[k], MAX_MATRIX_DRM)
             else:
                 lo = i + 1 if upper else np.int64(0)
-                source_row(model, hexes[i], levels[i], lo, np.int64(n), hexes, levels, target_info, tpl, board_tables,
+                source_row(ruleset, hexes[i], levels[i], lo, np.int64(n), hexes, levels, target_info, tpl, board_tables,
                            counters, cell_step, trie, lowest, lifted, buffer)
                 for j in range(lo, n):
                     if heights[j] < lifted:

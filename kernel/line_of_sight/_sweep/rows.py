@@ -55,7 +55,7 @@ from kernel.line_of_sight._sweep.down_codes import (
 )
 from kernel.line_of_sight._hex.pairs import evaluate_pairs, pair_buffers
 from kernel.line_of_sight._hex.rules import (
-    BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, MODEL_ASL, NONE, asl_hex_effect, asl_run_effect, asl_run_wall_blocks,
+    BLOCK, BLOCKED, ENTRY_SIDE_BIT, H_GROUND2, RULESET_ASL, NONE, asl_hex_effect, asl_run_effect, asl_run_wall_blocks,
     asl_vertex_wall_blocks, depression_bank, end_smoke, location_height2,
 )
 from kernel.line_of_sight._sweep.target_table import T_COLUMN, T_FLAGS, T_HEIGHT, T_Y, TARGET_DEPRESSION, TARGET_SMOKE, \
@@ -74,7 +74,7 @@ NOT_IN_TREE = STATE_HARD - 2  # (a state) a line the tree does not hold: to the 
 
 
 @jit
-def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, tpl, board_tables, counters, cell_step,
+def source_row(ruleset, a, level_a, lo, hi, targets, target_levels, target_info, tpl, board_tables, counters, cell_step,
                trie, lowest, skip_from, out):
     """``out[j]`` for targets ``lo .. hi - 1`` of source ``a`` at ``level_a``: the LOS's hindrance DRM
     (not saturated), or BLOCKED; targets ``skip_from`` half levels high or higher are left out (``out``
@@ -93,7 +93,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
     waiting = 0
-    plain_source = model == MODEL_ASL and end_smoke(a, la2, hex_info) == 0 and not (
+    plain_source = ruleset == RULESET_ASL and end_smoke(a, la2, hex_info) == 0 and not (
         level_a == 0 and depression_group[a] >= 0)
     heights, target_flags = target_info[T_HEIGHT], target_info[T_FLAGS]
     well_below = 0
@@ -405,7 +405,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     source_level[0] = level_a
     if not looped:  # every pair per pair (another rule set, an end smoke): no copies
         records, blocked, total_b, at, reason, blind_b, slope = pair_buffers(count)
-        evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
+        evaluate_pairs(ruleset, False, False, source[0:1], source_level[0:1], 0, targets[lo:hi], target_levels[lo:hi],
                        1, tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
         for j in range(count):
             out[lo + j] = BLOCKED if blocked[j] else total_b[j]
@@ -416,7 +416,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
     for i in range(waiting):
         hexes[i] = targets[pending[i]]
         levels[i] = target_levels[pending[i]]
-    evaluate_pairs(model, False, False, source[0:1], source_level[0:1], 0, hexes[0:waiting], levels[0:waiting], 1,
+    evaluate_pairs(ruleset, False, False, source[0:1], source_level[0:1], 0, hexes[0:waiting], levels[0:waiting], 1,
                    tpl, board_tables, counters, records, blocked, total_b, at, reason, blind_b, slope)
     for i in range(waiting):
         out[pending[i]] = BLOCKED if blocked[i] else total_b[i]
@@ -424,7 +424,7 @@ def source_row(model, a, level_a, lo, hi, targets, target_levels, target_info, t
 
 # numba's own parallel loop: run in parts as a serial kernel it compiles faster but runs slower on one source
 @jit_parallel
-def source_fields_kernel(model, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
+def source_fields_kernel(ruleset, sources, source_levels, targets, target_levels, tpl, board_tables, counters,
                          cell_step, trie, parts, out):
     """``out[k, j]``: the LOS from source ``k`` to target ``j``, its hindrance DRM (not saturated) or
     BLOCKED.  Work items are (source, one of ``parts`` slices of the targets); each writes only its
@@ -438,5 +438,5 @@ def source_fields_kernel(model, sources, source_levels, targets, target_levels, 
         lo = (item % parts) * size
         hi = min(n, lo + size)
         if lo < hi:
-            source_row(model, sources[k], source_levels[k], lo, hi, targets, target_levels, target_info, tpl,
+            source_row(ruleset, sources[k], source_levels[k], lo, hi, targets, target_levels, target_info, tpl,
                        board_tables, counters, cell_step, trie, lowest, np.int64(NO_SKIP), out[k])

@@ -11,7 +11,7 @@ from kernel.line_of_sight._hex.pairs import CHUNK
 from kernel.line_of_sight._sweep.rows import source_fields_kernel
 from kernel.line_of_sight._templates import tree as T
 from kernel.line_of_sight.counters import counter_tables
-from kernel.line_of_sight.inputs import LOS_CACHE, cell_steps, every_hex, kernel_board_tables, model_code, template_tuple
+from kernel.line_of_sight.inputs import LOS_CACHE, cell_steps, every_hex, kernel_board_tables, ruleset_code, template_tuple
 
 
 #: The per-source rows' work per target of one source, in microseconds on one thread (the default map: 0.05 from
@@ -26,7 +26,7 @@ def source_rows(board, hexes, source_levels, target_levels, counters) -> np.ndar
     out = np.empty((len(hexes), len(board)), np.int32)
     threads = threads_for(TARGET_US * len(hexes) * len(board))
     parts = source_parts(len(hexes), threads, len(board))
-    source_fields_kernel.run(threads, model_code(board), hexes, source_levels, every_hex(board), target_levels,
+    source_fields_kernel.run(threads, ruleset_code(board), hexes, source_levels, every_hex(board), target_levels,
                          template_tuple(board), kernel_board_tables(board), counter_tables(board, counters),
                            cell_steps(board), template_trie(board), parts, out)
     return out
