@@ -56,10 +56,11 @@ def served(board, hexes, levels, target_levels, counters) -> tuple[int, int]:
     if board.ruleset.los_model != "asl":
         return 0, 0
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-    col, yv, hs_obst = kernel_board_tables(board)[:3]
+    tables = kernel_board_tables(board)
+    col, yv, hs_obst = tables.col, tables.y, tables.hexside_obstacle
     hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, counters)
     nodes, entries, tree_targets, depth, _ = template_trie(board)
-    groups = kernel_board_tables(board)[7]
+    groups = tables.depression_group
     ground2 = hex_info[:, 0].astype(int)
     smoke, smoke_top = hex_info[:, 6].astype(int), hex_info[:, 7].astype(int)
     heights = ground2 + 2 * np.asarray(target_level_array(board, target_levels), int)

@@ -152,8 +152,8 @@ def add_per_prefix_all(lo, hi, node_start, target_start, base_of, parent, offset
 
 def hindrance_codes(board) -> np.ndarray:
     """Per cell of the templates' grid: the hindrance DRM of its hex (0 off the map)."""
-    grid = template_tuple(board)[0]
-    info = counter_tables(board, None)[0]
+    grid = template_tuple(board).grid_flat
+    info = counter_tables(board, None).hex_info
     return np.where(grid >= 0, info[np.maximum(grid, 0), H_HINDRANCE], 0).astype(np.int32)
 
 

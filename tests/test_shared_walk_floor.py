@@ -40,13 +40,13 @@ def naive_lines(board, a, first_target=0, shadows=False):
 @pytest.mark.parametrize("name", ["71A1", "71I5", "71GG10"])
 def test_one_prefix_per_distinct_prefix_and_each_line_total(board, name, shadows):
     a = board.index(name)
-    base = template_tuple(board)[1]
+    base = template_tuple(board).base
     parent, offset, end_node, target_hex = source_lists(board, a, shadows=shadows)
     lines = naive_lines(board, a, shadows=shadows)
     prefixes = {tuple(entries[:k]) for entries in lines.values() for k in range(1, len(entries) + 1)}
     assert len(parent) - 1 == len(prefixes)
     assert sorted(target_hex.tolist()) == sorted(lines)
-    code = np.random.default_rng(a).integers(0, 5, template_tuple(board)[0].shape[0]).astype(np.int32)
+    code = np.random.default_rng(a).integers(0, 5, template_tuple(board).grid_flat.shape[0]).astype(np.int32)
     out = np.full(len(board), -1, np.int32)
     add_per_prefix(base[a], parent, offset, code, end_node, target_hex, np.empty(len(parent), np.int32), out)
     for b, entries in lines.items():
@@ -54,7 +54,7 @@ def test_one_prefix_per_distinct_prefix_and_each_line_total(board, name, shadows
 
 
 def test_every_source_at_once_gives_the_rows_after_each_source(board):
-    base = template_tuple(board)[1]
+    base = template_tuple(board).base
     sources = [board.index(name) for name in ("71A1", "71I5", "71GG10")]
     lists = [source_lists(board, a, a + 1) for a in sources]
     node_start = np.cumsum([0] + [len(p) for p, _, _, _ in lists]).astype(np.int64)

@@ -278,7 +278,8 @@ def test_the_tree_decides_most_targets_of_a_ground_source():
     targets (the rest: hexside runs beside walls and hedges), and every row stays the per-pair one."""
     board = kernel.load("default")
     grid, base, start, packed, ranges, max_dc, max_dy = template_tuple(board)
-    col, yv, hs_obst = kernel_board_tables(board)[:3]
+    tables = kernel_board_tables(board)
+    col, yv, hs_obst = tables.col, tables.y, tables.hexside_obstacle
     hex_info, fast_grid, same_code, level_row, level_min = counter_tables(board, None)
     nodes, entries, targets, depth, _ = template_trie(board)
     a = board.index("71V7")
@@ -319,7 +320,7 @@ def test_a_tree_of_the_shorter_lines(monkeypatch):
     from kernel.line_of_sight.inputs import LOS_CACHE
 
     board = random_board("asl", 18, 12, seed=8, max_level=2, hexside_density=0.2)
-    start = template_tuple(board)[2]
+    start = template_tuple(board).start
     monkeypatch.setattr(tree, "MAX_ENTRIES", int(start[-1]) // 3)
     LOS_CACHE.entries(board).pop("_los_template_trie", None)
     nodes, entries, targets, depth, range_limit = template_trie(board)
@@ -403,7 +404,7 @@ def test_the_upper_matrix_computes_each_pair_once_from_the_higher_end_when_lifte
     levels = np.zeros(len(board), np.int64)
     unset = 99
     out = np.full((len(board), len(board)), unset, np.int8)
-    heights = counter_tables(board, None)[0][:, 0].astype(np.int64)
+    heights = counter_tables(board, None).hex_info[:, 0].astype(np.int64)
     lifted = matrix.lifted_height(heights)
     assert lifted == np.bincount(heights - heights.min()).argmax() + heights.min() + 1
     matrix.source_matrix_kernel(ruleset_code(board), hexes, levels, 0, lifted, template_tuple(board),

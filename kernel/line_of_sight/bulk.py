@@ -115,7 +115,7 @@ def matrix_into(board, hexes, levels, counters, out) -> np.ndarray:
         return out
     if ruleset == rules.RULESET_ASL:  # the per-source rows, each pair once
         tables, per_call = kernel_board_tables(board), counter_tables(board, counters)
-        heights = target_table(hexes, levels, tables[0], tables[1], per_call[0], tables[7])[0][T_HEIGHT]
+        heights = target_table(hexes, levels, tables.col, tables.y, per_call.hex_info, tables.depression_group)[0][T_HEIGHT]
         lifted = M.lifted_height(heights)
         M.source_matrix_kernel(ruleset, hexes, levels, 0, lifted, template_tuple(board), tables, per_call,
                                cell_steps(board), template_trie(board), out)

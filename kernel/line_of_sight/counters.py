@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from kernel._dtypes import HINDRANCE, LEVEL
@@ -15,7 +17,17 @@ from kernel.line_of_sight.inputs import (
 from kernel.line_of_sight._templates.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values
 
-__all__ = ["Counters", "GameState", "counter_tables", "los_kinds", "prepared_tables"]
+__all__ = ["CounterTables", "Counters", "GameState", "counter_tables", "los_kinds", "prepared_tables"]
+
+
+class CounterTables(NamedTuple):
+    """The kernels' per-call tables of the counters on the map (``counters``; :func:`with_inert`)."""
+
+    hex_info: np.ndarray    # (N, H_COLUMNS) int16: everything the kernels read about a hex
+    fast_grid: np.ndarray   # int32 per cell of the templates' grid: content << 8 | featured hexsides
+    same_code: np.ndarray   # int16 (levels, cells): a hex's effect on a LOS between Locations at one level
+    level_row: np.ndarray   # int32: row of same_code of each level, from level_min
+    level_min: int
 
 
 def los_kinds(board) -> tuple:
@@ -24,7 +36,7 @@ def los_kinds(board) -> tuple:
     (CCN); a unit moved or placed in ASL or V&V changes no LOS and no table here (cached)."""
     cached = LOS_CACHE.entries(board).get("_los_kinds")
     if cached is None:
-        cached = ("smoke", "vehicles", "units") if board_arrays(board)[11] else ("smoke", "vehicles")
+        cached = ("smoke", "vehicles", "units") if board_arrays(board).units_block else ("smoke", "vehicles")
         LOS_CACHE.entries(board)["_los_kinds"] = cached
     return cached
 
@@ -47,8 +59,8 @@ def counter_tables(board, counters, *, bulk: bool = True):
     if isinstance(counters, GameState):
         return prepared_tables(board, counters)
     if not bulk:
-        return (hex_info_table(board, counter_arrays(board, counters)), np.zeros(1, np.int32),
-                np.zeros((1, 1), np.int16), np.full(1, -1, np.int32), 0)
+        return CounterTables(hex_info_table(board, counter_arrays(board, counters)), np.zeros(1, np.int32),
+                             np.zeros((1, 1), np.int16), np.full(1, -1, np.int32), 0)
     return with_inert(board, counter_values(board, counters))
 
 
@@ -95,7 +107,7 @@ def write_cells(board, tables, hexes, smoke, smoke_height, vehicles, units):
     one per hex of the map) into ``tables`` in place, in one kernel call."""
     hex_info, fast_grid, same_code, _, _ = tables
     K_counters.write_counter_cells(ruleset_code(board), np.asarray(hexes, np.int64), smoke, smoke_height, vehicles, units,
-                        bool(board_arrays(board)[11]), hexside_bits(board), hex_cells(board), level_values(board)[0],
+                        bool(board_arrays(board).units_block), hexside_bits(board), hex_cells(board), level_values(board)[0],
                         hex_info, fast_grid, same_code)
 
 
@@ -158,8 +170,8 @@ def with_inert(board, values):
     grid = templates(board).grid_flat
     levels, level_row, level_min = level_values(board)
     # the board's columns; the counters' columns are the kernel's to write, with the rest
-    tables = (hex_info_table(board, (0, 0, 0, 0)), np.full(len(grid), -(1 << 30), np.int32),
-              np.zeros((len(levels), len(grid)), np.int16), level_row, level_min)
+    tables = CounterTables(hex_info_table(board, (0, 0, 0, 0)), np.full(len(grid), -(1 << 30), np.int32),
+                           np.zeros((len(levels), len(grid)), np.int16), level_row, level_min)
     write_cells(board, tables, np.arange(len(board)), smoke.astype(HINDRANCE), height.astype(HINDRANCE),
                 vehicles.astype(np.int32), units.astype(np.int32))
     return tables
@@ -169,7 +181,7 @@ def hexside_bits(board) -> np.ndarray:
     """Per hex, bit ``d`` set when its hexside ``d`` holds a LOS feature (int32, cached)."""
     cached = LOS_CACHE.entries(board).get("_los_hexside_bits")
     if cached is None:
-        hexside_any = board_arrays(board)[12]
+        hexside_any = board_arrays(board).hexside_any
         cached = (hexside_any.astype(np.int32) << np.arange(6, dtype=np.int32)).sum(axis=1).astype(np.int32)
         LOS_CACHE.entries(board)["_los_hexside_bits"] = cached
     return cached
@@ -180,17 +192,17 @@ def hex_info_table(board, counters):
     smoke, smoke_top, vehicles, units = counters
     tables = board_arrays(board)
     info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
-    info[:, rules.H_GROUND2] = tables[2]
-    info[:, rules.H_OBSTACLE] = tables[3]
-    info[:, rules.H_OBSTACLE_INHERENT] = tables[4]
-    info[:, rules.H_HINDRANCE] = tables[5]
-    info[:, rules.H_HINDRANCE_TOP] = tables[6]
-    info[:, rules.H_HINDRANCE_INHERENT] = tables[7]
+    info[:, rules.H_GROUND2] = tables.ground2
+    info[:, rules.H_OBSTACLE] = tables.obstacle
+    info[:, rules.H_OBSTACLE_INHERENT] = tables.obstacle_inherent
+    info[:, rules.H_HINDRANCE] = tables.hindrance
+    info[:, rules.H_HINDRANCE_TOP] = tables.hindrance_top
+    info[:, rules.H_HINDRANCE_INHERENT] = tables.hindrance_inherent
     info[:, rules.H_SMOKE] = smoke
     info[:, rules.H_SMOKE_TOP] = smoke_top
     info[:, rules.H_VEHICLE] = vehicles
     info[:, rules.H_UNITS] = units
-    info[:, rules.H_OBSTACLE_ABOVE] = tables[13]
+    info[:, rules.H_OBSTACLE_ABOVE] = tables.obstacle_from_above
     if board.ruleset.los_model == "asl":   # a rooftop sees from half a level above its top level
         info[:, rules.H_ROOFTOP] = np.where(board.rooftop, board.top_level, 0)
     return info
@@ -201,7 +213,7 @@ def level_values(board):
     ``same_code``: ``(values, level_row, level_min)`` (cached)."""
     cached = LOS_CACHE.entries(board).get("_los_level_values")
     if cached is None:
-        ground2 = board_arrays(board)[2]
+        ground2 = board_arrays(board).ground2
         location_levels = ground2[board.location_hex] + 2 * board.location_level.astype(np.int64)
         if board.ruleset.los_model == "asl":   # rooftops half a level lower (hex_info_table)
             hexes = board.location_hex

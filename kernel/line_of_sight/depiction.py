@@ -298,9 +298,9 @@ def kernel_tables(board, counters, per_range: bool = False):
     info[:, rules.H_GROUND2] = 2 * board.ground_level   # also the depression rule's ground levels
     # each hex's own hindrance, for a LOS along its hexside (inherent terrain, B.6)
     hex_tables = board_arrays(board)
-    info[:, rules.H_HINDRANCE] = hex_tables[5]
-    info[:, rules.H_HINDRANCE_TOP] = hex_tables[6]
-    info[:, rules.H_HINDRANCE_INHERENT] = hex_tables[7]
+    info[:, rules.H_HINDRANCE] = hex_tables.hindrance
+    info[:, rules.H_HINDRANCE_TOP] = hex_tables.hindrance_top
+    info[:, rules.H_HINDRANCE_INHERENT] = hex_tables.hindrance_inherent
     has_counters = False
     if counters is not None:
         smoke, smoke_top, vehicles, _ = counter_arrays(board, counters)

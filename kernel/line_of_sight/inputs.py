@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from kernel._cache import BoardCache
@@ -22,6 +24,51 @@ LOS_CACHE = BoardCache("line of sight")
 RULESET_CODES = {"asl": rules.RULESET_ASL, "valor-victory": rules.RULESET_VV, "ccn": rules.RULESET_CCN}
 
 
+class BoardArrays(NamedTuple):
+    """A board's per-hex LOS arrays (:func:`board_arrays`); levels in half levels."""
+
+    col: np.ndarray                 # lattice column (int64)
+    y: np.ndarray                   # lattice y (int64)
+    ground2: np.ndarray             # ground level
+    obstacle: np.ndarray            # obstacle height above the ground
+    obstacle_inherent: np.ndarray   # the obstacle is the whole hex (bool)
+    hindrance: np.ndarray           # hindrance DRM of the hex's terrain
+    hindrance_top: np.ndarray       # top of the hindrance
+    hindrance_inherent: np.ndarray  # the hindrance is the whole hex (bool)
+    hexside_obstacle: np.ndarray    # (N, 6): obstacle height of each hexside
+    hexside_hindrance: np.ndarray   # (N, 6): hindrance DRM of each hexside
+    hindrance_cap: int              # the total hindrance that blocks
+    units_block: bool               # units block LOS (CCN)
+    hexside_any: np.ndarray         # (N, 6): a LOS feature on the hexside (bool)
+    obstacle_from_above: np.ndarray # height from which the obstacle no longer blocks
+
+
+class KernelBoardTables(NamedTuple):
+    """The part of :class:`BoardArrays` the kernels take as one argument (``board_tables``), with the
+    neighbours and the depression groups."""
+
+    col: np.ndarray
+    y: np.ndarray
+    hexside_obstacle: np.ndarray
+    hexside_hindrance: np.ndarray
+    hindrance_cap: int
+    units_block: bool
+    neighbours: np.ndarray          # (N, 6) int32, NO_HEX off the map
+    depression_group: np.ndarray    # int32, -1: no depression terrain (:func:`depression_groups`)
+
+
+class TemplateTables(NamedTuple):
+    """The trace templates as the kernels take them (``tpl``; :mod:`kernel.line_of_sight._templates`)."""
+
+    grid_flat: np.ndarray
+    base: np.ndarray
+    start: np.ndarray
+    packed: np.ndarray
+    ranges: np.ndarray
+    max_dc: int
+    max_dy: int
+
+
 
 def board_arrays(board):
     cached = LOS_CACHE.entries(board).get("_los_tables")
@@ -39,7 +86,7 @@ def board_arrays(board):
             hs_obst = np.where(has, np.maximum(hs_obst, rs.hexside_height[k]), hs_obst).astype(LEVEL)
         elif rs.hexside_los_role[k] == LOS_HINDRANCE:
             hs_hind = np.where(has, np.maximum(hs_hind, rs.hexside_hindrance[k]), hs_hind).astype(HINDRANCE)
-    tables = (
+    tables = BoardArrays(
         board.col.astype(np.int64), board.y.astype(np.int64), ground2, board.obstacle_height.astype(LEVEL),
         board.obstacle_inherent, board.hindrance.astype(HINDRANCE), hind_top, board.hindrance_inherent,
         np.ascontiguousarray(hs_obst), np.ascontiguousarray(hs_hind), int(rs.rules["hindrance_cap"]),
@@ -53,9 +100,10 @@ def kernel_board_tables(board):
     """The part of :func:`board_arrays` the kernels take as separate arguments (cached on the board)."""
     cached = LOS_CACHE.entries(board).get("_los_kernel_board_tables")
     if cached is None:
-        col, y, _, _, _, _, _, _, hs_obst, hs_hind, cap, units_block, _, _ = board_arrays(board)
-        cached = (col, y, hs_obst, hs_hind, cap, units_block,
-                  np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX), depression_groups(board))
+        arrays = board_arrays(board)
+        cached = KernelBoardTables(arrays.col, arrays.y, arrays.hexside_obstacle, arrays.hexside_hindrance,
+                                   arrays.hindrance_cap, arrays.units_block,
+                                   np.ascontiguousarray(board.neighbours, dtype=HEX_INDEX), depression_groups(board))
         LOS_CACHE.entries(board)["_los_kernel_board_tables"] = cached
     return cached
 
@@ -94,7 +142,7 @@ def template_tuple(board):
     cached = LOS_CACHE.entries(board).get("_los_template_tuple")
     if cached is None:
         tpl = templates(board)
-        cached = (tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
+        cached = TemplateTables(tpl.grid_flat, tpl.base, tpl.start, tpl.packed, tpl.ranges, tpl.max_dc, tpl.max_dy)
         LOS_CACHE.entries(board)["_los_template_tuple"] = cached
     return cached
 

@@ -110,9 +110,9 @@ def refresh_kernel(ruleset, symmetric, hexes, levels, cells, changed_cells, inve
     held a core.
     """
     n = hexes.shape[0]
-    grid = tpl[0]
-    col = board_tables[0]
-    yv = board_tables[1]
+    grid = tpl.grid_flat
+    col = board_tables.col
+    yv = board_tables.y
     visits = template_visits(hexes, cells, changed_cells, inverse_start, offset_min)
     listing = visits * visit_cost
     if listing + visits * listed_share * pair_cost > budget:

@@ -81,7 +81,8 @@ def source_matrix_kernel(lo_item, hi_item, ruleset, hexes, levels, row_start, li
     ``lo_item .. hi_item - 1``."""
     n = hexes.shape[0]
     # int64 arguments throughout: the same compiled source_row as fields of fire
-    target_info, lowest = target_table(hexes, levels, board_tables[0], board_tables[1], counters[0], board_tables[7])
+    target_info, lowest = target_table(hexes, levels, board_tables.col, board_tables.y, counters.hex_info,
+                                 board_tables.depression_group)
     heights = target_info[T_HEIGHT]
     upper = lifted < NO_SKIP
     rows = out.shape[0]

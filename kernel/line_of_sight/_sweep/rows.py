@@ -430,8 +430,8 @@ def source_fields_kernel(ruleset, sources, source_levels, targets, target_levels
     BLOCKED.  Work items are (source, one of ``parts`` slices of the targets); each writes only its
     own slice of row k."""
     n = targets.shape[0]
-    target_info, lowest = target_table(targets, target_levels, board_tables[0], board_tables[1], counters[0],
-                                       board_tables[7])
+    target_info, lowest = target_table(targets, target_levels, board_tables.col, board_tables.y,
+                                       counters.hex_info, board_tables.depression_group)
     size = (n + parts - 1) // parts
     for item in numba.prange(sources.shape[0] * parts):
         k = item // parts
