@@ -38,11 +38,11 @@ def calls():
 TRIAL = """
 import os, signal, threading, time
 import numpy as np
-timer = threading.Timer({delay}, lambda: os.kill(os.getpid(), signal.SIGINT))
-timer.start()
 {round}
 interrupted = False
-try:
+try:   # the timer starts inside the try: an early signal cannot land before it (on a busy machine it did)
+    timer = threading.Timer({delay}, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
     calls()
     timer.cancel()
     timer.join()

@@ -1125,7 +1125,7 @@ def test_vertex_touch_is_exact(grain_board):
 def test_rowhouse_ends_match_the_reference_walk(rowhouse_board):
     """B23.71 against the naive reference: LOS from and to hexes whose art holds a rowhouse wall (the ends
     whose own pixels the walk looks at), in both art models; the explanation too in the depiction model."""
-    from kernel.line_of_sight.depiction import own_hex_obstacles
+    from kernel.line_of_sight._depiction.hex_tables import own_hex_obstacles
 
     board = rowhouse_board
     _, hex_own = own_hex_obstacles(board, board_art(board))

@@ -50,7 +50,8 @@ def test_end_smoke_reaching_the_cap_blocks_at_the_end(board):
 
 def test_an_end_above_the_smoke_is_not_in_it(board):
     """SMOKE two levels high in a building hex: level 1 is inside it, level 2 is above its top."""
-    building = next(h for h in range(len(board)) if board.top_level[h] >= 2 and board.ground_level[h] == 0)
+    # two building levels (h2 a level of the building, not a rooftop, which sees from half a level lower)
+    building = next(h for h in range(len(board)) if board.building_levels[h] >= 2 and board.ground_level[h] == 0)
     name = board.names[building]
     target = "71I4" if name != "71I4" else "71L5"
     counters = Counters(**smoke(board, {name: 3}))
