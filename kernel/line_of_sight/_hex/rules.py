@@ -169,10 +169,8 @@ def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
 def location_height2(h, level, hex_info):
     """The height in half levels of Location ``level`` of hex ``h``: twice its ground level plus its
     level, half a level less on the hex's rooftop (``H_ROOFTOP``; VASL's reading, section 2)."""
-    height = hex_info[h, H_GROUND2] + 2 * level
-    if level > 0 and level == hex_info[h, H_ROOFTOP]:
-        height -= 1
-    return height
+    # branch-free: the targets' table loops over every hex with it, and a branch there costs its vectorising
+    return hex_info[h, H_GROUND2] + 2 * level - np.int64((level > 0) & (level == hex_info[h, H_ROOFTOP]))
 
 
 @jit_inline
