@@ -32,6 +32,10 @@ $(TEST_STAMP): pyproject.toml $(VENV)/bin/python
 demo: $(DEMO_STAMP)
 	$(VENV)/bin/hexkernel demo --out out --force
 
+# The files that time fresh processes' first calls and imports against a fresh 'import numba': run on
+# their own after the two workers, so that the other worker's load does not sit in their figures.
+ALONE_TESTS = bench/bench_first_calls.py bench/bench_import.py
+
 # The test files that read ../shared (through tests/shared_data.py, or bench/vasl_engine.py, which asks it).
 SHARED_TESTS = $(shell grep -l -E 'tests\.shared_data|bench\.vasl_engine' tests/test_*.py bench/bench_*.py)
 
@@ -44,7 +48,8 @@ SHARED_TESTS = $(shell grep -l -E 'tests\.shared_data|bench\.vasl_engine' tests/
 test: $(TEST_STAMP) browser
 	@mkdir -p build
 	@bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK) > build/wheel-check.log 2>&1 & wheel=$$!; \
-	$(PY) -m pytest -q -n 2 --dist loadfile; tests=$$?; \
+	$(PY) -m pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) && \
+	  $(PY) -m pytest -q $(ALONE_TESTS); tests=$$?; \
 	echo "make test: the files that read ../shared, with it hidden (HEXKERNEL_HIDE_SHARED=1)"; \
 	HEXKERNEL_HIDE_SHARED=1 $(PY) -m pytest -q -n 2 --dist loadfile $(SHARED_TESTS); hidden=$$?; \
 	wait $$wheel; wheel_status=$$?; \

@@ -104,9 +104,10 @@ def kernel_dispatchers():
     for name, module in list(sys.modules.items()):
         if name == "kernel" or name.startswith("kernel."):
             for value in list(vars(module).values()):
-                value = getattr(value, "serial", value)
-                if isinstance(value, Dispatcher):
-                    found[id(value)] = value
+                # a kernel, a parallel kernel's serial twin, a numba-parallel kernel's dispatcher (LoopKernel)
+                for each in (value, getattr(value, "serial", None), getattr(value, "compiled", None)):
+                    if isinstance(each, Dispatcher):
+                        found[id(each)] = each
     return list(found.values())
 
 
