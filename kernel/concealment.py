@@ -174,9 +174,6 @@ def concealed_movement(board, sources, watchers=None, *, levels=0, watcher_level
         if enemies_of is not None:
             raise ValueError("concealed_movement: a threat map as watchers and enemies_of given: expected the "
                              "watchers one way, a threat map or the side whose enemies watch")
-        if not isinstance(threat, ThreatMap):
-            raise TypeError(f"concealed_movement: threat is a {type(threat).__name__}: expected a kernel.ThreatMap "
-                            "(from kernel.threat_map)")
         if threat.count.shape != (len(board),):
             raise ValueError(f"concealed_movement: threat has {threat.count.shape[0]} hexes and the board "
                              f"{len(board)}: expected the threat map of this board")
