@@ -109,6 +109,8 @@ units = ["vehicle"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["versions"]["hexkernel"] == kernel.__version__
     assert manifest["maps"]["71"]["arrays"]["visibility"]["chunks"] == [40, (len(board) + 7) // 8]
+    assert manifest["maps"]["71"]["model"] == kernel.default_model(board) == "hex"   # each map records its model
+    assert json.loads((out / "maps" / "71" / "map.json").read_text())["model"] == "hex"
     assert None not in manifest["maps"]["71"]["arrays"]["hindrance"]["block_sha256"]
     again = kernel.run_batch(job, out, scheduler=local.scheduler_address)
     assert again["computed"] == 0 and again["skipped"] == summary["blocks"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -60,7 +61,8 @@ def test_the_job_digest_changes_with_each_setting():
     base = job_from_text(GOOD, "job.toml").digest
     for old, new in (("block_rows = 32", "block_rows = 16"), ('name = "first"', 'name = "first"\nunits = ["leader"]'),
                      ('units = ["infantry"]', 'units = ["cavalry"]'),
-                     ("allowance = 4", "allowance = 6"), ("seed = 2", "seed = 3"), ('"71I9" = 3', '"71I9" = 2')):
+                     ("allowance = 4", "allowance = 6"), ("seed = 2", "seed = 3"), ('"71I9" = 3', '"71I9" = 2'),
+                     ("allowance = 4", "allowance = 4\nmodel = 'depiction'")):
         assert job_from_text(GOOD.replace(old, new), "job.toml").digest != base, old
 
 
@@ -76,6 +78,7 @@ BAD = [
     ("[job]\nblock_rows = true\n[[maps]]\nsource='71'\n", r"'job.block_rows' is True"),
     ("[job]\nunits = 'infantry'\n[[maps]]\nsource='71'\n", r"'job.units' is 'infantry': expected a list"),
     ("[job]\nallowance = -1\n[[maps]]\nsource='71'\n", r"'job.allowance' is -1: expected a positive number"),
+    ("[job]\nmodel = 'pixel'\n[[maps]]\nsource='71'\n", r"'job.model' is 'pixel': expected one of hex, depiction, vasl"),
     ("maps = [3]\n", r"'maps\[0\]' is 3: expected a table"),
     ("[[maps]]\nsource='71'\nsize = 2\n", r"unknown key 'maps\[0\].size'"),
     ("[[maps]]\nname = 'x'\n", r"'maps\[0\]' has neither 'source' and 'random'"),
@@ -146,6 +149,17 @@ def test_los_blocks_match_the_whole_matrix_and_the_vantage_reference(ruleset, se
     vantage = np.concatenate([p["vantage"] for p in pieces])
     assert vantage.tolist() == reference_vantage(board)
     assert vantage[:, 0].sum() > 0  # the map is not all blocked
+
+
+def test_the_model_changes_the_blocks():
+    board = kernel.load("71")
+    job = job_from_text("[job]\nmodel = 'depiction'\n[[maps]]\nsource = '71'\n", "job.toml")
+    assert job.model == "depiction" and job_from_text("[[maps]]\nsource = '71'\n", "job.toml").model is None
+    with warnings.catch_warnings():   # the bundled map has no drawn art: the depiction model reads its hexes
+        warnings.simplefilter("ignore", kernel.DepictionWarning)
+        drawn = los_block(board, 0, len(board), None, ("hindrance",), job.model)["hindrance"]
+    assert (drawn == kernel.los_matrix(board, model="depiction")).all()
+    assert (drawn != los_block(board, 0, len(board), None, ("hindrance",))["hindrance"]).any()
 
 
 def test_counters_change_the_blocks():

@@ -82,9 +82,11 @@ def counters_for(board, table: dict) -> Counters | None:
                        units=table.get("units", ()))
 
 
-def los_block(board, first: int, count: int, counters: Counters | None, wanted) -> dict[str, np.ndarray]:
-    """The LOS arrays in ``wanted`` for rows ``first .. first + count - 1`` (one kernel call for all)."""
-    rows = los_matrix_rows(board, first, count, counters=counters)
+def los_block(board, first: int, count: int, counters: Counters | None, wanted, model: str | None = None) \
+        -> dict[str, np.ndarray]:
+    """The LOS arrays in ``wanted`` for rows ``first .. first + count - 1`` in ``model`` (one kernel call for
+    all)."""
+    rows = los_matrix_rows(board, first, count, counters=counters, model=model)
     visible = rows != BLOCKED
     out = {}
     if "visibility" in wanted:

@@ -33,6 +33,7 @@ from kernel._extras import require
 from kernel.batch import sources, storage
 from kernel.batch.blocks import LOS_ARRAYS, array_shapes, counters_for, los_block, movement_block
 from kernel.batch.spec import BatchJob, BatchJobError, read_job
+from kernel.line_of_sight.depiction import default_model
 
 #: Seconds to wait for an existing scheduler (``scheduler=``) before giving up.
 CONNECT_TIMEOUT = 10
@@ -76,9 +77,10 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
     units = chosen if "movement" in compute else []
     hexes, rows = len(board), settings["block_rows"]
     arrays = array_shapes(compute, hexes, units)
+    model = settings.get("model") or default_model(board)
     wanted = {"name": entry.name, "entry": entry.describe(), "source_digest": source_digest,
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
-              "block_rows": rows,
+              "block_rows": rows, "model": model,
               "arrays": {name: {"shape": list(shape), "dtype": dtype} for name, (shape, dtype) in arrays.items()}}
     existing = storage.reusable_map_info(Path(folder), entry.name)
     if existing is None or not storage.arrays_intact(Path(folder), existing):
@@ -93,7 +95,7 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
             done.append(run_block(entry, source_digest, wanted["board_digest"], folder, kind, 0, 0, hexes, names,
                                   settings["allowance"], settings["threads"]))
     return {"hexes": hexes, "board_digest": wanted["board_digest"], "ruleset": board.ruleset.name, "units": units,
-            "done": done}
+            "model": model, "done": done}
 
 
 def work_kinds(arrays, units) -> dict[str, list[str]]:
@@ -139,7 +141,7 @@ def run_block(entry, source_digest: str, board_digest: str, folder: str, kind: s
     try:
         counters = counters_for(board, entry.counters)
         if kind == "los":
-            arrays = los_block(board, first, count, counters, todo)
+            arrays = los_block(board, first, count, counters, todo, info.get("model") or default_model(board))
         else:
             unit = kind.removeprefix("movement-")
             arrays = {kind: movement_block(board, unit, first, count, counters, allowance)}
@@ -411,7 +413,7 @@ def _run(client, job: BatchJob, out: Path, progress: bool, threads: int, start: 
     from distributed import progress as progress_bar
 
     settings = {"compute": list(job.compute), "units": list(job.units), "block_rows": job.block_rows,
-                "allowance": job.allowance, "threads": threads}
+                "allowance": job.allowance, "threads": threads, "model": job.model}
     digests = [sources.source_digest(entry) for entry in job.maps]
     folders = [out / "maps" / entry.name for entry in job.maps]
     for entry, folder in zip(job.maps, folders):
@@ -471,6 +473,7 @@ def _write_manifest(out: Path, job: BatchJob, infos, status: str) -> None:
                             "block_sha256": [done[k]["sha256"] if k in done else None
                                              for k in range(-(-info["hexes"] // job.block_rows))]}
         maps[entry.name] = {"folder": f"maps/{entry.name}", "hexes": info["hexes"], "ruleset": info["ruleset"],
+                            "model": info["model"],
                             "source_digest": map_info["source_digest"], "board_digest": info["board_digest"],
                             "arrays": arrays}
     suffix = ".json" if job.path.endswith(".json") else ".toml"

@@ -95,12 +95,17 @@ class BatchJob:
     units: tuple[str, ...] = ()
     allowance: float | None = None
     text: str = ""
+    #: The LOS model of every map (``hex``, ``depiction`` or ``vasl``); None: each map's
+    #: :func:`kernel.default_model`.
+    model: str | None = None
 
     @property
     def digest(self) -> str:
         """sha256 of the job as parsed: a rerun resumes only into a folder written by the same job."""
         data = {"maps": [m.describe() for m in self.maps], "compute": list(self.compute),
                 "block_rows": self.block_rows, "units": list(self.units), "allowance": self.allowance}
+        if self.model is not None:
+            data["model"] = self.model
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
@@ -172,9 +177,16 @@ def job_from_text(text: str, name: str) -> BatchJob:
     if unknown:
         raise BatchJobError(f"{name}: unknown top-level key {unknown[0]!r}: expected 'job' and 'maps'")
     settings = _table(data.get("job", {}), name, "job")
-    unknown = sorted(set(settings) - {"compute", "block_rows", "units", "allowance"})
+    unknown = sorted(set(settings) - {"compute", "block_rows", "units", "allowance", "model"})
     if unknown:
-        raise BatchJobError(f"{name}: unknown key 'job.{unknown[0]}': expected compute, block_rows, units, allowance")
+        raise BatchJobError(f"{name}: unknown key 'job.{unknown[0]}': expected compute, block_rows, units, allowance, "
+                            "model")
+    from kernel.line_of_sight.depiction import MODELS as LOS_MODELS
+
+    model = settings.get("model")
+    if model is not None and model not in LOS_MODELS:
+        raise BatchJobError(f"{name}: 'job.model' is {model!r}: expected one of {', '.join(LOS_MODELS)} (or no key: "
+                            "each map's default model)")
     compute = settings.get("compute", ["visibility"])
     if not isinstance(compute, list) or not compute or any(c not in OUTPUTS for c in compute):
         raise BatchJobError(f"{name}: 'job.compute' is {compute!r}: expected a non-empty list of {', '.join(OUTPUTS)}")
@@ -207,7 +219,7 @@ def job_from_text(text: str, name: str) -> BatchJob:
                                 "(give each a 'name')")
         seen[entry.name] = k
     return BatchJob(name, tuple(maps), tuple(dict.fromkeys(compute)), block_rows, tuple(units),
-                    None if allowance is None else float(allowance), text)
+                    None if allowance is None else float(allowance), text, model)
 
 
 def _table(value, name: str, key: str) -> dict:
