@@ -17,6 +17,7 @@ clone fails in CI too.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 #: The environment variable that hides ``../shared`` (any value but empty or ``0``).
@@ -103,3 +104,10 @@ def guard_hidden_folder() -> None:
     import sys
 
     sys.addaudithook(hook)
+
+
+def quiet(function, *args, **kwargs):
+    """Call ``function`` with every warning silenced (a VASL board's import notes, the depiction model's)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)

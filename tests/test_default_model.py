@@ -7,23 +7,16 @@ keyword must get the depiction model's answer, and every result says which model
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pytest
 
 import kernel
 from kernel.cli import main
-from tests.shared_data import needs, vasl_folder
+from tests.shared_data import needs, quiet, vasl_folder
 
 VASL = vasl_folder()
 needs_vasl = needs("vasl")
-
-
-def quiet(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
 
 
 @pytest.fixture(scope="module")

@@ -17,18 +17,11 @@ from kernel.line_of_sight.depiction import DepictionWarning, depiction_matrix
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.maps.art import board_art, map_size, pixel_hexes
 from tests.comparisons import COMPARISONS
-from tests.shared_data import needs, vasl_folder
+from tests.shared_data import needs, quiet, vasl_folder
 
 REPO = Path(__file__).resolve().parents[1]
 VASL = vasl_folder()
 needs_vasl = needs("vasl")
-
-
-def quiet(function, *args, **kwargs):
-    """Call ``function`` with the import's and the depiction model's warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
 
 
 @pytest.fixture(scope="module")
