@@ -1088,6 +1088,14 @@ def _vv_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> dic
         if blocked_at < 0 and eff > NONE:
             blocked_at, reason = where, why
         # hindrances never block (hindrance_cap = 0)
+    # 10.10 [reading]: a LOS that runs along a hexside and so reaches the
+    # target's hex at a vertex enters it across both of the target's hexsides
+    # meeting there: a wall/hedge on either gives +1 (once, the larger DRM).
+    # SPEC: the firer's exemption cannot apply (the firer's hex touches
+    # neither hexside: the run lies between them and the firer).
+    entry = _entry_hexsides(board, a, b, contacts[-1])
+    if len(entry) == 2 and steps and steps[-1].kind == "run":
+        total += max(hexside_drm(_hexside_mask(board, b, d)) for d in entry)
     cover = _terrain_cover(board, b, uc)
     return _result(blocked_at < 0, total, blocked_at, reason, False, False, cover)
 

@@ -27,7 +27,7 @@ from kernel.line_of_sight._hex.rules import (
     asl_vertex_wall_blocks, depression_bank, end_smoke, location_height2, ranges_from_higher, record_step,
     simple_hex_effect, simple_run_effect, vv_slope_hexes,
 )
-from kernel.line_of_sight._templates.tracer import INTERIOR, VERTEX
+from kernel.line_of_sight._templates.tracer import HEXSIDE, INTERIOR, VERTEX
 from kernel._dtypes import MAX_MATRIX_DRM
 
 
@@ -307,10 +307,22 @@ def evaluate_pairs(ruleset, full, record, hex_a, level_a, step_a, hex_b, level_b
             # one crossed into the target's hex still adds its DRM
             d = (packed[last] & 7) - 1
             previous = grid[previous_cell]
-            if d >= 0 and previous >= 0 and previous != a and hs_hind[previous, d] > 0:
-                total += hs_hind[previous, d]
+            x_drm = 0
+            if d >= 0 and previous >= 0 and previous != a:
+                x_drm = hs_hind[previous, d]
+            elif d < 0 and last - first >= 3 and (packed[last - 1] >> 3) & 3 == HEXSIDE:
+                # reached at the far vertex of a run X|Y: the target's hexsides with X and Y meet
+                # there, and the LOS enters across them (either one's wall/hedge counts, once)
+                x = grid[base_a + (packed[last - 2] >> 5)]
+                y = grid[base_a + (packed[last - 1] >> 5)]
+                for side_d in range(6):
+                    n = neighbours[b, side_d]
+                    if n >= 0 and n != a and (n == x or n == y) and hs_hind[b, side_d] > x_drm:
+                        x_drm = hs_hind[b, side_d]
+            if x_drm > 0:
+                total += x_drm
                 if record:
-                    n_rec = record_step(records, n_rec, b, S_CROSSING, NONE, R_HINDRANCE, hs_hind[previous, d])
+                    n_rec = record_step(records, n_rec, b, S_CROSSING, NONE, R_HINDRANCE, x_drm)
         if not finished:
             # blind (section 5): blocked, and blind-hex effects are all that block it
             blind = blocked and not hard_block and not (cap > 0 and total >= cap)
