@@ -229,3 +229,25 @@ def test_a_los_must_leave_its_building_first_in_vasls_reading():
         assert "[VASL: A6.8 Example 2, the LOS must leave its building first]" in result.explain()
         assert kernel.los(board, viewer, target, model="depiction").visible
     assert kernel.los(board, "10Y7", "10Z7", model="vasl").visible   # one height: no such rule
+
+
+@pytest.mark.slow
+@needs(*LEVELS, "bd20.npz")
+def test_a_los_must_leave_its_building_first_at_any_range_in_vasls_reading():
+    """VASL blocks 20C3h1 -> 20K1h2 and 20O5h1 -> 20C6h2 (A6.8 Example 2) where the trace crosses another
+    hex of the viewer's building still over its art, eight and twelve hexes from the target: the vasl model
+    reads the rule along VASL's pixel trace, not only between adjacent hexes."""
+    from bench.vasl_engine import load_board
+    from bench.vasl_levels import load_level_results
+
+    board = load_board(20)[0]
+    data = load_level_results(20)
+    names = [str(h) if k == 0 else f"{h}h{lev}"
+             for h, k, lev in zip(data["loc_hex"], data["loc_kind"], data["loc_level"])]
+    index = {name: i for i, name in enumerate(names)}
+    for viewer, target in (("20C3h1", "20K1h2"), ("20O5h1", "20C6h2")):
+        k = np.flatnonzero((data["a"] == index[viewer]) & (data["b"] == index[target]))
+        assert k.size == 1 and data["status"][k[0]] == 1
+        assert "leave the building" in str(data["reasons"][data["reason"][k[0]]])
+        result = kernel.los(board, viewer, target, model="vasl")
+        assert not result.visible and result.reason_name == "inside building", (viewer, target)

@@ -35,7 +35,8 @@ def inside_building(board, hex_a, level_a, hex_b, level_b) -> np.ndarray:
     ground = board.ground_level.astype(np.int64)
     elev_a, elev_b = ground[hex_a] + level_a, ground[hex_b] + level_b
     out = np.zeros(len(hex_a), np.bool_)
-    maybe = np.flatnonzero((elev_a != elev_b) & (hex_a != hex_b) & ((board.terrain[hex_a] & _building_mask(board)) != 0))
+    in_building = (board.terrain[hex_a] & _building_mask(board)) != 0
+    maybe = np.flatnonzero((elev_a != elev_b) & (hex_a != hex_b) & in_building)
     if maybe.size == 0:
         return out
     tables = depiction_tables(board)
