@@ -27,7 +27,6 @@ def inside_building(board, hex_a, level_a, hex_b, level_b) -> np.ndarray:
     viewer in a building hex and no higher than the building of the hex entered (its ground plus its upper
     levels, at least one), judged along VASL's pixel trace (:mod:`.leave_building`)."""
     from kernel.line_of_sight._depiction.leave_building import stays_inside_pairs
-    from kernel.line_of_sight.depiction import depiction_tables
     from kernel.maps.art import board_art
 
     hex_a, hex_b = np.asarray(hex_a, np.int64), np.asarray(hex_b, np.int64)
@@ -39,13 +38,13 @@ def inside_building(board, hex_a, level_a, hex_b, level_b) -> np.ndarray:
     maybe = np.flatnonzero((elev_a != elev_b) & (hex_a != hex_b) & in_building)
     if maybe.size == 0:
         return out
-    tables = depiction_tables(board)
     art = board_art(board)
     class_building = ((art.class_terrain & _building_mask(board)) != 0).astype(np.int64)
     height = np.maximum(board.building_levels.astype(np.int64), 1)
     found = np.zeros(maybe.size, np.bool_)
-    stays_inside_pairs(hex_a[maybe], elev_a[maybe], hex_b[maybe], elev_b[maybe], tables[0], tables[1], tables[2],
-                       tables[3], tables[5], class_building, height, found)
+    stays_inside_pairs(hex_a[maybe], elev_a[maybe], hex_b[maybe], elev_b[maybe], board.x.astype(np.int64),
+                       board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+                       np.ascontiguousarray(board.neighbours), art.pixels, class_building, height, found)
     out[maybe] = found
     return out
 
