@@ -15,29 +15,38 @@ import numpy as np
 R_STAIRWAY, R_INSIDE_BUILDING = 7, 8
 
 
+def _building_mask(board) -> np.uint32:
+    """The terrain bits of the ruleset's building terrains (those with levels)."""
+    rs = board.ruleset
+    return np.uint32(sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_multi_level[t]))
+
+
 def inside_building(board, hex_a, level_a, hex_b, level_b) -> np.ndarray:
-    """Which viewer -> target pairs VASL blocks because the LOS enters another hex of the viewer's building
-    before it leaves it (A6.8 Example 2, VASL's reading; ``model="vasl"``): adjacent hexes of one building
-    (both building hexes whose building reaches their common hexside, ``board.touches``), the viewer no
-    higher than the target hex's building (its upper levels, or one level for a single storey, above its
-    ground) and the two ends at different heights."""
+    """Which viewer -> target pairs VASL blocks because the LOS enters another hex over building art before it
+    leaves its building (A6.8 Example 2, VASL's reading; ``model="vasl"``): the ends at different heights, the
+    viewer in a building hex and no higher than the building of the hex entered (its ground plus its upper
+    levels, at least one), judged along VASL's pixel trace (:mod:`.leave_building`)."""
+    from kernel.line_of_sight._depiction.leave_building import stays_inside_pairs
+    from kernel.maps.art import board_art
+
     hex_a, hex_b = np.asarray(hex_a, np.int64), np.asarray(hex_b, np.int64)
     level_a, level_b = np.asarray(level_a, np.int64), np.asarray(level_b, np.int64)
-    across = board.neighbours[hex_a] == hex_b[:, None]
-    out = across.any(axis=1)
-    if not out.any():
+    ground = board.ground_level.astype(np.int64)
+    elev_a, elev_b = ground[hex_a] + level_a, ground[hex_b] + level_b
+    out = np.zeros(len(hex_a), np.bool_)
+    in_building = (board.terrain[hex_a] & _building_mask(board)) != 0
+    maybe = np.flatnonzero((elev_a != elev_b) & (hex_a != hex_b) & in_building)
+    if maybe.size == 0:
         return out
-    side = np.argmax(across, axis=1)
-    rs = board.ruleset
-    building = np.uint32(sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_multi_level[t]))
-    in_a = (board.terrain[hex_a] & building) != 0
-    in_b = (board.terrain[hex_b] & building) != 0
-    touch_a = (board.touches[hex_a] >> side) & 1 == 1
-    touch_b = (board.touches[hex_b] >> ((side + 3) % 6)) & 1 == 1
-    viewer = board.ground_level[hex_a].astype(np.int64) + level_a
-    target = board.ground_level[hex_b].astype(np.int64) + level_b
-    top_b = board.ground_level[hex_b].astype(np.int64) + np.maximum(board.building_levels[hex_b], 1)
-    return out & in_a & in_b & touch_a & touch_b & (viewer <= top_b) & (viewer != target)
+    art = board_art(board)
+    class_building = ((art.class_terrain & _building_mask(board)) != 0).astype(np.int64)
+    height = np.maximum(board.building_levels.astype(np.int64), 1)
+    found = np.zeros(maybe.size, np.bool_)
+    stays_inside_pairs(hex_a[maybe], elev_a[maybe], hex_b[maybe], elev_b[maybe], board.x.astype(np.int64),
+                       board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+                       np.ascontiguousarray(board.neighbours), art.pixels, class_building, height, found)
+    out[maybe] = found
+    return out
 
 
 def vasl_end_rules(board, hex_a, level_a, hex_b, level_b) -> tuple[np.ndarray, np.ndarray]:
@@ -82,23 +91,16 @@ def _stairless_cells(board, hexes, levels, rows) -> tuple[np.ndarray, np.ndarray
 
 def end_rule_cells(board, hexes, levels, rows) -> tuple[np.ndarray, np.ndarray]:
     """``(row, column)`` of the cells of rows ``rows`` of the matrix over Locations (hexes, levels), viewer
-    in the row, that :func:`vasl_end_rules` blocks: the stairless pairs and those of adjacent hexes."""
+    in the row, that :func:`vasl_end_rules` blocks: the stairless pairs and those whose LOS stays in its building
+    (:func:`inside_building`)."""
     hexes = np.asarray(hexes, np.int64)
     levels = np.asarray(levels, np.int64)
     i, j = _stairless_cells(board, hexes, levels, rows)
-    order = np.argsort(hexes, kind="stable")   # the Locations of each hex, for the pairs of adjacent hexes
     rows = np.asarray(rows, np.int64)
-    near_i, near_j = [], []
-    by_hex: dict[int, list[int]] = {}
-    for k in order.tolist():
-        by_hex.setdefault(int(hexes[k]), []).append(k)
-    for r in rows.tolist():
-        for n in board.neighbours[hexes[r]].tolist():
-            for k in by_hex.get(n, ()):
-                near_i.append(r)
-                near_j.append(k)
-    if near_i:
-        ni, nj = np.array(near_i, np.int64), np.array(near_j, np.int64)
+    inside = rows[(board.terrain[hexes[rows]] & _building_mask(board)) != 0]   # viewers in a building hex
+    if inside.size:
+        ni = np.repeat(inside, len(hexes))
+        nj = np.tile(np.arange(len(hexes), dtype=np.int64), inside.size)
         keep = inside_building(board, hexes[ni], levels[ni], hexes[nj], levels[nj])
         i, j = np.concatenate([i, ni[keep]]), np.concatenate([j, nj[keep]])
     return i, j
