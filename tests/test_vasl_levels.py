@@ -251,3 +251,23 @@ def test_a_los_must_leave_its_building_first_at_any_range_in_vasls_reading():
         assert "leave the building" in str(data["reasons"][data["reason"][k[0]]])
         result = kernel.los(board, viewer, target, model="vasl")
         assert not result.visible and result.reason_name == "inside building", (viewer, target)
+
+
+@pytest.mark.slow
+@needs("vasl", "bd15")
+def test_the_end_rules_give_the_same_cells_in_bounded_parts(board_15, monkeypatch):
+    """The matrix's end-rule cells are checked in parts of at most END_RULE_PAIRS pairs: parts of one viewer
+    row each give the cells of one call over every row, and the leave-the-building rule finds some."""
+    from kernel.line_of_sight._depiction import building_ends
+
+    tops = np.asarray(board_15.building_levels, np.int64)   # every hex's ground and its building's levels
+    hexes = np.repeat(np.arange(len(board_15), dtype=np.int64), tops + 1)
+    levels = np.concatenate([np.arange(t + 1) for t in tops])
+    rows = np.arange(len(hexes))
+    whole = building_ends.end_rule_cells(board_15, hexes, levels, rows)
+    monkeypatch.setattr(building_ends, "END_RULE_PAIRS", 1)
+    parts = building_ends.end_rule_cells(board_15, hexes, levels, rows)
+    assert sorted(zip(*map(np.ndarray.tolist, whole))) == sorted(zip(*map(np.ndarray.tolist, parts)))
+    inside = building_ends.inside_building(board_15, hexes[whole[0]], levels[whole[0]], hexes[whole[1]],
+                                           levels[whole[1]])
+    assert inside.any()

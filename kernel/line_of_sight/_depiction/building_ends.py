@@ -13,6 +13,8 @@ import numpy as np
 #: The reason of a LOS between two building levels of one hex that no stairway joins (``model="vasl"``), and of
 #: a LOS that enters another hex of its building before it leaves it (A6.8 Example 2, as VASL reads it).
 R_STAIRWAY, R_INSIDE_BUILDING = 7, 8
+#: The most (viewer, target) pairs :func:`end_rule_cells` checks in one call (about 100 bytes of scratch each).
+END_RULE_PAIRS = 1 << 20
 
 
 def _building_mask(board) -> np.uint32:
@@ -98,9 +100,13 @@ def end_rule_cells(board, hexes, levels, rows) -> tuple[np.ndarray, np.ndarray]:
     i, j = _stairless_cells(board, hexes, levels, rows)
     rows = np.asarray(rows, np.int64)
     inside = rows[(board.terrain[hexes[rows]] & _building_mask(board)) != 0]   # viewers in a building hex
-    if inside.size:
-        ni = np.repeat(inside, len(hexes))
-        nj = np.tile(np.arange(len(hexes), dtype=np.int64), inside.size)
+    step = max(1, END_RULE_PAIRS // max(1, len(hexes)))   # viewer rows per call: bounded scratch on big maps
+    found_i, found_j = [i], [j]
+    for first in range(0, inside.size, step):
+        part = inside[first:first + step]
+        ni = np.repeat(part, len(hexes))
+        nj = np.tile(np.arange(len(hexes), dtype=np.int64), part.size)
         keep = inside_building(board, hexes[ni], levels[ni], hexes[nj], levels[nj])
-        i, j = np.concatenate([i, ni[keep]]), np.concatenate([j, nj[keep]])
-    return i, j
+        found_i.append(ni[keep])
+        found_j.append(nj[keep])
+    return np.concatenate(found_i), np.concatenate(found_j)

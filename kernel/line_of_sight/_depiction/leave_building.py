@@ -15,12 +15,8 @@ import numpy as np
 from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit
 from kernel.grid.pixels import UNIT_X, UNIT_Y
-from kernel.line_of_sight._depiction.pixel_geometry import vasl_trace, walk_hex
+from kernel.line_of_sight._depiction.pixel_geometry import VASL_ROW_TIE, vasl_trace, walk_hex
 from kernel.maps._art_kernels import pixel_point
-
-#: Added to a traced pixel's y, as the walk's VASL reading does: a pixel on the hexside between two hexes of
-#: one column belongs to the lower hex.
-ROW_TIE = 1e-6
 
 
 @jit
@@ -50,7 +46,7 @@ def stays_inside(a, b, elev_a, elev_b, lat_x, lat_y, cell_index, neighbours, pix
         if class_building[word >> 8] == 0:
             return False
         qx, qy = pixel_point(x, y, width, height, 0.0)
-        h = walk_hex(qx, qy + ROW_TIE, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
+        h = walk_hex(qx, qy + VASL_ROW_TIE, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
         if h < 0 or h == a:
             continue
         if np.int64(elev_a) <= (word & 0xFF) - LEVEL_BIAS + hex_height[h]:

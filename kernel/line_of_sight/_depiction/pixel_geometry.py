@@ -17,6 +17,11 @@ from kernel._jit import jit, jit_inline
 from kernel.maps._art_kernels import pixel_hex
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 
+#: Added to a walked pixel's y in VASL's reading: a pixel exactly on the hexside between two hexes of one
+#: column (a board's seam, y = 645 on a map of two boards one above the other, and every other such row)
+#: belongs to the lower hex, as VASL's engine finds a pixel's hex (its row is ``y // hex height``).
+VASL_ROW_TIE = 1e-6
+
 #: A hexside whose midpoint lies this near a hex's centre dot touches that hex: its own hexsides'
 #: midpoints lie 32.3 px away, those running out from its vertices 56 px, every other one 85 px or more.
 TOUCH_RADIUS = 70.0

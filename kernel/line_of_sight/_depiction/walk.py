@@ -46,7 +46,7 @@ from kernel.line_of_sight._depiction.steps import (  # noqa: F401 (the log's lay
     slope_pixel_holds, walked_pixel,
 )
 from kernel.line_of_sight._depiction.pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, hex_range, hexside_run_key, hexside_touches_end,
+    INNER_RADIUS, INNER_RADIUS2, VASL_ROW_TIE, hex_range, hexside_run_key, hexside_touches_end,
     near_open_far_vertex, vasl_trace, vertex_touch, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._hex.rules import (
@@ -54,12 +54,6 @@ from kernel.line_of_sight._hex.rules import (
     R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
 from kernel.maps._art_kernels import pixel_point
-
-
-#: Added to a walked pixel's y in VASL's reading: a pixel exactly on the hexside between two hexes of one
-#: column (a board's seam, y = 645 on a map of two boards one above the other, and every other such row)
-#: belongs to the lower hex, as VASL's engine finds a pixel's hex (its row is ``y // hex height``).
-VASL_ROW_TIE = 1e-6
 
 
 @jit
