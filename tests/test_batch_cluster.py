@@ -228,7 +228,9 @@ def test_map_errors_found_on_a_worker_are_job_errors(cluster, tmp_path):
             ("[job]\ncompute = ['movement']\nunits = ['dragon']\n[[maps]]\nsource = '71'\n",
              r"map '71': unit class 'dragon' is not in ruleset 'asl': expected one of infantry"),
             ("[[maps]]\nsource = '71'\ncounters = { smoke = { '99Z9' = 3 } }\n", r"map '71': .*99Z9"),
-            ("[[maps]]\nsource = 'no-such-map'\n", r"map 'no-such-map': ")):
+            ("[[maps]]\nsource = 'no-such-map'\n", r"map 'no-such-map': "),
+            ("[job]\nmodel = 'depiction'\n[[maps]]\nrandom = { ruleset = 'ccn', columns = 5, rows = 5, seed = 1 }\n",
+             r"map 'random-ccn-5x5-seed1': job.model 'depiction' needs ASL LOS rules: ruleset 'ccn'")):
         with pytest.raises(kernel.BatchJobError, match=message):
             kernel.run_batch(_write_job(tmp_path, text), tmp_path / "out", scheduler=local.scheduler_address)
         assert not (tmp_path / "out" / "manifest.json").exists()

@@ -33,7 +33,7 @@ from kernel._extras import require
 from kernel.batch import sources, storage
 from kernel.batch.blocks import LOS_ARRAYS, array_shapes, counters_for, los_block, movement_block
 from kernel.batch.spec import BatchJob, BatchJobError, read_job
-from kernel.line_of_sight.depiction import default_model
+from kernel.line_of_sight.depiction import ART_MODELS, default_model
 
 #: Seconds to wait for an existing scheduler (``scheduler=``) before giving up.
 CONNECT_TIMEOUT = 10
@@ -78,6 +78,9 @@ def open_map(entry, source_digest: str, folder: str, settings: dict) -> dict:
     hexes, rows = len(board), settings["block_rows"]
     arrays = array_shapes(compute, hexes, units)
     model = settings.get("model") or default_model(board)
+    if model in ART_MODELS and board.ruleset.los_model != "asl":
+        return {"error": f"job.model {model!r} needs ASL LOS rules: ruleset {board.ruleset.name!r} uses the "
+                         f"{board.ruleset.los_model!r} LOS model (expected model = 'hex' for this map)"}
     wanted = {"name": entry.name, "entry": entry.describe(), "source_digest": source_digest,
               "board_digest": _board_digest(board), "ruleset": board.ruleset.name, "hexes": hexes,
               "block_rows": rows, "model": model,
