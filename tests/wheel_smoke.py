@@ -7,7 +7,7 @@ template are there; no extra's package is installed; each feature that
 needs an extra raises an ImportError naming it. ``python tests/wheel_smoke.py
 extras DEMO_DIR`` then checks, with every extra installed, the files that
 ``hexkernel demo --out DEMO_DIR`` wrote, a picture and ``movement_graph``.
-``python tests/wheel_smoke.py first-calls wheel|cache [picture]`` runs in a
+``python tests/wheel_smoke.py first-calls wheel|cache|movement-warmed [picture]`` runs in a
 fresh process: it times ``import kernel`` with the first
 ``los()`` together, then the first ``field_of_fire``, ``los_matrix``,
 ``movement_field`` (and, with ``picture``, ``board_picture``) one by one, and
@@ -16,7 +16,10 @@ events (``numba:compile``, listened to from after the first ``los()``) and
 every kernel dispatcher's cache-miss counters (every call of the process);
 and where the machine code came from: ``wheel``, every kernel from the
 wheel's portable code (an empty cache); ``cache``, none (after ``hexkernel
-warm``, whose tuned code wins).
+warm``, whose tuned code wins); ``movement-warmed``, every kernel but the
+movement kernels (after ``hexkernel warm`` ran only its ``movement_field``
+step into an empty cache: the tuned code it compiled wins over the wheel's,
+and the rest still comes from the wheel).
 The times are printed, one line each, and as JSON on the last line.
 Each check prints one line; any failure ends the run with status 1.
 """
@@ -150,6 +153,11 @@ def first_calls(picture: bool, source: str) -> None:
     shipped = len(_shipped_kernels.LOADED)
     if source == "wheel":
         check(shipped == hits, f"every kernel came from the wheel's portable machine code ({shipped} of {hits})")
+    elif source == "movement-warmed":
+        movement = [name for name in _shipped_kernels.LOADED if name.startswith("kernel.movement.")]
+        check(0 < shipped < hits and not movement,
+              f"the movement kernels came from the cache that 'hexkernel warm' filled, the other {shipped} of {hits} "
+              f"from the wheel (movement kernels from the wheel: {movement[:3]})")
     else:
         check(shipped == 0, f"every kernel came from the cache that 'hexkernel warm' filled, none from the wheel "
                             f"({shipped} from the wheel)")
@@ -165,9 +173,9 @@ if __name__ == "__main__":
         core()
     elif mode == "extras" and len(sys.argv) == 3:
         extras(sys.argv[2])
-    elif mode == "first-calls" and len(sys.argv) in (3, 4) and sys.argv[2] in ("wheel", "cache") \
+    elif mode == "first-calls" and len(sys.argv) in (3, 4) and sys.argv[2] in ("wheel", "cache", "movement-warmed") \
             and sys.argv[3:] in ([], ["picture"]):
         first_calls(picture=sys.argv[3:] == ["picture"], source=sys.argv[2])
     else:
-        raise SystemExit("usage: wheel_smoke.py core | extras DEMO_DIR | first-calls wheel|cache [picture]")
+        raise SystemExit("usage: wheel_smoke.py core | extras DEMO_DIR | first-calls wheel|cache|movement-warmed [picture]")
     print(f"wheel smoke test ({mode}): {len(CHECKS)} checks passed")
