@@ -19,7 +19,7 @@ guard_hidden_folder()
 
 #: Whole test files that are slow, by why.
 SLOW_FILES = {
-    "browser": ("tests/test_page_browser.py", "tests/test_saved_game_page.py"),
+    "browser": ("tests/test_page_browser.py", "tests/test_page_browser_vasl.py", "tests/test_saved_game_page.py"),
     "cluster": ("tests/test_batch_cluster.py", "tests/test_batch_scheduler.py"),
     "warm": ("tests/test_warm.py",),
     "subprocess command line": ("tests/test_cli.py", "tests/test_cli_safety.py", "tests/test_crop.py"),

@@ -2,7 +2,7 @@
 
 The embedded tables are decoded here as the page's script decodes them
 (base64, gzip, little-endian) and compared with the API; the browser tests
-(``test_page_browser.py``) check what the page then shows.
+(``test_page_browser*.py``) check what the page then shows.
 """
 
 from __future__ import annotations
