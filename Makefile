@@ -36,8 +36,9 @@ demo: $(DEMO_STAMP)
 # their own after the two workers, so that the other worker's load does not sit in their figures.
 ALONE_TESTS = bench/bench_first_calls.py bench/bench_import.py
 
-# The test files that read ../shared (through tests/shared_data.py, or bench/vasl_engine.py, which asks it).
-SHARED_TESTS = $(shell grep -l -E 'tests\.shared_data|bench\.vasl_engine' tests/test_*.py bench/bench_*.py)
+# The test files that read ../shared: through tests/shared_data.py's functions that find it (not its quiet()
+# alone), the module itself, or bench/vasl_engine.py, which asks it.
+SHARED_TESTS = $(shell grep -l -E 'tests\.shared_data import .*\b(shared_folder|vasl_folder|needs|require|present)\b|from tests import shared_data|bench\.vasl_engine' tests/test_*.py bench/bench_*.py)
 
 # The test suite runs on two worker processes (pytest-xdist), each test file whole in one of them, so
 # that a file's module fixtures are built once. The wheel check runs beside it and prints its stages
