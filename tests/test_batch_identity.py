@@ -189,12 +189,27 @@ def test_a_moved_or_damaged_file_is_refused_naming_map_and_block_and_a_rerun_rep
     assert manifest["status"] == "complete" and None not in manifest["maps"][B]["arrays"]["hindrance"]["block_sha256"]
 
 
-def test_a_rerun_over_a_changed_zarr_json_recomputes_the_array(finished, scheduler, tmp_path):
-    """A rerun said 'complete' over a zarr.json of another dtype, and batch_result still refused the array."""
+ZARR_JSON_CHANGES = {
+    "dtype": lambda d: d.update(data_type="uint8"),
+    "shape": lambda d: d.update(shape=[d["shape"][0] + 1, d["shape"][1]]),
+    "chunk-shape": lambda d: d["chunk_grid"]["configuration"].update(chunk_shape=[32, 5]),
+    "deleted": None,
+}
+
+
+@pytest.mark.parametrize("change", list(ZARR_JSON_CHANGES))
+def test_a_rerun_over_a_changed_zarr_json_recomputes_the_array(finished, scheduler, tmp_path, change):
+    """A rerun said 'complete' over a zarr.json of another dtype or shape, and batch_result still refused the
+    array."""
     base, truth = finished
     out = tmp_path / "out"
     shutil.copytree(base / "out", out)
-    _metadata(lambda d: d.update(data_type="uint8"))(out)
+    if ZARR_JSON_CHANGES[change] is None:
+        delete_zarr_json(out)
+    else:
+        _metadata(ZARR_JSON_CHANGES[change])(out)
+    with pytest.raises(ValueError, match="zarr.json"):
+        kernel.batch_result(out, B, "hindrance")
     summary = kernel.run_batch(base / "job.toml", out, scheduler=scheduler)
     assert summary["computed"] == 3   # map B's three blocks (both arrays of a block: one task), recreated
     assert np.array_equal(kernel.batch_result(out, B, "hindrance"), truth[B, "hindrance"])
