@@ -41,7 +41,7 @@ from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT, MAX_VEHICLES_PER_HEX
 from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
 from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes
-from kernel.maps.counter_checks import hexes_text as hexes, locked_method as _locked_method
+from kernel.maps.counter_checks import hexes_text as hexes, known_side, locked_method as _locked_method  # noqa: F401
 from kernel.maps.counter_checks import read_only as _read_only, vehicle_counts
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
 from kernel.maps.smoke_locations import checked_smoke_base, smoke_location, smoke_locations

@@ -144,15 +144,15 @@ def _applies(top, G, S2, same, slope):
 
 
 @jit_inline
-def smoke_applies(base, top, S2, same, slope):
+def smoke_applies(base, top, G, S2, same, slope):
     """Whether SMOKE lying between heights ``base`` and ``top`` (half levels) hinders a LOS that crosses its
-    hex, the higher end at ``S2`` (section 2, A24): at one level, the LOS within it (``base <= S2 < top``);
-    else the higher end above its base and, but on a continuous slope, not above its top.  A LOS wholly
-    below SMOKE at an upper Location passes beneath it; SMOKE at the ground has ``base`` the hex's ground,
-    below any end whose LOS crosses the hex unblocked."""
+    hex (ground ``G``), the higher end at ``S2`` (section 2, A24): at one level, the LOS within it
+    (``base <= S2 < top``); else the higher end above its base and, but on a continuous slope, not above
+    its top.  A LOS wholly below SMOKE at an upper Location passes beneath it; SMOKE at the ground
+    (``base == G``) has no lower bound but the ground's."""
     if same:
         return base <= S2 < top
-    return base < S2 and (slope or top >= S2)
+    return (base < S2 or base == G) and (slope or top >= S2)
 
 
 @jit_inline
@@ -171,8 +171,8 @@ def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
         terrain = hindrance
     # counters: SMOKE when the higher end is within it, vehicles and wrecks at the same level only
     smoke = 0
-    if hex_info[h, H_SMOKE] > 0 and smoke_applies(hex_info[h, H_SMOKE_BASE], hex_info[h, H_SMOKE_TOP], S2, same,
-                                                 slope):
+    if hex_info[h, H_SMOKE] > 0 and smoke_applies(hex_info[h, H_SMOKE_BASE], hex_info[h, H_SMOKE_TOP], G, S2,
+                                                 same, slope):
         smoke = hex_info[h, H_SMOKE]
     vehicle = 0
     if hex_info[h, H_VEHICLE] > 0 and ((S2 == T2 and G == S2) or slope):
