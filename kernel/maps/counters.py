@@ -104,6 +104,8 @@ class Counters:
         >>> board = kernel.load("71")
         >>> int(Counters.on(board, smoke={"71I9": 3}).smoke.sum())
         3
+        >>> int(Counters.on(board, smoke={"71P5h1": 3}).smoke_base[board.index("71P5")])   # at level 1
+        1
         """
         n = len(board)
         smoke_height = checked_smoke_height(smoke_height, "smoke_height")
