@@ -71,9 +71,11 @@ def case(ruleset: str, seed: int):
         return board, None
     rng = np.random.default_rng(10_000 + seed)
     n = len(board)
-    counters = Counters(smoke=np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 0),
-                        smoke_height=rng.integers(1, 3, n), vehicles=rng.random(n) < 0.06,
-                        units=rng.random(n) < 0.08)
+    smoke = np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 0)
+    # SMOKE in any Location of its hex (A24): the ground, an upper level or a rooftop
+    base = np.where(smoke > 0, np.floor(rng.random(n) * (board.top_level + 1)), 0).astype(np.int64)
+    counters = Counters(smoke=smoke, smoke_height=rng.integers(1, 3, n), vehicles=rng.random(n) < 0.06,
+                        units=rng.random(n) < 0.08, smoke_base=base)
     return board, counters
 
 
@@ -81,17 +83,21 @@ def counter_dict(counters):
     """:class:`kernel.Counters` as the LOS reference reads them (plain per-hex arrays), or None."""
     if counters is None:
         return None
-    return {"smoke": counters.smoke, "smoke_height": counters.smoke_height,
+    return {"smoke": counters.smoke, "smoke_height": counters.smoke_height, "smoke_base": counters.smoke_base,
             "vehicles": counters.vehicles, "units": counters.units}
 
 
 def depiction_counters(board, counters):
     """:class:`kernel.Counters` as the depiction reference reads them: SMOKE DRM, SMOKE top (half levels,
-    absolute), vehicle; or None."""
+    absolute), vehicle, SMOKE base (half levels, absolute: its Location's height, a rooftop half a level
+    lower); or None."""
     if counters is None:
         return None
-    top = 2 * (board.ground_level.astype(np.int64) + counters.smoke_height)
-    return counters.smoke.astype(np.int64), top, counters.vehicles.astype(bool)
+    level = np.zeros(len(board), np.int64) if counters.smoke_base is None else np.asarray(counters.smoke_base, np.int64)
+    roof = np.asarray(board.rooftop, bool) & (level > 0) & (level == np.asarray(board.top_level))
+    base = 2 * (board.ground_level.astype(np.int64) + level) - roof
+    top = base + 2 * np.asarray(counters.smoke_height, np.int64)
+    return counters.smoke.astype(np.int64), top, counters.vehicles.astype(bool), base
 
 
 @functools.lru_cache(maxsize=None)

@@ -235,15 +235,22 @@ def test_arrays_of_location_names_are_locations(board):
 
 
 @pytest.mark.parametrize("call", [
-    lambda b: kernel.GameState(b).place_smoke("71P5h1", 3),
     lambda b: kernel.Counters.on(b, vehicles=["71P5h1"]),
     lambda b: b.index("71P5h1"),
     lambda b: kernel.movement_field(b, "71I4", entry_hexes=["71P5h1"]),
-], ids=["place_smoke", "Counters.on", "board.index", "entry_hexes"])
+], ids=["Counters.on", "board.index", "entry_hexes"])
 def test_where_a_hex_is_meant_a_location_is_refused_by_name(board, call):
     with pytest.raises(ValueError, match=re.escape("'71P5h1' is a Location (level 1 of 71P5): expected a hex here, "
                                                    "like '71P5'")):
         call(board)
+
+
+def test_smoke_takes_a_location(board):
+    """SMOKE is in a Location (A24): place_smoke and Counters.on take one (tests/test_smoke_locations.py)."""
+    state = kernel.GameState(board)
+    state.place_smoke("71P5h1", 3)
+    assert int(state.smoke_base[board.index("71P5")]) == 1
+    assert int(kernel.Counters.on(board, smoke={"71P5h1": 3}).smoke_base[board.index("71P5")]) == 1
 
 
 def test_movement_matrix_takes_ground_locations_as_its_sources(board):

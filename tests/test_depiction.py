@@ -238,7 +238,7 @@ def random_counters(board, rng, smoke_hexes: int, vehicle_hexes: int):
     smoke = {board.name(int(h)): int(rng.integers(1, 4)) for h in rng.choice(len(board), smoke_hexes, replace=False)}
     vehicles = [board.name(int(h)) for h in rng.choice(len(board), vehicle_hexes, replace=False)]
     counters = kernel.Counters.on(board, smoke=smoke, vehicles=vehicles)
-    smoke_drm, smoke_top, vehicle, _ = counter_arrays(board, counters)
+    smoke_drm, smoke_top, vehicle, _, _ = counter_arrays(board, counters)
     return counters, (smoke_drm, smoke_top, vehicle)
 
 

@@ -165,4 +165,5 @@ def add_counters_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--counters FILE`` (read by :func:`read_counters`)."""
     parser.add_argument("--counters", metavar="FILE",
                         help='JSON file of counters: {"smoke": {"71I9": 3}, "vehicles": ["71J9"], "units": []} '
-                             '(optional "smoke_height": levels, default 2)')
+                             '(optional "smoke_height": levels, default 2; a smoke key may be a Location, '
+                             '"15G5h1": SMOKE at that level, one per hex)')

@@ -15,7 +15,7 @@ from kernel.line_of_sight.inputs import (
     LOS_CACHE, board_arrays, cover_tables, kernel_board_tables, ruleset_code, template_tuple,
 )
 from kernel.line_of_sight._templates.tracer import templates
-from kernel.maps.counters import Counters, GameState, counter_values
+from kernel.maps.counters import Counters, GameState, counter_values, smoke_base_values
 
 __all__ = ["CounterTables", "Counters", "GameState", "counter_tables", "los_kinds", "prepared_tables"]
 
@@ -53,7 +53,7 @@ def counter_tables(board, counters, *, bulk: bool = True):
         key = "_los_no_counters"
         cached = LOS_CACHE.entries(board).get(key)
         if cached is None:
-            cached = with_inert(board, counter_values(board, Counters()))
+            cached = with_inert(board, counter_values(board, Counters()), np.zeros(len(board), LEVEL))
             LOS_CACHE.entries(board)[key] = cached
         return cached
     if isinstance(counters, GameState):
@@ -61,7 +61,7 @@ def counter_tables(board, counters, *, bulk: bool = True):
     if not bulk:
         return CounterTables(hex_info_table(board, counter_arrays(board, counters)), np.zeros(1, np.int32),
                              np.zeros((1, 1), np.int16), np.full(1, -1, np.int32), 0)
-    return with_inert(board, counter_values(board, counters))
+    return with_inert(board, counter_values(board, counters), smoke_base_values(board, counters))
 
 
 def query_tables(board, unit_index: int) -> tuple:
@@ -85,7 +85,7 @@ def prepared_tables(board, state: GameState):
     tables costs, so the update never costs more than a new build."""
     prepared = state.prepared.get("los")
     if prepared is None or prepared[0] is not board:
-        tables = with_inert(board, counter_values(board, state))  # (checks the state belongs to the board)
+        tables = with_inert(board, counter_values(board, state), state._base)  # (checks the state's board)
         state.prepared["los"] = [board, state.version, tables]
         return tables
     _, version, tables = prepared
@@ -99,14 +99,15 @@ def prepared_tables(board, state: GameState):
 
 def update_tables(board, state, tables, hexes):
     """Rewrite the entries of ``hexes`` in prepared tables from the state's current counters."""
-    write_cells(board, tables, hexes, state._smoke, state._height, state._vehicles, state._units)
+    write_cells(board, tables, hexes, state._smoke, state._height, state._base, state._vehicles, state._units)
 
 
-def write_cells(board, tables, hexes, smoke, smoke_height, vehicles, units):
-    """Write the counters of ``hexes`` (smoke DRM and height int16, vehicle and unit counts int32,
-    one per hex of the map) into ``tables`` in place, in one kernel call."""
+def write_cells(board, tables, hexes, smoke, smoke_height, smoke_base, vehicles, units):
+    """Write the counters of ``hexes`` (smoke DRM, height and base level int16, vehicle and unit counts
+    int32, one per hex of the map) into ``tables`` in place, in one kernel call."""
     hex_info, fast_grid, same_code, _, _ = tables
-    K_counters.write_counter_cells(ruleset_code(board), np.asarray(hexes, np.int64), smoke, smoke_height, vehicles, units,
+    K_counters.write_counter_cells(ruleset_code(board), np.asarray(hexes, np.int64), smoke, smoke_height, smoke_base,
+                        vehicles, units,
                         bool(board_arrays(board).units_block), hexside_bits(board), hex_cells(board), level_values(board)[0],
                         hex_info, fast_grid, same_code)
 
@@ -126,16 +127,21 @@ def hex_cells(board) -> np.ndarray:
 
 
 def counter_arrays(board, counters):
-    """Validated per-hex counter arrays for the kernels: (smoke, smoke_top in half levels, vehicles, units)."""
+    """Validated per-hex counter arrays for the kernels: (smoke, smoke_top in half levels, vehicles, units,
+    smoke_base in half levels), the SMOKE's heights as :func:`write_counter_cells` writes them."""
     smoke, height, vehicles, units = counter_values(board, counters)
-    ground2 = 2 * board.ground_level.astype(HINDRANCE)
-    smoke_top = (ground2 + 2 * height).astype(HINDRANCE)
-    return smoke, smoke_top, vehicles, units
+    base = smoke_base_values(board, counters).astype(HINDRANCE)
+    bottom = 2 * board.ground_level.astype(HINDRANCE) + 2 * base
+    if board.ruleset.los_model == "asl":   # a rooftop's Location, half a level lower
+        bottom -= (board.rooftop & (base > 0) & (base == board.top_level)).astype(HINDRANCE)
+    smoke_top = (bottom + 2 * height).astype(HINDRANCE)
+    return smoke, smoke_top, vehicles, units, bottom.astype(HINDRANCE)
 
 
-def with_inert(board, values):
+def with_inert(board, values, smoke_base):
     """Counters ``values`` (:func:`~kernel.maps.counters.counter_values`: SMOKE DRM, SMOKE height,
-    vehicles, units per hex) as the kernels' per-call tables
+    vehicles, units per hex) and ``smoke_base`` (the SMOKE's Location level per hex) as the kernels'
+    per-call tables
     ``(hex_info, fast_grid, same_code, level_row, level_min)``.
 
     ``hex_info`` (:func:`hex_info_table`) holds everything the kernels read
@@ -170,10 +176,10 @@ def with_inert(board, values):
     grid = templates(board).grid_flat
     levels, level_row, level_min = level_values(board)
     # the board's columns; the counters' columns are the kernel's to write, with the rest
-    tables = CounterTables(hex_info_table(board, (0, 0, 0, 0)), np.full(len(grid), -(1 << 30), np.int32),
+    tables = CounterTables(hex_info_table(board, (0, 0, 0, 0, 0)), np.full(len(grid), -(1 << 30), np.int32),
                            np.zeros((len(levels), len(grid)), np.int16), level_row, level_min)
     write_cells(board, tables, np.arange(len(board)), smoke.astype(HINDRANCE), height.astype(HINDRANCE),
-                vehicles.astype(np.int32), units.astype(np.int32))
+                np.asarray(smoke_base).astype(HINDRANCE), vehicles.astype(np.int32), units.astype(np.int32))
     return tables
 
 
@@ -189,7 +195,7 @@ def hexside_bits(board) -> np.ndarray:
 
 def hex_info_table(board, counters):
     """Everything the kernels read about a hex, one row per hex (int16, columns ``rules.H_*``)."""
-    smoke, smoke_top, vehicles, units = counters
+    smoke, smoke_top, vehicles, units, smoke_base = counters
     tables = board_arrays(board)
     info = np.zeros((len(board), rules.H_COLUMNS), LEVEL)
     info[:, rules.H_GROUND2] = tables.ground2
@@ -200,6 +206,7 @@ def hex_info_table(board, counters):
     info[:, rules.H_HINDRANCE_INHERENT] = tables.hindrance_inherent
     info[:, rules.H_SMOKE] = smoke
     info[:, rules.H_SMOKE_TOP] = smoke_top
+    info[:, rules.H_SMOKE_BASE] = smoke_base
     info[:, rules.H_VEHICLE] = vehicles
     info[:, rules.H_UNITS] = units
     info[:, rules.H_OBSTACLE_ABOVE] = tables.obstacle_from_above

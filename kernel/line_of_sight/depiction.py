@@ -245,9 +245,10 @@ def kernel_tables(board, counters, per_range: bool = False):
     info[:, rules.H_HINDRANCE_INHERENT] = hex_tables.hindrance_inherent
     has_counters = False
     if counters is not None:
-        smoke, smoke_top, vehicles, _ = counter_arrays(board, counters)
+        smoke, smoke_top, vehicles, _, smoke_base = counter_arrays(board, counters)
         info[:, rules.H_SMOKE] = smoke
         info[:, rules.H_SMOKE_TOP] = smoke_top
+        info[:, rules.H_SMOKE_BASE] = smoke_base
         info[:, rules.H_VEHICLE] = vehicles
         has_counters = bool((smoke > 0).any() or vehicles.any())
     tables = depiction_tables(board, per_range)

@@ -174,10 +174,11 @@ class HeldLOSMatrix:
 
     def _counter_values(self, hexes: np.ndarray) -> np.ndarray:
         """What a LOS reads of the counters of ``hexes`` (one row each: SMOKE DRM, SMOKE height, the vehicles'
-        count, a unit where units block LOS), as int32."""
+        count, a unit where units block LOS, the SMOKE's base level), as int32."""
         state = self.state
-        values = np.zeros((len(hexes), 4), np.int32)
+        values = np.zeros((len(hexes), 5), np.int32)
         values[:, 0] = state._smoke[hexes]
+        values[:, 4] = np.where(values[:, 0] > 0, state._base[hexes], 0)   # the SMOKE's Location
         values[:, 1] = np.where(values[:, 0] > 0, state._height[hexes], 0)
         values[:, 2] = state._vehicles[hexes]
         if "units" in los_kinds(self.board):
@@ -200,8 +201,9 @@ class HeldLOSMatrix:
         n = len(self.hexes)
         pairs = n * (n - 1) // 2 if symmetric else n * (n - 1)
         # only additions: more SMOKE (a thicker or taller one), more vehicles, a unit where there was none
+        # (SMOKE moved to another Location of its hex no longer covers the one it left: not an addition)
         adds = bool(((now[:, 0] >= before[:, 0]) & (now[:, 1] >= before[:, 1]) & (now[:, 2] >= before[:, 2])
-                     & (now[:, 3] >= before[:, 3])).all())
+                     & (now[:, 3] >= before[:, 3]) & ((now[:, 4] == before[:, 4]) | (before[:, 0] == 0))).all())
         cells = hex_cells(board)
         count = K.refresh_kernel(ruleset, symmetric, self.hexes, self.levels, cells, cells[changed],
                                  *inverse_templates(board), self._location_start, self._location_rows,

@@ -176,6 +176,8 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
         lines.append(f"  {step.hex:<8} {step.kind:<17} {what}{drm}{rule}  (ground level "
                      f"{int(board.ground_level[h])}; range {board.distance(ia, h)} from the viewer, "
                      f"{board.distance(h, ib)} to the target)")
+        if step.hex in result.smoke and (step.hindrance or all_steps):
+            lines.append(f"           {result.smoke[step.hex]}")
         if step.effect == "blind" and board.ruleset.los_model == "asl" and result.model == "hex":
             first, second = blind_arithmetic(board, result, step.hex).split("\n")
             lines += [f"           A6.4: {first}", f"           {second}"]
@@ -189,6 +191,22 @@ def los_report(board, result, *, all_steps: bool = False) -> str:
         lines.append(f"  ({hidden} more step{'s' if hidden > 1 else ''} with no effect; all_steps=True or --all-steps "
                      f"lists {'them' if hidden > 1 else 'it'})")
     return "\n".join(lines)
+
+
+def smoke_texts(board, counters) -> dict:
+    """Hex name -> where the hex's SMOKE is (A24), for a LOS report: ``"SMOKE +3 at 15G5h1, levels 1 to
+    3 of the hex"`` (its Location and the levels it fills); empty without counters."""
+    if counters is None:
+        return {}
+    import numpy as np
+
+    from kernel.maps.counters import counter_values, smoke_base_values
+
+    smoke, height, _, _ = counter_values(board, counters)
+    base = smoke_base_values(board, counters)
+    return {board.names[h]: f"SMOKE +{int(smoke[h])} at {board.location_name(h, int(base[h]))}, levels "
+                            f"{int(base[h])} to {int(base[h]) + int(height[h])} of the hex"
+            for h in np.flatnonzero(smoke).tolist()}
 
 
 def listed_steps(board, counters, keys, hindered):

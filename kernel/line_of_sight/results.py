@@ -157,6 +157,8 @@ class LOSResult:
     step_decoder: Callable[[], list[LOSStep]] | None = field(default=None, repr=False, compare=False)
     #: The board the LOS was traced on (for :meth:`explain`'s levels and ranges; None: the steps alone).
     board: object = field(default=None, repr=False, compare=False)
+    #: Hex name -> where its SMOKE is, for :meth:`explain` (``"SMOKE +3 at 15G5h1, levels 1 to 3"``).
+    smoke: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __repr__(self) -> str:
         verdict = "clear" if self.visible else f"blocked at {self.blocked_at_name} ({self.reason_name})"

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+from kernel.line_of_sight.report import smoke_texts
 from kernel.line_of_sight._hex import queries as K_fields
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight._templates.tracer import trace  # noqa: F401 (the pictures' and warm's path to it)
@@ -97,7 +98,7 @@ def los(board, viewer, target, *, level: int = 0, target_level: int = 0, counter
         visible=not blocked, hindrance=int(total), blocked_at=at, blocked_at_name=board.names[at] if at >= 0 else None,
         reason=int(reason) if blocked else 0, blind=bool(blind), continuous_slope=bool(slope),
         cover=cover, range=hexes, ruleset=board.ruleset.name,
-        step_decoder=lambda: decoded_steps(board, records), board=board,
+        step_decoder=lambda: decoded_steps(board, records), board=board, smoke=smoke_texts(board, counters),
     )
 
 
@@ -231,5 +232,5 @@ def _depiction_los(board, ia, level_a, ib, level_b, unit_index, counters, per_ra
         visible=not blocked, hindrance=total, blocked_at=int(at), blocked_at_name=board.names[at] if at >= 0 else None,
         reason=int(reason) if blocked else 0, blind=reason == rules.R_BLIND, continuous_slope=slope,
         cover=cover, range=hexes, ruleset=board.ruleset.name, model="vasl" if per_range else "depiction",
-        step_decoder=steps, board=board,
+        step_decoder=steps, board=board, smoke=smoke_texts(board, counters),
     )

@@ -12,14 +12,16 @@ import numpy as np
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT
 from kernel.maps.counter_checks import vehicle_counts
+from kernel.maps.smoke_locations import smoke_location
 
 #: The keys of a counters file.
 COUNTER_KEYS = ("smoke", "smoke_height", "vehicles", "units")
 
 
 def counter_arrays_of(board, data, where: str):
-    """``(smoke DRM, SMOKE height, vehicles, units)`` per hex of ``board`` from plain data (see
-    :meth:`kernel.Counters.from_dict`), every value checked; errors start with ``where``."""
+    """``(smoke DRM, SMOKE height, vehicles, units, SMOKE base level)`` per hex of ``board`` from plain data
+    (see :meth:`kernel.Counters.from_dict`), every value checked; errors start with ``where``.  A
+    ``smoke`` key may name a Location (``"15G5h1"``): the SMOKE's base; one SMOKE per hex."""
     if not isinstance(data, dict):
         raise TypeError(f"{where}: expected an object like {{\"smoke\": {{\"71I9\": 3}}, \"vehicles\": [], "
                         f"\"units\": []}}, not {type(data).__name__}")
@@ -37,15 +39,23 @@ def counter_arrays_of(board, data, where: str):
         except ValueError as error:
             raise ValueError(f"{where}: {key}: {error}") from None
 
+    bases = {}
+
     def per_hex(key, value, check, what) -> dict:
         if not isinstance(value, dict):
             raise TypeError(f"{where}: {key}: expected an object of hex: {what}, like {{\"71I9\": 3}}")
         out = {}
         for name, number in value.items():
-            canonical = hex_name(name, key)
+            if not isinstance(name, str):
+                hex_name(name, key)   # raises
+            h, level = smoke_location(board, name, f"{where}: {key}")
+            canonical = board.names[h]
             if canonical in out:
-                raise ValueError(f"{where}: {key}: {name!r} names {canonical} again: expected each hex once")
+                raise ValueError(f"{where}: {key}: {name!r} names {canonical} again: expected each hex once "
+                                 "(one SMOKE per hex)")
             out[canonical] = check(number, canonical)
+            if key == "smoke":
+                bases[canonical] = level
         return out
 
     def drm(value, name):
@@ -74,12 +84,14 @@ def counter_arrays_of(board, data, where: str):
     n = len(board)
     smoke_array = np.zeros(n, HINDRANCE)
     height_array = np.full(n, heights if isinstance(heights, int) else DEFAULT_SMOKE_HEIGHT, LEVEL)
+    base_array = np.zeros(n, LEVEL)
     for name, value in smoke.items():
         smoke_array[board.index(name)] = value
+        base_array[board.index(name)] = bases[name] if value else 0
     if isinstance(heights, dict):
         for name, value in heights.items():
             height_array[board.index(name)] = value
     vehicle_array = vehicle_counts(board, lists["vehicles"])   # a hex named twice holds two vehicles
     unit_array = np.zeros(n, np.bool_)
     unit_array[[board.index(name) for name in lists["units"]]] = True
-    return smoke_array, height_array, vehicle_array, unit_array
+    return smoke_array, height_array, vehicle_array, unit_array, base_array

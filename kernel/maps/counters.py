@@ -22,7 +22,11 @@ for the running query.
 
 Allowed values (checked here, at the boundary, with the offending hex named):
 a SMOKE DRM is ``0 .. MAX_SMOKE_DRM`` (0 = none), a SMOKE height
-``0 .. MAX_SMOKE_HEIGHT`` levels above the hex's ground.
+``0 .. MAX_SMOKE_HEIGHT`` levels above the base of the Location it is in.
+
+SMOKE (A24) is in one Location of its hex, one SMOKE per hex: the ground, or,
+named as a Location (``"15G5h1"``, ``"15G5roof"``), an upper level or rooftop
+(:mod:`kernel.maps.smoke_locations`); its level is the ``smoke_base``.
 """
 
 from __future__ import annotations
@@ -36,15 +40,18 @@ import numpy as np
 from kernel._dtypes import HINDRANCE, LEVEL
 from kernel._limits import DEFAULT_SMOKE_HEIGHT, MAX_SMOKE_DRM, MAX_SMOKE_HEIGHT, MAX_VEHICLES_PER_HEX
 from kernel.maps.counter_checks import CHANGE_KINDS, checked_counter_array, checked_smoke_drm, checked_smoke_height
-from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes, sides_text as _sides_text
-from kernel.maps.counter_checks import hexes_text as hexes, known_side, locked_method as _locked_method
+from kernel.maps.counter_checks import checked_side as _checked_side, kind_codes as _kind_codes
+from kernel.maps.counter_checks import hexes_text as hexes, known_side, locked_method as _locked_method  # noqa: F401
 from kernel.maps.counter_checks import read_only as _read_only, vehicle_counts
 from kernel.maps.counter_files import COUNTER_KEYS, counter_arrays_of
+from kernel.maps.smoke_locations import checked_smoke_base, smoke_location, smoke_locations
+from kernel.maps.state_units import UNITS, UnitsBySide  # noqa: F401 (UNITS: a code of CHANGE_KINDS)
 
 __all__ = ["CHANGE_KINDS", "COUNTER_KEYS", "Counters", "DEFAULT_SMOKE_HEIGHT", "GameState", "MAX_SMOKE_DRM",
-           "MAX_SMOKE_HEIGHT", "counter_values"]
+           "MAX_SMOKE_HEIGHT", "counter_values", "smoke_base_values"]
 
-SMOKE, VEHICLES, UNITS = range(3)  # the codes of CHANGE_KINDS (:meth:`GameState.changed_since`'s ``kinds``)
+# with UNITS, the codes of CHANGE_KINDS (:meth:`GameState.changed_since`'s ``kinds``)
+SMOKE, VEHICLES = range(2)
 
 
 @dataclass
@@ -57,14 +64,18 @@ class Counters:
         SMOKE hindrance DRM per hex (0 = none; ASL SMOKE is +2 or +3), at most
         :data:`MAX_SMOKE_DRM`.
     smoke_height : array of int, optional
-        Height of the SMOKE in levels above the hex's ground (default 2), at
-        most :data:`MAX_SMOKE_HEIGHT`.
+        Height of the SMOKE in levels above its base (default 2), at most
+        :data:`MAX_SMOKE_HEIGHT`.
     vehicles : array of bool or int, optional
         The vehicles and wrecks in each hex (a count, at most
         :data:`~kernel._limits.MAX_VEHICLES_PER_HEX`; True: one), each a +1
         hindrance at the same level (ASL).
     units : array of bool, optional
         A unit or leader in the hex (CCN: blocks LOS and movement).
+    smoke_base : array of int, optional
+        The level of the Location each SMOKE is in (0, the default: the
+        hex's ground; an upper building level, a bridge deck, the rooftop):
+        the SMOKE lies from that Location up ``smoke_height`` levels.
 
     Use :meth:`on` to build one from hex names, and :class:`GameState` for a
     state that changes during a game and is prepared once for the kernels.
@@ -74,6 +85,7 @@ class Counters:
     smoke_height: np.ndarray | None = None
     vehicles: np.ndarray | None = None
     units: np.ndarray | None = None
+    smoke_base: np.ndarray | None = None
     #: The board whose hex names :meth:`on` read (None when built from arrays); used on another board, refused.
     board: object = field(default=None, repr=False, compare=False)
 
@@ -85,20 +97,26 @@ class Counters:
     def on(cls, board, *, smoke=None, vehicles=(), units=(), smoke_height=DEFAULT_SMOKE_HEIGHT):
         """Counters from hex names: ``smoke={"2I9": 3}``, ``vehicles=["2J9"]`` (a hex named twice holds two).
 
+        A SMOKE key may name a Location (``{"15G5h1": 3}``: SMOKE at level 1
+        of 15G5); one SMOKE per hex.
+
         >>> import kernel
         >>> board = kernel.load("71")
         >>> int(Counters.on(board, smoke={"71I9": 3}).smoke.sum())
         3
+        >>> int(Counters.on(board, smoke={"71P5h1": 3}).smoke_base[board.index("71P5")])   # at level 1
+        1
         """
         n = len(board)
         smoke_height = checked_smoke_height(smoke_height, "smoke_height")
-        smoke_array = np.zeros(n, HINDRANCE)
-        for name, drm in (smoke or {}).items():
-            smoke_array[board.index(name)] = checked_smoke_drm(drm, f"smoke[{name!r}]")
+        smoke_array, base_array = np.zeros(n, HINDRANCE), np.zeros(n, LEVEL)
+        for h, (level, drm) in smoke_locations(board, smoke or {}, "smoke").items():
+            smoke_array[h] = checked_smoke_drm(drm, f"smoke[{board.location_name(h, level)!r}]")
+            base_array[h] = level
         vehicle_array = vehicle_counts(board, vehicles)   # each vehicle counts
         unit_array = np.zeros(n, np.bool_)
         unit_array[board.indices(list(units))] = True
-        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, board=board)
+        return cls(smoke_array, np.full(n, smoke_height, LEVEL), vehicle_array, unit_array, base_array, board=board)
 
     @classmethod
     def from_dict(cls, board, data, *, where: str = "counters") -> "Counters":
@@ -106,7 +124,8 @@ class Counters:
         ``{"smoke": {"71I9": 3}, "smoke_height": 2, "vehicles": ["71J9"], "units": []}``.
 
         Every key is optional; ``smoke_height`` is one height for every SMOKE
-        counter or an object of hex: height.  The one parser of counters
+        counter or an object of hex: height.  A ``smoke`` key may name a
+        Location (``"15G5h1"``): the SMOKE is in it (one SMOKE per hex).  The one parser of counters
         files: the CLI and the map page read them through it.
 
         Raises
@@ -136,6 +155,7 @@ class Counters:
         height (or there is none), else an object of hex: height.
         """
         smoke, heights, vehicles, units = counter_values(board, self)
+        base = smoke_base_values(board, self)
         names = board.names
         smoke_hexes = np.flatnonzero(smoke).tolist()
         distinct = sorted({int(heights[h]) for h in smoke_hexes})
@@ -143,7 +163,8 @@ class Counters:
             height = {names[h]: int(heights[h]) for h in smoke_hexes}
         else:
             height = distinct[0] if distinct else DEFAULT_SMOKE_HEIGHT
-        return {"smoke": {names[h]: int(smoke[h]) for h in smoke_hexes}, "smoke_height": height,
+        return {"smoke": {board.location_name(h, int(base[h])): int(smoke[h]) for h in smoke_hexes},
+                "smoke_height": height,
                 "vehicles": [names[h] for h in np.flatnonzero(vehicles).tolist() for _ in range(int(vehicles[h]))],
                 "units": [names[h] for h in np.flatnonzero(units).tolist()]}
 
@@ -170,7 +191,16 @@ def counter_values(board, counters):
     return smoke, height, vehicles, units
 
 
-class GameState:
+def smoke_base_values(board, counters) -> np.ndarray:
+    """The validated level of each SMOKE's Location (0 = ground; 0 where there is no SMOKE) of a
+    :class:`Counters` or :class:`GameState` (checked to be of ``board`` by :func:`counter_values`)."""
+    if isinstance(counters, GameState):
+        return counters._base
+    smoke = counter_values(board, counters)[0]
+    return checked_smoke_base(board, counters.smoke_base, smoke)
+
+
+class GameState(UnitsBySide):
     """The counters of a game in progress on one board, prepared once for the kernels.
 
     Every LOS and movement function takes it as ``counters=``.  Units carry
@@ -222,6 +252,7 @@ class GameState:
             vehicles, units = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
         else:
             smoke, height, vehicles, units = counter_values(board, counters)
+        self._base = np.zeros(n, LEVEL) if counters is None else smoke_base_values(board, counters).astype(LEVEL)
         self._smoke = smoke.copy()
         self._height = height.copy()
         self._vehicles = vehicles.astype(np.int32)
@@ -252,6 +283,11 @@ class GameState:
     def smoke_height(self) -> np.ndarray:
         """SMOKE height per hex in levels (int16; read-only)."""
         return _read_only(self._height)
+
+    @property
+    def smoke_base(self) -> np.ndarray:
+        """The level of the Location each SMOKE is in (int16, 0 = ground or no SMOKE; read-only)."""
+        return _read_only(self._base)
 
     @property
     def vehicles(self) -> np.ndarray:
@@ -314,49 +350,18 @@ class GameState:
 
     def counters(self) -> Counters:
         """A copy of the current counters as a :class:`Counters`."""
-        return Counters(self._smoke.copy(), self._height.copy(), self._vehicles.copy(), self.units, board=self.board)
-
-    # --- units by side ------------------------------------------------------------------------------
-    @property
-    def sides(self) -> tuple:
-        """The sides the state knows (sorted): those declared (``sides=``) and those of every unit placed."""
-        return tuple(sorted(self._known_sides))
-
-    def units_of(self, side) -> np.ndarray:
-        """Hex indices (int32, ascending) holding at least one unit of ``side`` (a side the state knows, or
-        None: the units placed without a side).
-
-        Raises
-        ------
-        ValueError
-            ``side`` is a side the state does not know (see :attr:`sides`).
-        """
-        side = self._known_side(side, "units_of")
-        return np.array(sorted(h for h, by_side in self._unit_sides.items() if by_side.get(side)), np.int32)
-
-    def units_not_of(self, side) -> np.ndarray:
-        """Hex indices (int32, ascending) holding a unit of a side other than ``side`` (its enemies;
-        units placed without a side are nobody's enemy); ``side`` as for :meth:`units_of`."""
-        side = self._known_side(side, "units_not_of")
-        return np.array(sorted(h for h, by_side in self._unit_sides.items()
-                               if any(n and s is not None and s != side for s, n in by_side.items())), np.int32)
-
-    def _known_side(self, side, call: str):
-        return known_side(self, side, call)
-
-    def units_in(self, hex_) -> dict:
-        """``{side: count}`` of the units in one hex (``None``: units placed without a side)."""
-        h = self._index(hex_, "units_in")
-        return dict(self._unit_sides.get(h, {}))
+        return Counters(self._smoke.copy(), self._height.copy(), self._vehicles.copy(), self.units, self._base.copy(),
+                        board=self.board)
 
     # --- changes -----------------------------------------------------------------------------------
     def place_smoke(self, hex_, drm: int, height: int = DEFAULT_SMOKE_HEIGHT) -> None:
-        """Put SMOKE of hindrance ``drm`` (1..MAX_SMOKE_DRM) and ``height`` levels in a hex.
+        """Put SMOKE of hindrance ``drm`` (1..MAX_SMOKE_DRM) and ``height`` levels in a hex, at its ground,
+        or in the Location named (``"15G5h1"``, ``"15G5roof"``).
 
         A hex holds one SMOKE counter: placing a second is an error (remove
         the first, or :meth:`move_smoke` it, before).
         """
-        h = self._index(hex_, "place_smoke")
+        h, level = smoke_location(self.board, hex_, f"place_smoke({hex_!r})")
         name = self.board.names[h]
         drm = checked_smoke_drm(drm, f"SMOKE DRM in {name}")
         if drm == 0:
@@ -367,28 +372,31 @@ class GameState:
                              "expected a hex without SMOKE (remove_smoke it first)")
         self._smoke[h] = drm
         self._height[h] = height
+        self._base[h] = level
         self._log(h, SMOKE)
 
     def remove_smoke(self, hex_) -> None:
         """Take the SMOKE out of a hex (an error if there is none)."""
-        h = self._index(hex_, "remove_smoke")
+        h = smoke_location(self.board, hex_, f"remove_smoke({hex_!r})")[0]
         if self._smoke[h] == 0:
             raise ValueError(f"remove_smoke({hex_!r}): no SMOKE in {self.board.names[h]} to remove")
         self._smoke[h] = 0
+        self._base[h] = 0
         self._log(h, SMOKE)
 
     def move_smoke(self, source, target) -> None:
-        """Move the SMOKE of one hex (with its DRM and height) to another, which must hold none."""
+        """Move the SMOKE of one hex (with its DRM and height) to another, which must hold none: to its
+        ground, or to the Location ``target`` names."""
         call = f"move_smoke({source!r}, {target!r})"
-        h = self._index(source, call)
-        to = self._index(target, call)  # checked before anything changes
+        h = smoke_location(self.board, source, call)[0]
+        to = smoke_location(self.board, target, call)[0]  # checked before anything changes
         if self._smoke[h] == 0:
             raise ValueError(f"{call}: no SMOKE in {self.board.names[h]} to move")
         if self._smoke[to] and to != h:
             raise ValueError(f"{call}: {self.board.names[to]} already holds SMOKE: expected a hex without SMOKE")
         drm, height = int(self._smoke[h]), int(self._height[h])
         self.remove_smoke(h)
-        self.place_smoke(to, drm, height)
+        self.place_smoke(target, drm, height)
 
     def place_vehicle(self, hex_) -> None:
         """Put a vehicle or wreck in a hex (several may share one)."""
@@ -409,60 +417,6 @@ class GameState:
             raise ValueError(f"{call}: no vehicle in {self.board.names[h]} to move")
         self._count(self._vehicles, h, -1, VEHICLES)
         self._count(self._vehicles, to, +1, VEHICLES)
-
-    def place_unit(self, hex_, side: str | None = None) -> None:
-        """Put a unit of ``side`` (a name such as ``"axis"``; None: no side) in a hex (several may share one)."""
-        h = self._index(hex_, "place_unit")
-        side = _checked_side(side, "place_unit")
-        if side is not None:
-            self._known_sides.add(side)
-        self._count(self._units, h, +1, UNITS)
-        by_side = self._unit_sides.setdefault(h, {})
-        by_side[side] = by_side.get(side, 0) + 1
-
-    def remove_unit(self, hex_, *, side: str | None = None) -> None:
-        """Take one unit out of a hex (of ``side``; without it, the hex's units must all be of one side)."""
-        call = f"remove_unit({hex_!r})"
-        h = self._index(hex_, call)
-        self._take_unit(h, self._side_to_take(h, side, call, "remove"))
-
-    def move_unit(self, source, target, *, side: str | None = None) -> None:
-        """Move one unit between hexes (of ``side``; without it, the source's units must all be of one side)."""
-        call = f"move_unit({source!r}, {target!r})"
-        h, to = self._index(source, call), self._index(target, call)  # checked before anything changes
-        moved = self._side_to_take(h, side, call, "move")
-        self._take_unit(h, moved)
-        self._count(self._units, to, +1, UNITS)
-        by_side = self._unit_sides.setdefault(to, {})
-        by_side[moved] = by_side.get(moved, 0) + 1
-
-    def _side_to_take(self, h: int, side, call: str, verb: str):
-        """The side of the unit a remove or move of hex ``h`` takes, checked (an error names ``call``)."""
-        by_side = self._unit_sides.get(h)
-        if side is None and by_side is not None and len(by_side) == 1:
-            return next(iter(by_side))  # the common case: one side there (a side's count is never kept at 0)
-        by_side = by_side or {}
-        name = self.board.names[h]
-        if side is not None:
-            side = _checked_side(side, call)
-            if not by_side.get(side):
-                raise ValueError(f"{call}: no unit of side {side!r} in {name} to {verb}"
-                                 + (f" (it holds {_sides_text(by_side)})" if by_side else ""))
-            return side
-        if not by_side:
-            raise ValueError(f"{call}: no unit in {name} to {verb}")
-        if len(by_side) > 1:
-            raise ValueError(f"{call}: {name} holds {_sides_text(by_side)}: expected side= to say which to {verb}")
-        return next(iter(by_side))
-
-    def _take_unit(self, h: int, side) -> None:
-        by_side = self._unit_sides[h]
-        by_side[side] -= 1
-        if not by_side[side]:
-            del by_side[side]
-        if not by_side:
-            del self._unit_sides[h]
-        self._count(self._units, h, -1, UNITS)
 
     def _index(self, hex_, call: str) -> int:
         """``board.index(hex_)``, its error prefixed with the call that asked."""
@@ -491,6 +445,6 @@ class GameState:
 
 
 # every public method of a GameState (its changes, and the reads of its log) holds the state's lock
-for _name, _member in list(vars(GameState).items()):
+for _name, _member in list(vars(UnitsBySide).items()) + list(vars(GameState).items()):
     if not _name.startswith("_") and inspect.isfunction(_member):
         setattr(GameState, _name, _locked_method(_member))

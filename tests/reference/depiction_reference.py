@@ -445,7 +445,7 @@ class ReferenceDepiction:
     def sees_vehicle(self, end: int, vehicle_hex: int, counters) -> bool:
         """VASL's reading: whether ``end``'s ground Location sees ``vehicle_hex``'s (this walk, VASL's
         counting, the same SMOKE and no vehicles, nor the viewer's SMOKE extra)."""
-        no_vehicles = (counters[0], counters[1], np.zeros_like(np.asarray(counters[2])))
+        no_vehicles = (counters[0], counters[1], np.zeros_like(np.asarray(counters[2]))) + tuple(counters[3:])
         return not self.detail(end, vehicle_hex, 0, 0, True, no_vehicles, viewer_smoke=False)["blocked"]
 
     def end_smoke(self, end: int, level: int, counters) -> int:
@@ -454,10 +454,17 @@ class ReferenceDepiction:
         if counters is None:
             return 0
         smoke, smoke_top = int(counters[0][end]), int(counters[1][end])
-        inside = self.height2(end, level) < smoke_top
+        inside = self.smoke_base(end, counters) <= self.height2(end, level) < smoke_top
         return smoke if smoke > 0 and inside else 0
 
     # ------------------------------------------------------------------ the walk
+    def smoke_base(self, h: int, counters) -> int:
+        """The base in half levels of the SMOKE of hex ``h``: ``counters[3][h]`` (the height of the Location
+        it is in) when given, else the hex's ground."""
+        if len(counters) > 3:
+            return int(counters[3][h])
+        return 2 * int(self.board.ground_level[h])
+
     def height2(self, end: int, level: int) -> int:
         """The height of Location (end, level) in half levels: twice its ground level plus its level, half a
         level less on a rooftop (the Location above a multi-hex building's top level, VASL's reading)."""
@@ -483,7 +490,8 @@ class ReferenceDepiction:
         ``viewer_smoke``, SMOKE in the viewer's (``a``'s) own hex adds one more than its DRM.
 
         ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels (absolute: the hex's ground
-        plus the SMOKE's height), vehicle)``; each hex the walk meets (outside the ends' hexes) adds its
+        plus the SMOKE's height), vehicle[, smoke base in half levels: the height of the Location the SMOKE
+        is in, default the hex's ground])``; each hex the walk meets (outside the ends' hexes) adds its
         SMOKE (when its top reaches the LOS, as a hindrance's) and its vehicle (ends and hex at one level,
         or a continuous slope) once; an end's own SMOKE counts when the end's Location is inside it.
 
@@ -581,17 +589,20 @@ class ReferenceDepiction:
             rt_ = int(self.distance(low, hx))
             if counters is not None and hx not in counter_hexes:
                 counter_hexes.add(hx)
-                smoke, smoke_top, vehicle = (int(array[hx]) for array in counters)
+                smoke, smoke_top, vehicle = (int(array[hx]) for array in counters[:3])
                 hex_ground = 2 * int(ground[hx])
+                base = self.smoke_base(hx, counters)   # A24: the SMOKE from its Location up (ground: G)
+                under = base < S or base == hex_ground   # the higher end above its base
                 drm = 0
                 if per_range:
                     # VASL: both ends within the SMOKE (at or above its base, below its top), or the SMOKE as an
                     # obstacle as high as its top would make the lower end blind (A6.4, VASL's bound)
-                    within = T >= hex_ground and S < smoke_top
-                    blind = S != T and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
+                    within = T >= base and S < smoke_top
+                    blind = S != T and under and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
                     if smoke > 0 and (within or blind):
                         drm += smoke
-                elif smoke > 0 and (slope or (same and smoke_top > S and hex_ground <= S) or (not same and smoke_top >= S)):
+                elif smoke > 0 and ((same and smoke_top > S and base <= S)
+                                    or (not same and under and (slope or smoke_top >= S))):
                     drm += smoke
                 if per_range:
                     if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \

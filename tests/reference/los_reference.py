@@ -487,6 +487,17 @@ def _hexside_cover(board, mask: int, uc: int) -> int:
     return max((int(table[uc, k]) for k in _bits(mask)), default=0)
 
 
+def _smoke_band(board, h: int, counters) -> tuple[int, int]:
+    """(base, top) in half levels of the SMOKE of hex ``h``: its Location's height (``smoke_base``, the
+    level it was placed at, 0 = ground; a rooftop half a level lower) and that plus its height."""
+    height = int(_counter(counters, "smoke_height", h, 2))
+    if height <= 0:
+        height = 2                     # default 2 where smoke > 0
+    level = int(_counter(counters, "smoke_base", h, 0))
+    base = 2 * (_ground(board, h) + level) - _rooftop_drop(board, h, level)
+    return base, base + 2 * height
+
+
 def _counter(counters, name: str, h: int, default=0):
     if counters is None or counters.get(name) is None:
         return default
@@ -623,10 +634,12 @@ def _asl_hindrance_sources(board, h: int, S2: int, T2: int, slope: bool, counter
         sources["terrain"] = (drm, inherent)
     smoke = int(_counter(counters, "smoke", h, 0))
     if smoke > 0:
-        height = int(_counter(counters, "smoke_height", h, 2))
-        if height <= 0:
-            height = 2                     # default 2 where smoke > 0
-        if applies(G + 2 * height):
+        base, top = _smoke_band(board, h, counters)
+        # A24 [reading]: the SMOKE fills its hex from the Location it is in up to its height; it hinders a
+        # LOS whose higher end lies in that band (at one level: base <= S < top; else base < S <= top, or
+        # any S above the base on a continuous slope).  A LOS wholly below it passes beneath; SMOKE at the
+        # ground (base = G) keeps the ground rule (no lower bound but the ground's).
+        if (base <= S2 < top) if same else ((base < S2 or base == G) and (slope or top >= S2)):
             sources["smoke"] = (smoke, True)
     # SPEC: vehicles/wrecks have no top height in the spec; they apply exactly
     # when S2 == T2 == G.  Under a continuous slope the step is judged at
@@ -923,8 +936,8 @@ def _asl_los(board, a, b, level_a, level_b, counters, uc, contacts, steps) -> di
             where = h
             own = abs_a if h == a and step.position < 0 else abs_b
             smoke = int(_counter(counters, "smoke", h, 0))
-            height = int(_counter(counters, "smoke_height", h, 2)) or 2
-            if smoke > 0 and own < 2 * _ground(board, h) + 2 * height:
+            base, top = _smoke_band(board, h, counters)
+            if smoke > 0 and base <= own < top:    # the end's Location within the SMOKE (A24)
                 drm = smoke
         else:
             # crossing P|Q of a hexside with an obstacle feature.
@@ -1170,7 +1183,8 @@ def reference_los(board, a: int, b: int, level_a: int = 0, level_b: int = 0,
         such Location.
     counters
         None or a dict of optional per-hex arrays: ``smoke`` (DRM),
-        ``smoke_height`` (levels, default 2), ``vehicles`` (bool), ``units``
+        ``smoke_height`` (levels, default 2), ``smoke_base`` (the level of the
+        Location the SMOKE is in, default 0), ``vehicles`` (bool), ``units``
         (bool, CCN).
     unit_class
         Firing unit class (index or name) for the cover tables.

@@ -17,7 +17,9 @@ from __future__ import annotations
 from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit, jit_inline
 from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across, walk_hex, walk_pixel
-from kernel.line_of_sight._hex.rules import BLOCK, H_COLUMNS, H_GROUND2, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
+from kernel.line_of_sight._hex.rules import (
+    BLOCK, H_COLUMNS, H_GROUND2, H_SMOKE, H_SMOKE_BASE, H_SMOKE_TOP, H_VEHICLE, NONE,
+)
 from kernel.line_of_sight._hex.rules import R_HINDRANCE, R_NONE
 from kernel.line_of_sight._hex.rules import asl_hex_hindrance, end_smoke
 from kernel.maps._art_kernels import pixel_point
@@ -102,16 +104,18 @@ def vasl_vehicles(h, a, b, S2, same, counter_info):
 @jit_inline
 def vasl_smoke(h, S2, T2, r_s, r_t, counter_info):
     """VASL's reading of the SMOKE in hex h between the ends (:mod:`.vasl_counters`): its DRM when both ends
-    are within it (at or above its base, below its top), or when it would make the lower end blind as an
+    are within it (at or above its base, the height of the Location it is in, below its top), or when it would make the lower end blind as an
     obstacle as high as its top would (A6.4, VASL's bound, ``r_s`` and ``r_t`` the ranges from the higher
     end and to the lower); else a LOS passes over it."""
     drm = counter_info[h, H_SMOKE]
     if drm <= 0:
         return 0
     top = counter_info[h, H_SMOKE_TOP]
-    if T2 >= counter_info[h, H_GROUND2] and S2 < top:
+    base = counter_info[h, H_SMOKE_BASE]
+    if T2 >= base and S2 < top:
         return drm
-    if S2 != T2:
+    # a LOS wholly beneath SMOKE at an upper Location passes under it (at the ground: the ground's rule)
+    if S2 != T2 and (S2 > base or base == counter_info[h, H_GROUND2]):
         bound = top + r_s // 5 - (S2 + T2) // 2 + 1
         if r_t <= max(bound, 1):
             return drm

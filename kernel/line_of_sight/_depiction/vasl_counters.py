@@ -28,7 +28,9 @@ import numpy as np
 from kernel._dtypes import MAX_MATRIX_DRM, HEX_INDEX
 from kernel.line_of_sight._depiction.steps import COUNTERS, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX
 from kernel.line_of_sight._depiction.steps import LOG_LAST_PIXEL, LOG_REASON, SIGHT, VEHICLE_SLOT
-from kernel.line_of_sight._hex.rules import BLOCK, BLOCKED, H_COLUMNS, H_SMOKE, H_SMOKE_TOP, H_VEHICLE, NONE
+from kernel.line_of_sight._hex.rules import (
+    BLOCK, BLOCKED, H_COLUMNS, H_SMOKE, H_SMOKE_BASE, H_SMOKE_TOP, H_VEHICLE, NONE,
+)
 from kernel.line_of_sight._hex.rules import R_HINDRANCE, R_NONE
 
 #: What VASL's engine adds to the DRM of SMOKE in the viewer's own hex when the viewer is within it.
@@ -77,11 +79,12 @@ def viewer_extra(hexes, levels2, counter_info) -> np.ndarray:
     """Per viewer Location, the DRM VASL adds for SMOKE in its own hex (int64; 0 where it is not within SMOKE).
 
     ``levels2`` are the Locations' heights in half levels; ``counter_info`` the walk's per-hex table
-    (``H_SMOKE``, ``H_SMOKE_TOP``).  Within: below the SMOKE's top (the walk's ``end_smoke``).
+    (``H_SMOKE``, ``H_SMOKE_BASE``, ``H_SMOKE_TOP``).  Within: at or above its base, below its top (the walk's ``end_smoke``).
     """
     hexes = np.asarray(hexes, np.int64)
     smoke = counter_info[hexes, H_SMOKE].astype(np.int64)
-    within = (smoke > 0) & (np.asarray(levels2, np.int64) < counter_info[hexes, H_SMOKE_TOP])
+    levels2 = np.asarray(levels2, np.int64)
+    within = (smoke > 0) & (levels2 < counter_info[hexes, H_SMOKE_TOP]) & (levels2 >= counter_info[hexes, H_SMOKE_BASE])
     return np.where(within, VIEWER_SMOKE_EXTRA, 0).astype(np.int64)
 
 

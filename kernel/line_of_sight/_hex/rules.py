@@ -55,9 +55,11 @@ BLOCKED = -1
 #: ``H_BLIND_DROP``: half levels the blind-hex test takes off the obstacle's height between two ends of
 #: whole levels (0 but in model="vasl": VASL's blind test counts a building its whole levels, A6.4).
 #: ``H_ROOFTOP``: the level of the hex's rooftop Location (0: none), which sees half a level lower (ASL).
+#: ``H_SMOKE_BASE`` and ``H_SMOKE_TOP``: the heights (half levels) between which the hex's SMOKE lies: the
+#: height of the Location it is in (its ground, an upper level, its rooftop) and that plus its height.
 (H_GROUND2, H_OBSTACLE, H_OBSTACLE_INHERENT, H_HINDRANCE, H_HINDRANCE_TOP, H_HINDRANCE_INHERENT,
- H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS, H_OBSTACLE_ABOVE, H_BLIND_DROP, H_ROOFTOP) = range(13)
-H_COLUMNS = 13
+ H_SMOKE, H_SMOKE_TOP, H_VEHICLE, H_UNITS, H_OBSTACLE_ABOVE, H_BLIND_DROP, H_ROOFTOP, H_SMOKE_BASE) = range(14)
+H_COLUMNS = 14
 
 #: Codes of ``same_code`` (kernel.line_of_sight.counters.same_level_codes): a hex that blocks a
 #: LOS between Locations at one level, by reason; smaller codes are DRMs.
@@ -142,6 +144,18 @@ def _applies(top, G, S2, same, slope):
 
 
 @jit_inline
+def smoke_applies(base, top, G, S2, same, slope):
+    """Whether SMOKE lying between heights ``base`` and ``top`` (half levels) hinders a LOS that crosses its
+    hex (ground ``G``), the higher end at ``S2`` (section 2, A24): at one level, the LOS within it
+    (``base <= S2 < top``); else the higher end above its base and, but on a continuous slope, not above
+    its top.  A LOS wholly below SMOKE at an upper Location passes beneath it; SMOKE at the ground
+    (``base == G``) has no lower bound but the ground's."""
+    if same:
+        return base <= S2 < top
+    return (base < S2 or base == G) and (slope or top >= S2)
+
+
+@jit_inline
 def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
     """(terrain, SMOKE, vehicle) DRMs of hex h that apply (section 2, 'Hindrances'); inherent terrain
     only if asked.  The counters' part (SMOKE, vehicles and wrecks) is the second half.
@@ -155,9 +169,10 @@ def asl_hex_hindrance(h, S2, T2, same, slope, inherent_only, hex_info):
     if hindrance > 0 and (hex_info[h, H_HINDRANCE_INHERENT] or not inherent_only) and \
             _applies(hex_info[h, H_HINDRANCE_TOP], G, S2, same, slope):
         terrain = hindrance
-    # counters: SMOKE up to its top, vehicles and wrecks at the same level only
+    # counters: SMOKE when the higher end is within it, vehicles and wrecks at the same level only
     smoke = 0
-    if hex_info[h, H_SMOKE] > 0 and _applies(hex_info[h, H_SMOKE_TOP], G, S2, same, slope):
+    if hex_info[h, H_SMOKE] > 0 and smoke_applies(hex_info[h, H_SMOKE_BASE], hex_info[h, H_SMOKE_TOP], G, S2,
+                                                 same, slope):
         smoke = hex_info[h, H_SMOKE]
     vehicle = 0
     if hex_info[h, H_VEHICLE] > 0 and ((S2 == T2 and G == S2) or slope):
@@ -175,9 +190,10 @@ def location_height2(h, level, hex_info):
 
 @jit_inline
 def end_smoke(h, level2, hex_info):
-    """SMOKE DRM of an end's own hex h (ASL A24: fire out of or into a SMOKE hex), when the end's
-    Location (``level2`` half levels) is within the SMOKE: below its top (section 2)."""
-    if hex_info[h, H_SMOKE] > 0 and level2 < hex_info[h, H_SMOKE_TOP]:
+    """SMOKE DRM of an end's own hex h (ASL A24: fire out of or into a SMOKE Location), when the end's
+    Location (``level2`` half levels) is within the SMOKE: at or above its base, below its top (section 2);
+    a Location beneath SMOKE at an upper level is not in it."""
+    if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_BASE] <= level2 < hex_info[h, H_SMOKE_TOP]:
         return hex_info[h, H_SMOKE]
     return 0
 

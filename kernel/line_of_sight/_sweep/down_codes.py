@@ -14,7 +14,7 @@ from __future__ import annotations
 from kernel._jit import jit
 from kernel.line_of_sight._hex.rules import (
     H_GROUND2, H_HINDRANCE, H_HINDRANCE_INHERENT, H_HINDRANCE_TOP, H_OBSTACLE, H_OBSTACLE_ABOVE, H_OBSTACLE_INHERENT,
-    H_SMOKE, H_SMOKE_TOP,
+    H_SMOKE, H_SMOKE_BASE, H_SMOKE_TOP,
 )
 
 # Fields of a cell's int32 code (bit 31: the hex blocks, with DRM bits 1 unless the line is a continuous
@@ -65,7 +65,8 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
         drm = 0
         if hex_info[h, H_HINDRANCE] > 0 and hex_info[h, H_HINDRANCE_TOP] >= S2:
             drm += hex_info[h, H_HINDRANCE]
-        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
+        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2 and \
+                (hex_info[h, H_SMOKE_BASE] < S2 or hex_info[h, H_SMOKE_BASE] == G):
             drm += hex_info[h, H_SMOKE]
         if G >= S2 or top >= S2:
             if hex_info[h, H_OBSTACLE] == 0 and code & SLOPE_BIT and G < S2:
@@ -88,7 +89,8 @@ def down_codes(a, S2, base, col, yv, hex_info, fast_grid, codes, vcodes, blind):
         vdrm = 0
         if hex_info[h, H_HINDRANCE] > 0 and hex_info[h, H_HINDRANCE_INHERENT] and hex_info[h, H_HINDRANCE_TOP] >= S2:
             vdrm += hex_info[h, H_HINDRANCE]
-        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2:
+        if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_TOP] >= S2 and \
+                (hex_info[h, H_SMOKE_BASE] < S2 or hex_info[h, H_SMOKE_BASE] == G):
             vdrm += hex_info[h, H_SMOKE]
         vcodes[cell] = (VERTEX_COMPLEX if (vo > 0 or sides != 0 or vdrm >= DRM_MASK) else 0) | min(vdrm, DRM_MASK)
         if oh > 0 or sides != 0 or hex_info[h, H_HINDRANCE] > 0 or hex_info[h, H_SMOKE] > 0:
