@@ -55,9 +55,10 @@ def script() -> None:
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
     stop.hexkernel_startup = True   # main() takes SIGINT over from this handler as from Python's default
-    signal.signal(signal.SIGTERM, stop)
+    # SIGINT first: whoever sees SIGTERM caught (a supervisor reading /proc) may count on both being caught
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # (not where Ctrl-C is ignored)
         signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     try:
         from kernel.cli.app import main
 
