@@ -237,8 +237,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             last_run_g = g
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
             effect, reason, terrain, at = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours,
-                                                       lat_x, lat_y, pixels, pixel_info, n_levels, level_min,
-                                                       class_inherent, hex_terrain)
+                                                       lat_x, lat_y, pixel_info, n_levels, level_min, hex_terrain)
             if effect != NONE:
                 if record:
                     n_log = log_counters(log, n_log, at, 0, effect, reason, HEXSIDE_RUN)
