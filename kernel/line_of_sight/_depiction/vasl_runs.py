@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernel._jit import jit
+from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.line_of_sight._depiction.pixel_geometry import hexside_run_across
 from kernel.line_of_sight._hex.rules import NONE, R_NONE, asl_hex_effect, asl_hex_hindrance
 
@@ -71,3 +72,81 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
         if terrain > drm:
             drm = terrain
     return NONE, R_NONE, drm, -1
+
+
+#: VASL's hex: 56.25 px wide between column centres (a hexside 2/3 of that long) and 64.5 px high; its
+#: "extended" border is the hexagon's vertices truncated to whole pixels and moved one pixel outwards.
+_HEXSIDE = 37.5
+_HALF_HEIGHT = 32.25
+#: A pixel this far or farther from a centre dot lies outside that hex's extended border.
+_EXTENDED_REACH = _HEXSIDE + 2.0
+
+
+@jit
+def in_extended_border(x, y, h, lat_x, lat_y):
+    """Whether pixel ``(x, y)`` lies in hex ``h``'s extended border as VASL's engine tests it: the polygon of its
+    vertices truncated and moved a pixel outwards, tested as ``java.awt.Polygon.contains`` tests a point
+    (crossings of a ray to the right; a point on a left or top edge inside, on a right or bottom edge outside)."""
+    cx = lat_x[h] * UNIT_X
+    cy = lat_y[h] * UNIT_Y
+    ex = x - cx
+    ey = y - cy
+    if ex * ex + ey * ey >= _EXTENDED_REACH * _EXTENDED_REACH:
+        return False
+    px = np.empty(6, np.int64)
+    py = np.empty(6, np.int64)
+    px[0] = int(cx - _HEXSIDE / 2.0) - 1
+    py[0] = int(cy - _HALF_HEIGHT) - 1
+    px[1] = int(cx + _HEXSIDE / 2.0) + 1
+    py[1] = int(cy - _HALF_HEIGHT) - 1
+    px[2] = int(cx + _HEXSIDE) + 1
+    py[2] = int(cy)
+    px[3] = int(cx + _HEXSIDE / 2.0) + 1
+    py[3] = int(cy + _HALF_HEIGHT) + 1
+    px[4] = int(cx - _HEXSIDE / 2.0) - 1
+    py[4] = int(cy + _HALF_HEIGHT) + 1
+    px[5] = int(cx - _HEXSIDE) - 1
+    py[5] = int(cy)
+    # the bounding box first (java.awt.Rectangle.contains: right and bottom edges outside)
+    if x < px[5] or x >= px[2] or y < py[0] or y >= py[3]:
+        return False
+    hits = 0
+    lastx = px[5]
+    lasty = py[5]
+    for i in range(6):
+        curx = px[i]
+        cury = py[i]
+        if cury != lasty:
+            if curx < lastx:
+                skip = x >= lastx
+                leftx = curx
+            else:
+                skip = x >= curx
+                leftx = lastx
+            if not skip:
+                if cury < lasty:
+                    inside_y = cury <= y < lasty
+                    test1 = x - curx
+                    test2 = y - cury
+                else:
+                    inside_y = lasty <= y < cury
+                    test1 = x - lastx
+                    test2 = y - lasty
+                if inside_y:
+                    if x < leftx:
+                        hits += 1
+                    elif test1 < test2 / (lasty - cury) * (lastx - curx):
+                        hits += 1
+        lastx = curx
+        lasty = cury
+    return (hits & 1) != 0
+
+
+@jit
+def vasl_end_hex(x, y, a, b, lat_x, lat_y):
+    """The end whose hex VASL's engine reads pixel ``(x, y)`` as (:func:`in_extended_border`, ``a`` first), or -1."""
+    if in_extended_border(x, y, a, lat_x, lat_y):
+        return a
+    if in_extended_border(x, y, b, lat_x, lat_y):
+        return b
+    return -1

@@ -53,7 +53,7 @@ from kernel.line_of_sight._hex.rules import (
     BLOCK, BLOCKED, H_GROUND2, H_HINDRANCE_INHERENT, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE,
     R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
-from kernel.line_of_sight._depiction.vasl_runs import run_inherent
+from kernel.line_of_sight._depiction.vasl_runs import run_inherent, vasl_end_hex
 from kernel.maps._art_kernels import pixel_point
 
 
@@ -192,6 +192,10 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             else:
                 continue
         h = cached_hex
+        if per_range and h != a and h != b:
+            end = vasl_end_hex(x, y, a, b, lat_x, lat_y)   # VASL: an end's hex reaches a pixel past its hexsides
+            if end >= 0:
+                h = end
         if h == a or h == b:
             # an end's own hex: its art never counts (a building's outline does not block a LOS out of it),
             # but a wall between two hexes (class_own: a rowhouse's, B23.71) blocks the LOS crossing it when
