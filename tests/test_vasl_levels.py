@@ -271,3 +271,89 @@ def test_the_end_rules_give_the_same_cells_in_bounded_parts(board_15, monkeypatc
     inside = building_ends.inside_building(board_15, hexes[whole[0]], levels[whole[0]], hexes[whole[1]],
                                            levels[whole[1]])
     assert inside.any()
+
+
+def _vasl_answer(board_number, viewer, target):
+    """VASL's answer for one pair of the engine-levels data, by hexkernel's Location names: (blocked, reason)."""
+    from bench.vasl_levels import load_level_results
+
+    data = load_level_results(board_number)
+    index = {str(name): i for i, name in enumerate(data["loc_hk_name"]) if str(name)}
+    k = np.flatnonzero((data["a"] == index[viewer]) & (data["b"] == index[target]))
+    assert k.size == 1, (viewer, target)
+    return bool(data["status"][k[0]] == 1), str(data["reasons"][data["reason"][k[0]]])
+
+
+@pytest.mark.slow
+@needs(*LEVELS, "bd08.npz")
+def test_a_los_along_an_orchards_hexside_meets_the_orchard_in_vasls_reading():
+    """8B1h1 -> 8F1 runs along the hexside of 8E1 and the orchard 8E2: VASL judges the pixels there as the
+    orchard, a one-level obstacle from level 1 (A6.2, "Must have a height advantage") that makes 8F1 a blind
+    hex from level 2 (A6.4); the rules' reading (B.6) counts it as a hindrance only."""
+    from bench.vasl_engine import load_board
+
+    board = load_board(8)[0]
+    for viewer, rule, reason, effect in (("8B1h1", "height advantage", "obstacle", "blocks"),
+                                         ("8B1h2", "blind hex", "blind hex", "blind")):
+        blocked, why = _vasl_answer(8, viewer, "8F1")
+        assert blocked and rule in why, (viewer, why)
+        for a, b in ((viewer, "8F1"), ("8F1", viewer)):
+            result = kernel.los(board, a, b, model="vasl")
+            assert not result.visible and result.reason_name == reason and result.blocked_at_name == "8E2", (a, b)
+            assert f"inherent terrain beside the hexside the LOS runs along {effect}" in result.explain()
+    depiction = kernel.los(board, "8B1h1", "8F1", model="depiction")
+    assert depiction.visible and depiction.hindrance == 1
+
+
+@pytest.mark.slow
+@needs(*LEVELS, "bd45.npz")
+def test_a_continuous_slope_changes_no_verdict_in_vasls_reading():
+    """45D5h1 -> 45D7 over the orchard 45D6 holds a continuous slope (level 1 down to level-0 ground): the
+    rules' reading lets only obstacles block it and sees with +1; VASL's engine reports the slope but blocks
+    ("Must have a height advantage", A6.2), and so does the vasl model."""
+    from bench.vasl_engine import load_board
+
+    board = load_board(45)[0]
+    blocked, why = _vasl_answer(45, "45D5h1", "45D7")
+    assert blocked and "height advantage" in why
+    vasl = kernel.los(board, "45D5h1", "45D7", model="vasl")
+    assert not vasl.visible and vasl.blocked_at_name == "45D6" and vasl.continuous_slope
+    depiction = kernel.los(board, "45D5h1", "45D7", model="depiction")
+    assert depiction.visible and depiction.continuous_slope and depiction.hindrance == 1
+
+
+@pytest.mark.slow
+@needs(*LEVELS, "bd08.npz")
+def test_art_a_pixel_past_an_ends_hexside_is_that_ends_in_vasls_reading():
+    """8E3h1 -> 8G5 meets the building art of 8F3 at pixel (248, 187), 0.4 px past the hexside of 8E3: inside
+    8E3's extended border, so VASL's engine reads it as the viewer's own hex (clear)."""
+    from bench.vasl_engine import load_board
+
+    board = load_board(8)[0]
+    assert _vasl_answer(8, "8E3h1", "8G5") == (False, "")
+    assert kernel.los(board, "8E3h1", "8G5", model="vasl").visible
+    assert kernel.los(board, "8G5", "8E3h1", model="vasl").visible
+
+
+def test_vasls_extended_border_is_its_polygon_of_truncated_vertices():
+    """A hex at pixel (225, 161.25): its extended border reaches x = 186 .. 262 on its centre row (the vertex
+    pixel x = 263 itself is outside, as java.awt.Polygon.contains reads a right edge) and a pixel past each
+    slanted hexside."""
+    from kernel.line_of_sight._depiction.vasl_runs import in_extended_border
+
+    lat_x, lat_y = np.array([12.0]), np.array([5.0])
+    inside = [(225, 161), (186, 161), (262, 161), (248, 187), (225, 128)]
+    outside = [(263, 161), (185, 161), (250, 187), (225, 195), (300, 161)]
+    assert [in_extended_border(x, y, 0, lat_x, lat_y) for x, y in inside] == [True] * len(inside)
+    assert [in_extended_border(x, y, 0, lat_x, lat_y) for x, y in outside] == [False] * len(outside)
+
+
+def test_the_vasl_reading_keeps_a_hexs_inherent_terrain_class_above_its_terrain_bits():
+    from kernel.line_of_sight._depiction.vasl_runs import INHERENT_CLASS_SHIFT, hex_terrain_vasl
+
+    class_terrain = np.array([0, 0b1000, 0b1010, 0b0010], np.uint32)   # open, orchard, orchard + road, road
+    out = hex_terrain_vasl(np.array([0b1000, 0b1010, 0b0010, 0]), class_terrain, 0b1000)
+    assert (out >> INHERENT_CLASS_SHIFT).tolist() == [2, 2, 0, 0]   # class 1 (+1): exactly the orchard
+    assert (out & ((1 << INHERENT_CLASS_SHIFT) - 1)).tolist() == [0b1000, 0b1010, 0b0010, 0]
+    with pytest.raises(ValueError, match=r"terrain mask 0x100000000: expected below bit 32"):
+        hex_terrain_vasl(np.array([1 << 32]), class_terrain, 0b1000)
