@@ -274,11 +274,14 @@ def test_the_end_rules_give_the_same_cells_in_bounded_parts(board_15, monkeypatc
 
 
 def _vasl_answer(board_number, viewer, target):
-    """VASL's answer for one pair of the engine-levels data, by hexkernel's Location names: (blocked, reason)."""
+    """VASL's answer for one pair of the engine-levels data, by hexkernel's Location names (a rooftop's
+    ``15G5roof``): (blocked, its reason)."""
     from bench.vasl_levels import load_level_results
 
     data = load_level_results(board_number)
-    index = {str(name): i for i, name in enumerate(data["loc_hk_name"]) if str(name)}
+    names = [f"{h}roof" if k == 2 else str(name)
+             for h, k, name in zip(data["loc_hex"], data["loc_kind"], data["loc_hk_name"])]
+    index = {name: i for i, name in enumerate(names) if name}
     k = np.flatnonzero((data["a"] == index[viewer]) & (data["b"] == index[target]))
     assert k.size == 1, (viewer, target)
     return bool(data["status"][k[0]] == 1), str(data["reasons"][data["reason"][k[0]]])
@@ -357,3 +360,21 @@ def test_the_vasl_reading_keeps_a_hexs_inherent_terrain_class_above_its_terrain_
     assert (out & ((1 << INHERENT_CLASS_SHIFT) - 1)).tolist() == [0b1000, 0b1010, 0b0010, 0]
     with pytest.raises(ValueError, match=r"terrain mask 0x100000000: expected below bit 32"):
         hex_terrain_vasl(np.array([1 << 32]), class_terrain, 0b1000)
+
+
+@pytest.mark.slow
+@needs(*LEVELS, "bd10.npz")
+def test_a_rooftop_sees_past_the_rowhouse_wall_of_the_hex_beside_it_in_vasls_reading():
+    """10U5roof -> 10U6: the rowhouse wall between the two hexes is drawn in 10U6; VASL never judges an end's
+    hex and a rooftop is no building Location: clear. From level 1 it blocks ("Cannot see through rowhouse
+    wall"), and 10U6 -> 10U5roof is blocked by the leave-the-building rule; the rules' reading blocks all three
+    at the wall (B23.71)."""
+    from bench.vasl_engine import load_board
+
+    board = load_board(10)[0]
+    for (viewer, target), vasl_blocks in ((("10U5roof", "10U6"), False), (("10U6", "10U5roof"), True),
+                                          (("10U5h1", "10U6"), True)):
+        assert _vasl_answer(10, viewer, target)[0] is vasl_blocks
+        assert kernel.los(board, viewer, target, model="vasl").visible is not vasl_blocks, (viewer, target)
+        depiction = kernel.los(board, viewer, target, model="depiction")
+        assert not depiction.visible and depiction.reason_name == "obstacle"

@@ -28,7 +28,10 @@ largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly al
 ``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6); a hex
 the segment touches at a vertex alone hinders only with inherent terrain (B.6, ``vertex_touch``); ``cap`` (at least
 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end instead, and only hexes
-nearer both ends than they are to each other.
+nearer both ends than they are to each other; VASL's reading also judges no pixel as under a continuous slope
+(the slope is only reported), reads a pixel inside an end's extended border as that end's hex, judges the hexes
+beside a hexside the LOS runs along as their inherent terrain (:mod:`.vasl_runs`) and ignores the other end's
+walls between two hexes (``class_own``) next to a rooftop end.
 """
 
 from __future__ import annotations
@@ -159,6 +162,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     n_counter_hexes = np.int64(0)   # (as n_log)
     run = -1   # the log row of the run the last judged pixel extended (record only)
     along_hexsides = (not per_range) and (ddy == 0 or abs(ddx) == abs(ddy))   # 0 or +-60 degrees: B.6 below
+    # VASL: a rooftop (odd half levels) is no building Location; next to it the other end's walls never count
+    own_ignored = per_range and full_range == 1 and ((la2 | lb2) & 1) == 1
     vasl_run = per_range and (ddy == 0 or abs(ddx) == abs(ddy))   # VASL's reading of the same (.vasl_runs)
     last_run_hex = -1
     last_run_g = -1 << 20
@@ -200,8 +205,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             # an end's own hex: its art never counts (a building's outline does not block a LOS out of it),
             # but a wall between two hexes (class_own: a rowhouse's, B23.71) blocks the LOS crossing it when
             # the end in that hex is below its top
-            if class_own[c] != 0 and 2 * g + pixel_info[c * n_levels + g - level_min, H_OBSTACLE] > (
-                    la2 if h == a else lb2):
+            if class_own[c] != 0 and not own_ignored and (
+                    2 * g + pixel_info[c * n_levels + g - level_min, H_OBSTACLE] > (la2 if h == a else lb2)):
                 if record:
                     n_log = log_run(log, n_log, h, c, g, x, y, i, BLOCK, R_OBSTACLE)[1]
                 return True, total, R_OBSTACLE, h, slope, n_log
@@ -224,8 +229,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if along_hexsides and h != last_run_hex:
             # B.6: inherent terrain is its whole hex, entered by a LOS along its hexside (one count per pair)
             last_run_hex = h
-            n_counted, added = hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, judge_slope, neighbours, lat_x, lat_y,
-                                                   counter_info, counted, n_counted)
+            n_counted, added = hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, judge_slope, neighbours, lat_x,
+                                                   lat_y, counter_info, counted, n_counted)
             if added > 0:
                 total += added
                 blocks = total >= cap
