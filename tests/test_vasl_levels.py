@@ -379,3 +379,18 @@ def test_a_rooftop_sees_past_the_rowhouse_wall_of_the_hex_beside_it_in_vasls_rea
         assert kernel.los(board, viewer, target, model="vasl").visible is not vasl_blocks, (viewer, target)
         depiction = kernel.los(board, viewer, target, model="depiction")
         assert not depiction.visible and depiction.reason_name == "obstacle"
+
+
+@pytest.mark.slow
+@needs(*LEVELS, "bd59.npz")
+def test_a_depression_is_seen_into_from_as_many_levels_higher_as_the_range_in_vasls_reading():
+    """59N5h1 -> 59P6: the stream hex 59P6 (level -1) two hexes from a building's level 1, two levels higher:
+    VASL's depression rule (A6.3) lifts when the elevation difference reaches the range: clear both ways.
+    The rules' reading keeps the stream's banks around its end (they block)."""
+    from bench.vasl_engine import load_board
+
+    board = load_board(59)[0]
+    for viewer, target in (("59N5h1", "59P6"), ("59P6", "59N5h1")):
+        assert _vasl_answer(59, viewer, target) == (False, "")
+        assert kernel.los(board, viewer, target, model="vasl").visible, (viewer, target)
+        assert not kernel.los(board, viewer, target, model="depiction").visible

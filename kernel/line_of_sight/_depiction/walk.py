@@ -30,8 +30,9 @@ the segment touches at a vertex alone hinders only with inherent terrain (B.6, `
 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end instead, and only hexes
 nearer both ends than they are to each other; VASL's reading also judges no pixel as under a continuous slope
 (the slope is only reported), reads a pixel inside an end's extended border as that end's hex, judges the hexes
-beside a hexside the LOS runs along as their inherent terrain (:mod:`.vasl_runs`) and ignores the other end's
-walls between two hexes (``class_own``) next to a rooftop end.
+beside a hexside the LOS runs along as their inherent terrain (:mod:`.vasl_runs`), ignores the other end's
+walls between two hexes (``class_own``) next to a rooftop end, and keeps no lower end in its depression when
+the other end is at least as many whole levels higher as the range (A6.3 as VASL applies it).
 """
 
 from __future__ import annotations
@@ -126,6 +127,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             group_b = depression_group[b]
             if ground_b2 < bank_floor2:
                 bank_floor2 = ground_b2
+    if per_range and (group_a >= 0) != (group_b >= 0) and (S2 + 1) // 2 - (T2 + 1) // 2 >= full_range:
+        # VASL: a lower end in its depression is seen from as many levels higher as the range, or more (A6.3)
+        if (group_a >= 0) != higher_is_a:
+            group_a = -1
+            group_b = -1
 
     # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high; the
     # middle pixel first (a cheap test that rules most LOS out)
