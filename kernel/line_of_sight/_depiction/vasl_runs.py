@@ -51,12 +51,13 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
     """A walked pixel of hex ``h`` at ground level ``g`` on a LOS along the hexside of ``h`` (VASL's reading): the
     two hexes beside that hexside judged as their inherent terrain (:func:`hex_terrain_vasl`) with the
     ranges ``r_s``, ``r_t`` from the higher and the lower end: ``(effect, reason, terrain DRM, hex)``, the hex
-    the one that blocks (or -1) and the DRM the larger of theirs.  Nothing where the LOS runs along none of
+    the one that blocks or, when none does, the one whose DRM (the larger of theirs) is given (-1: none).  Nothing where the LOS runs along none of
     ``h``'s hexsides (``h`` at an even range from the viewer)."""
     q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
     if q < 0:
         return NONE, R_NONE, 0, -1
     drm = 0
+    drm_hex = -1
     for side in range(2):
         hx = h if side == 0 else q
         if hx == a or hx == b:
@@ -71,7 +72,8 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
         terrain = asl_hex_hindrance(row, S2, T2, same, False, False, pixel_info)[0]
         if terrain > drm:
             drm = terrain
-    return NONE, R_NONE, drm, -1
+            drm_hex = hx
+    return NONE, R_NONE, drm, drm_hex
 
 
 #: VASL's hex: 56.25 px wide between column centres (a hexside 2/3 of that long) and 64.5 px high; its

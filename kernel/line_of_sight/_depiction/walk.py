@@ -263,11 +263,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                     total += added
                     blocks = total >= cap
                     if record:
-                        n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
+                        n_log = log_counters(log, n_log, at, added, BLOCK if blocks else NONE,
                                              R_HINDRANCE if blocks else R_NONE, HEXSIDE_RUN)
                         run = -1
                     if blocks:
-                        return True, total, R_HINDRANCE, h, slope, n_log
+                        return True, total, R_HINDRANCE, at, slope, n_log
         if open_ground:
             continue
         if record:
