@@ -57,6 +57,7 @@ import numpy as np
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
 from kernel.line_of_sight._depiction.hex_tables import far_vertices_open, own_hex_obstacles
+from kernel.line_of_sight._depiction.vasl_runs import hex_terrain_vasl
 from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._depiction import vasl_counters as V
 from kernel.line_of_sight._hex import rules
@@ -207,15 +208,17 @@ def depiction_tables(board, per_range: bool = False):
     # VASL's blind-hex test counts a building (or rowhouse wall) of N upper levels N levels high, not N + 1/2
     for c in np.flatnonzero((obstacle >= 3) & (obstacle % 2 == 1)):
         info_vasl[c * n_levels:(c + 1) * n_levels, rules.H_BLIND_DROP] = 1
+    # VASL judges a hex beside a hexside the LOS runs along as its inherent terrain (.vasl_runs)
+    vasl = (info_vasl, hex_terrain_vasl(hex_terrain, art.class_terrain, inherent_mask))
     DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
-    DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = info_vasl
-    return _for_reading(tables, info_vasl, per_range)
+    DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = vasl
+    return _for_reading(tables, vasl, per_range)
 
 
-def _for_reading(tables, info_vasl, per_range):
-    """The tables with VASL's reading (``per_range``: its pixel table and counting) or the rules'."""
+def _for_reading(tables, vasl, per_range):
+    """The tables with VASL's reading (``per_range``: its pixel table, hex terrain and counting) or the rules'."""
     if per_range:
-        return tables[:6] + (info_vasl,) + tables[7:-1] + (True,)
+        return tables[:6] + (vasl[0],) + tables[7:11] + (vasl[1],) + tables[12:-1] + (True,)
     return tables[:-1] + (False,)
 
 

@@ -28,7 +28,11 @@ largest such pixel's DRM, the two hexes beside a hexside the LOS runs exactly al
 ``hexside_run_key``), where their own inherent hindrance (``counter_info``) counts whatever their art (B.6); a hex
 the segment touches at a vertex alone hinders only with inherent terrain (B.6, ``vertex_touch``); ``cap`` (at least
 1) blocks. With ``per_range`` (VASL's reading) it counts once per range from the higher end instead, and only hexes
-nearer both ends than they are to each other.
+nearer both ends than they are to each other; VASL's reading also judges no pixel as under a continuous slope
+(the slope is only reported), reads a pixel inside an end's extended border as that end's hex, judges the hexes
+beside a hexside the LOS runs along as their inherent terrain (:mod:`.vasl_runs`), ignores the other end's
+walls between two hexes (``class_own``) next to a rooftop end, and keeps no lower end in its depression when
+the other end is at least as many whole levels higher as the range (A6.3 as VASL applies it).
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from kernel.line_of_sight._hex.rules import (
     BLOCK, BLOCKED, H_GROUND2, H_HINDRANCE_INHERENT, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE,
     R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
+from kernel.line_of_sight._depiction.vasl_runs import run_inherent, vasl_end_hex
 from kernel.maps._art_kernels import pixel_point
 
 
@@ -122,6 +127,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             group_b = depression_group[b]
             if ground_b2 < bank_floor2:
                 bank_floor2 = ground_b2
+    if per_range and (group_a >= 0) != (group_b >= 0) and (S2 + 1) // 2 - (T2 + 1) // 2 >= full_range:
+        # VASL: a lower end in its depression is seen from as many levels higher as the range, or more (A6.3)
+        if (group_a >= 0) != higher_is_a:
+            group_a = -1
+            group_b = -1
 
     # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high; the
     # middle pixel first (a cheap test that rules most LOS out)
@@ -139,6 +149,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                                     squares, off, a, b, ddx, ddy, high, S2, pixels, cell_index, neighbours, lat_x,
                                     lat_y)
 
+    judge_slope = slope and not per_range   # VASL: a continuous slope is reported, never judged
     total = np.int64(0)   # (as n_log)
     # SMOKE in the first end's own hex (A24), before the walk
     if has_counters:
@@ -157,15 +168,19 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     n_counter_hexes = np.int64(0)   # (as n_log)
     run = -1   # the log row of the run the last judged pixel extended (record only)
     along_hexsides = (not per_range) and (ddy == 0 or abs(ddx) == abs(ddy))   # 0 or +-60 degrees: B.6 below
+    # VASL: a rooftop (odd half levels) is no building Location; next to it the other end's walls never count
+    own_ignored = per_range and full_range == 1 and ((la2 | lb2) & 1) == 1
+    vasl_run = per_range and (ddy == 0 or abs(ddx) == abs(ddy))   # VASL's reading of the same (.vasl_runs)
     last_run_hex = -1
+    last_run_g = -1 << 20
     for i in range(i_first, i_last + 1):
         x, y = walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares)
         word = pixels[y, x]
         # open ground not above the lower end (under a continuous slope: no higher than a depression's
         # ground, where an end is in one): nothing here can matter but a hex's counters
         open_ground = word < 256 and (2 * (word - LEVEL_BIAS) <= T2 or (
-            slope and 2 * (word - LEVEL_BIAS) <= bank_floor2))
-        if open_ground and not has_counters and not along_hexsides:
+            judge_slope and 2 * (word - LEVEL_BIAS) <= bank_floor2))
+        if open_ground and not has_counters and not along_hexsides and not vasl_run:
             continue
         c = word >> 8
         g = (word & 0xFF) - LEVEL_BIAS
@@ -188,12 +203,16 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             else:
                 continue
         h = cached_hex
+        if per_range and h != a and h != b:
+            end = vasl_end_hex(x, y, a, b, lat_x, lat_y)   # VASL: an end's hex reaches a pixel past its hexsides
+            if end >= 0:
+                h = end
         if h == a or h == b:
             # an end's own hex: its art never counts (a building's outline does not block a LOS out of it),
             # but a wall between two hexes (class_own: a rowhouse's, B23.71) blocks the LOS crossing it when
             # the end in that hex is below its top
-            if class_own[c] != 0 and 2 * g + pixel_info[c * n_levels + g - level_min, H_OBSTACLE] > (
-                    la2 if h == a else lb2):
+            if class_own[c] != 0 and not own_ignored and (
+                    2 * g + pixel_info[c * n_levels + g - level_min, H_OBSTACLE] > (la2 if h == a else lb2)):
                 if record:
                     n_log = log_run(log, n_log, h, c, g, x, y, i, BLOCK, R_OBSTACLE)[1]
                 return True, total, R_OBSTACLE, h, slope, n_log
@@ -202,7 +221,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
             last_counter_hex = h
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
-            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, r_s, r_t,
+            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, judge_slope, per_range, r_s, r_t,
                                                       counter_info, counted, n_counter_hexes)
             if added > 0:
                 total += added
@@ -216,8 +235,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if along_hexsides and h != last_run_hex:
             # B.6: inherent terrain is its whole hex, entered by a LOS along its hexside (one count per pair)
             last_run_hex = h
-            n_counted, added = hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, slope, neighbours, lat_x, lat_y,
-                                                   counter_info, counted, n_counted)
+            n_counted, added = hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, judge_slope, neighbours, lat_x,
+                                                   lat_y, counter_info, counted, n_counted)
             if added > 0:
                 total += added
                 blocks = total >= cap
@@ -227,6 +246,28 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                     run = -1
                 if blocks:
                     return True, total, R_HINDRANCE, h, slope, n_log
+        if vasl_run and (h != last_run_hex or g != last_run_g):
+            # VASL: the hexes beside the hexside the LOS runs along, each judged as its inherent terrain
+            last_run_hex = h
+            last_run_g = g
+            r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
+            effect, reason, terrain, at = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours,
+                                                       lat_x, lat_y, pixel_info, n_levels, level_min, hex_terrain)
+            if effect != NONE:
+                if record:
+                    n_log = log_counters(log, n_log, at, 0, effect, reason, HEXSIDE_RUN)
+                return True, total, reason, at, slope, n_log
+            if terrain > 0 and range_a < full_range and range_b < full_range:
+                n_counted, added = count_hindrance(counted, n_counted, r_s, terrain)
+                if added > 0:
+                    total += added
+                    blocks = total >= cap
+                    if record:
+                        n_log = log_counters(log, n_log, at, added, BLOCK if blocks else NONE,
+                                             R_HINDRANCE if blocks else R_NONE, HEXSIDE_RUN)
+                        run = -1
+                    if blocks:
+                        return True, total, R_HINDRANCE, at, slope, n_log
         if open_ground:
             continue
         if record:
@@ -247,7 +288,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             if not hexside_touches_end(qx, qy, h, a, b, lat_x, lat_y) and not near_open_far_vertex(
                     qx, qy, a, b, far_open, lat_x, lat_y):
                 top = 2 * g + wall
-                if slope or (same and top > S2) or ((not same) and top >= S2):
+                if judge_slope or (same and top > S2) or ((not same) and top >= S2):
                     if record:
                         log[run, LOG_EFFECT] = BLOCK
                         log[run, LOG_REASON] = R_HEXSIDE
@@ -255,7 +296,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         if h == last_hex and row == last_row:
             continue  # the same terrain at the same level in the same hex as the pixel before: no news
         r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
-        effect, reason = asl_hex_effect(row, S2, T2, same, slope, r_s, r_t, pixel_info, False)
+        effect, reason = asl_hex_effect(row, S2, T2, same, judge_slope, r_s, r_t, pixel_info, False)
         if reason == R_HILL and r_s == 1 and 2 * g == S2 and not same and counter_info[h, H_GROUND2] < S2 and (
                 (group_b if higher_is_a else group_a) < 0):
             # B10.2 EXC: ground at the higher end's level drawn in an adjacent lower hex is the crest
@@ -276,7 +317,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 log[run, LOG_EFFECT] = effect
                 log[run, LOG_REASON] = reason
             return True, total, reason, h, slope, n_log
-        terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, slope, False, pixel_info)
+        terrain, smoke, vehicle = asl_hex_hindrance(row, S2, T2, same, judge_slope, False, pixel_info)
         if terrain > 0 and per_range and (range_a >= full_range or range_b >= full_range):
             terrain = 0   # VASL's engine: a hindrance hex only nearer both ends than they are to each other
         if terrain > 0 and not per_range and pixel_info[row, H_HINDRANCE_INHERENT] == 0 and vertex_touch(
