@@ -193,7 +193,8 @@ def end_smoke(h, level2, hex_info):
     """SMOKE DRM of an end's own hex h (ASL A24: fire out of or into a SMOKE Location), when the end's
     Location (``level2`` half levels) is within the SMOKE: at or above its base, below its top (section 2);
     a Location beneath SMOKE at an upper level is not in it."""
-    if hex_info[h, H_SMOKE] > 0 and hex_info[h, H_SMOKE_BASE] <= level2 < hex_info[h, H_SMOKE_TOP]:
+    # (two comparisons, not a chained one: numba compiles the chained form slower on every target)
+    if hex_info[h, H_SMOKE] > 0 and level2 < hex_info[h, H_SMOKE_TOP] and level2 >= hex_info[h, H_SMOKE_BASE]:
         return hex_info[h, H_SMOKE]
     return 0
 
