@@ -289,6 +289,16 @@ def _compare_held_matrix(board, counters, rng):
     return _differences("HeldLOSMatrix", held.matrix, slow)
 
 
+def _along_hexsides(reference, a: int, b: int) -> bool:
+    """Whether the LOS from hex ``a`` to hex ``b`` runs exactly along a hexside of a hex between them (the
+    reference's own geometry: a hexside with both corners on the line through the two centres)."""
+    if a == b:
+        return False
+    between = np.flatnonzero(reference.distance(a, np.arange(len(reference.q))) + reference.distance(
+        b, np.arange(len(reference.q))) == reference.distance(a, b))
+    return any(len(reference.hindrance_key(int(h), a, b)) == 2 for h in between if h not in (a, b))
+
+
 def _depiction_compare(model: str, matrix: bool):
     per_range = model == "vasl"
 
@@ -311,6 +321,12 @@ def _depiction_compare(model: str, matrix: bool):
             blocked, hindrance = reference.walk(i, j, per_range=per_range, counters=on_map)
             slow[k] = 0 if i == j else (kernel.BLOCKED if blocked else min(hindrance, SATURATION))
         fast = np.where(a == b, 0, fast)
+        if per_range:
+            # The reference walk does not follow VASL's reading of a LOS exactly along hexsides yet (the hexes
+            # beside the hexside judged as their inherent terrain, docs/vasl-agreement.md): those pairs are
+            # left out here, and tests/test_vasl_levels.py checks that reading against VASL's own answers.
+            keep = np.array([not _along_hexsides(reference, i, j) for i, j in zip(a.tolist(), b.tolist())])
+            fast, slow = fast[keep], slow[keep]
         return _differences(f"{'los_matrix' if matrix else 'los_pairs'}[{model}]", fast, slow)
 
     return compare

@@ -567,6 +567,7 @@ class ReferenceDepiction:
         slope = (not same) and len(walked_out) > 0 and all(
             S - 2 * int(self.art_level[px, py]) == 2 * int(self.distance(high, hx)) for px, py, hx, _, _ in walked_out)
         out["slope"] = slope
+        judge_slope = slope and not per_range   # VASL reports a continuous slope but never judges by it
 
         # the first end's own SMOKE (A24), before the walk
         drm = self.end_smoke(a, level_a, counters)
@@ -602,13 +603,13 @@ class ReferenceDepiction:
                     if smoke > 0 and (within or blind):
                         drm += smoke
                 elif smoke > 0 and ((same and smoke_top > S and base <= S)
-                                    or (not same and under and (slope or smoke_top >= S))):
+                                    or (not same and under and (judge_slope or smoke_top >= S))):
                     drm += smoke
                 if per_range:
                     if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \
                             and self.sees_vehicle(b, hx, counters):
                         drm += vehicle
-                elif vehicle and ((same and hex_ground == S) or slope):
+                elif vehicle and ((same and hex_ground == S) or judge_slope):
                     drm += vehicle   # each vehicle and wreck in the hex
                 if drm and add(hx, drm):
                     return block(hx, "hindrance")
@@ -622,7 +623,7 @@ class ReferenceDepiction:
                     ground2 = 2 * int(ground[side])
                     top = ground2 + height
                     if side not in (a, b) and inherent and drm > 0 and (
-                            slope or (same and top > S and ground2 <= S) or (not same and top >= S)):
+                            judge_slope or (same and top > S and ground2 <= S) or (not same and top >= S)):
                         run_drm = max(run_drm, drm)
                 if run_drm > counted.get(key, 0):
                     more = run_drm - counted.get(key, 0)
@@ -632,14 +633,14 @@ class ReferenceDepiction:
             if self.wall[c] > 0 and not self.wall_touches_end(qx, qy, hx, (a, b)) and \
                     not self.near_open_far_vertex(qx, qy, (a, b)):
                 top = g + int(self.wall[c])
-                if slope or (same and top > S) or (not same and top >= S):
+                if judge_slope or (same and top > S) or (not same and top >= S):
                     return block(hx, "hexside")
             oh = 0 if self.wall[c] > 0 or spill else int(self.obstacle[c])
             hind = 0 if self.wall[c] > 0 or spill else int(self.hindrance[c])
-            if not same and not slope and S > g and self.above[c] > oh and self.wall[c] == 0 and not spill:
+            if not same and not judge_slope and S > g and self.above[c] > oh and self.wall[c] == 0 and not spill:
                 oh = int(self.above[c])   # B14.2
             reason = None   # the pixel's own result: a block outranks a blind hex (section 2)
-            if slope:
+            if judge_slope:
                 if oh > 0:
                     reason = "obstacle"
             elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S and not low_in_depression)):
@@ -666,7 +667,7 @@ class ReferenceDepiction:
                 return block(hx, reason)
             if hind > 0:
                 top = g + int((self.hindrance_height_vasl if per_range else self.hindrance_height)[c])
-                applies = slope or (same and top > S and g <= S) or (not same and top >= S)
+                applies = judge_slope or (same and top > S and g <= S) or (not same and top >= S)
                 if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
                     applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
                 key = rs_ if per_range else key
