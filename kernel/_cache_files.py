@@ -53,6 +53,7 @@ def _warn_once(kind: str, category, message: str) -> None:
 
 
 def _damaged(path: str, what: str) -> None:
+    what = " ".join(str(what).split())   # one line: an unpickler's message may hold line breaks
     _warn_once(f"damaged {path}", DamagedCacheWarning,
                f"the kernel cache file {path} is damaged ({what}): compiling that kernel again")
 

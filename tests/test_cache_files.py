@@ -132,3 +132,12 @@ def test_the_kernels_use_the_checked_cache():
 
     assert issubclass(_numba_cache._CacheLoadedWithoutRefresh, CheckedFunctionCache)
     assert "kernel._cache_files" in sys.modules
+
+
+def test_a_damage_warning_is_one_line_whatever_the_error_says(tmp_path):
+    """An unpickler's message can hold a line break (random bytes in an index file gave one)."""
+    path = str(tmp_path / "k.nbi")
+    with pytest.warns(DamagedCacheWarning) as record:
+        _cache_files._damaged(path, "UnpicklingError: an instruction was encountered,\nbut no function")
+    assert str(record[0].message) == (f"the kernel cache file {path} is damaged (UnpicklingError: an instruction "
+                                      f"was encountered, but no function): compiling that kernel again")
