@@ -8,7 +8,6 @@ Skips where Chromium, chromedriver or selenium is missing, fails instead in CI (
 from __future__ import annotations
 
 import os
-import shutil
 import warnings
 
 import numpy as np
@@ -16,6 +15,7 @@ import pytest
 
 import kernel
 from kernel.importers.vasl.save_writer import SaveBoard, SavePiece, write_saved_game
+from tests.browser_page import browser  # noqa: F401 (a fixture)
 from tests.vasl_saves import map_pixel, write_boards
 
 
@@ -40,15 +40,7 @@ def game(files):
 
 
 @pytest.fixture(scope="module")
-def page(files, tmp_path_factory):
-    for program in ("chromium", "chromedriver"):
-        if shutil.which(program) is None:
-            if os.environ.get("CI"):
-                pytest.fail(f"browser tests cannot run in CI: {program} is not on PATH")
-            pytest.skip(f"{program} is not on PATH (apt-get install chromium chromium-driver)")
-    selenium = pytest.importorskip("selenium")  # noqa: F841
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+def page(browser, files, tmp_path_factory):
     from selenium.webdriver.support.ui import WebDriverWait
 
     from kernel.cli import main
@@ -57,16 +49,9 @@ def page(files, tmp_path_factory):
     path = tmp_path_factory.mktemp("page") / "game.html"   # the page as a user makes it: hexkernel page
     assert main(["page", "--map", str(save), "--vasl-boards", str(folder), "--out", str(path),
                  "--max-allowance", "2"]) == 0
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1600,1000", "--allow-file-access-from-files"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
-    driver.get(path.as_uri())
-    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.tables === '1'"))
-    yield driver
-    driver.quit()
+    browser.get(path.as_uri())
+    WebDriverWait(browser, 60).until(lambda d: d.execute_script("return document.body.dataset.tables === '1'"))
+    return browser
 
 
 def test_the_units_are_listed_and_their_counters_named(page):
