@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.vasl_centre import centre_levels
 from bench.vasl_engine import BLOCKED_BY_VASL, EXCEPTION, board_folder_name, engine_folder, vasl_folder
 
 #: The keys of :func:`counter_figures` that are summed over boards.
@@ -168,12 +169,13 @@ def counter_figures(board_number: int, models=("vasl",), *, shared: str | Path |
     out = {}
     for model in models:
         ours = np.zeros(len(a), np.int64)
-        bare_matrix = kernel.los_matrix(board, model=model)
+        hexes, centre = np.arange(len(board)), centre_levels(board)
+        bare_matrix = kernel.los_matrix(board, hexes, levels=centre, model=model)
         ours_bare = bare_matrix[index[a], index[b]].astype(np.int64)
         for k in np.unique(layout):
             rows = np.flatnonzero(layout == k)
             counters = layout_counters(board, data, int(k))
-            matrix = kernel.los_matrix(board, counters=counters, model=model)
+            matrix = kernel.los_matrix(board, hexes, levels=centre, counters=counters, model=model)
             ours[rows] = matrix[index[a[rows]], index[b[rows]]]
         # the pairs the counters change in VASL or in hexkernel (its answer on the bare board against this one)
         either = changed | (compared & (ours_bare != ours))

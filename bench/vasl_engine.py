@@ -4,8 +4,9 @@
 README beside it) holds what VASL's Java LOS engine answers for every ordered
 pair of hexes of board NN, ground level to ground level, with no counters.
 This module imports the same board from ``../shared/vasl/bdNN`` with
-:func:`kernel.load_vasl_board`, computes :func:`kernel.los_matrix` over its
-ground-level Locations, maps VASL's hex list onto the board's hex indices by
+:func:`kernel.load_vasl_board`, computes :func:`kernel.los_matrix` over VASL's
+centre Locations (:mod:`bench.vasl_centre`: the ground Location, or the deck of
+a bridge over a depression), maps VASL's hex list onto the board's hex indices by
 name, and compares blocked versus clear for every ordered pair of distinct
 hexes.
 
@@ -53,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.vasl_centre import centre_levels
 from bench.vasl_hexside_art import KINDS, HexsideArt, classify_pairs
 from bench.vasl_report import format_report
 from tests.shared_data import shared_folder
@@ -345,7 +347,8 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     missing_pairs = off_diagonal & ~exception & ~both_present
     compared = off_diagonal & ~exception & both_present
 
-    matrix = kernel.los_matrix(board, model=model)
+    centre = centre_levels(board)
+    matrix = kernel.los_matrix(board, np.arange(len(board)), levels=centre, model=model)
     ours_blocked = np.zeros((n, n), dtype=bool)
     where = np.flatnonzero(present)
     ours_blocked[np.ix_(where, where)] = matrix[np.ix_(ours_index[where], ours_index[where])] == kernel.BLOCKED
@@ -360,7 +363,7 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     per_range_blocked = per_range_hindrance = None
     if model == "depiction":
         # the same walk counting hindrance once per range (VASL's reading): which differences it explains
-        per_range = kernel.los_matrix(board, model="vasl")
+        per_range = kernel.los_matrix(board, np.arange(len(board)), levels=centre, model="vasl")
         per_range_hindrance = np.zeros((n, n), dtype=np.int64)
         per_range_hindrance[np.ix_(where, where)] = per_range[np.ix_(ours_index[where], ours_index[where])]
         per_range_blocked = per_range_hindrance == kernel.BLOCKED
@@ -392,7 +395,8 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
     rows, cols = np.nonzero(ours_only)
     if len(rows):
         viewers, targets = ours_index[rows], ours_index[cols]
-        pairs = kernel.los_pairs(board, viewers, targets, model=model)
+        pairs = kernel.los_pairs(board, viewers, targets, levels=centre[viewers], target_levels=centre[targets],
+                                 model=model)
         if model != "hex":
             explain_limit = 0
         labels = np.array([
@@ -405,7 +409,9 @@ def compare_board(board_number: int, *, shared: str | Path | None = None, exampl
         for label in np.unique(labels):
             pick = np.flatnonzero(labels == label)
             sample = rng.permutation(pick)[:explain_limit] if explain_limit > 0 else pick[:0]
-            steps = Counter(_blocking_step(kernel.los(board, int(viewers[k]), int(targets[k]), model=model))
+            steps = Counter(_blocking_step(kernel.los(board, board.location_name(int(viewers[k]), int(centre[viewers[k]])),
+                                                      board.location_name(int(targets[k]), int(centre[targets[k]])),
+                                                      model=model))
                             for k in sample)
             levels = Counter(_levels(board, int(pairs.blocked_at[k]), int(viewers[k]), int(targets[k]))
                              for k in pick if pairs.blocked_at[k] >= 0)
@@ -503,9 +509,10 @@ def agreement_figures(board_number: int, models=("hex", "depiction", "vasl"), *,
     compared = off_diagonal & ~exception & both_present
     vasl_blocked = engine["status"] == BLOCKED_BY_VASL
     where = np.flatnonzero(present)
+    centre = centre_levels(board)
     out = {}
     for model in models:
-        matrix = kernel.los_matrix(board, model=model)
+        matrix = kernel.los_matrix(board, np.arange(len(board)), levels=centre, model=model)
         ours = np.zeros((n, n), dtype=np.int64)
         ours[np.ix_(where, where)] = matrix[np.ix_(index[where], index[where])]
         ours_blocked = ours == kernel.BLOCKED

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.vasl_centre import centre_level
 from bench.vasl_engine import BLOCKED_BY_VASL, EXCEPTION, board_folder_name, load_board, vasl_folder
 
 #: The cases of the data: ``case`` codes and their names.
@@ -98,7 +99,8 @@ def our_location(board, hex_name: str, kind: int, level: int) -> tuple[int, int]
     hex_name : str
         The hex with its board number (``"15G5"``).
     kind : int
-        VASL's kind: 0 the ground Location, 1 a building level, 2 a rooftop.
+        VASL's kind: 0 the hex's centre Location (the ground, or the deck of a bridge over a
+        depression: :mod:`bench.vasl_centre`), 1 a building level, 2 a rooftop.
     level : int
         VASL's level above the hex's ground (``loc_level``).
 
@@ -113,7 +115,7 @@ def our_location(board, hex_name: str, kind: int, level: int) -> tuple[int, int]
     except (KeyError, ValueError):
         return None
     if kind == GROUND:
-        return index, 0
+        return index, centre_level(board, index)
     if kind == BUILDING_LEVEL:
         name = f"{hex_name}h{int(level)}"
     elif kind == ROOFTOP:

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 import kernel
+from bench.vasl_centre import centre_levels
 from bench.vasl_engine import BLOCKED_BY_VASL, EXCEPTION, vasl_folder
 
 #: The keys of :func:`multi_figures` that are summed over maps.
@@ -139,8 +140,9 @@ def multi_figures(name: str, models=("vasl",), *, shared: str | Path | None = No
     seam = compared & (on_seam[a] | on_seam[b])
     vasl_blocked = status == BLOCKED_BY_VASL
     out = {}
+    centre = centre_levels(board)
     for model in models:
-        matrix = kernel.los_matrix(board, model=model)
+        matrix = kernel.los_matrix(board, np.arange(len(board)), levels=centre, model=model)
         ours = np.zeros(len(a), np.int64)
         ours[present] = matrix[index[a[present]], index[b[present]]]
         ours_blocked = ours == kernel.BLOCKED

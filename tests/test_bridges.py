@@ -422,3 +422,17 @@ def test_random_road_rich_boards_with_bridges_match_the_reference(seed):
                 assert field.state_cost[deck_state] == reference["state_cost"].get(node, INF), (unit, start, h)
                 deck_reached |= bool(np.isfinite(field.state_cost[deck_state])) and start != f"{board.names[h]}h1"
     assert deck_reached, "no deck was reached across a road: the boards do not exercise the deck edges"
+
+
+def test_vasl_centre_location_is_the_deck_only_over_a_depression(tmp_path):
+    # VASL's engine answers for a bridge hex over a gully or stream from the bridge: the
+    # comparisons with its results ask for the deck there, and for the ground elsewhere.
+    from bench.vasl_centre import centre_level, centre_levels
+    board = make_board(tmp_path, {"B2": (-1, ["gully"]), "C2": (-1, ["gully", "bridge"]), "D4": (0, ["bridge"])},
+                       {"C1-C2": ["road"], "C2-C3": ["road"], "D3-D4": ["road"], "D4-D5": ["road"]},
+                       columns=5, rows=6)
+    levels = centre_levels(board)
+    assert [board.name(int(h)) for h in np.flatnonzero(levels)] == ["C2"]
+    assert levels.dtype == np.int64 and levels.shape == (len(board),)
+    assert [centre_level(board, board.index(h)) for h in ("B2", "C2", "D4", "A1")] == [0, 1, 0, 0]
+    assert board.location_name(board.index("C2"), int(levels[board.index("C2")])) == "C2h1"

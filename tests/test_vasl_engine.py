@@ -18,11 +18,14 @@ bench.vasl_engine --model MODEL`` prints the figures and the classes).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+import kernel
+from bench.vasl_centre import centre_level
 from bench.vasl_engine import (
-    FIRST_BOARDS, agreement_figures, board_folder_name, compare_board, engine_boards, engine_folder, overall,
-    vasl_folder,
+    BLOCKED_BY_VASL, EXCEPTION, FIRST_BOARDS, agreement_figures, board_folder_name, board_indices, compare_board,
+    engine_boards, engine_folder, load_board, load_engine_results, overall, vasl_folder,
 )
 
 BOARD_NUMBERS = FIRST_BOARDS
@@ -173,41 +176,29 @@ def test_vasl_model_meets_the_targets(vasl_model_results):
 ENGINE_BOARDS = engine_boards()
 
 #: Model -> board -> least agreement on blocked versus clear (percent of compared ordered pairs): the
-#: figures measured on 2026-11-26 (``docs/vasl-agreement.md``) less 0.05 points, rounded down.
-#: Measured over the 36 boards: hex 97.21 % overall (worst board 57, 92.17 %), depiction 99.52 % (board 35,
-#: 98.21 %; floors raised to the figures after drawn art's pixels became squares judged at their centres, the
-#: map's last pixels showed the drawn art beside them, rowhouse walls became obstacles of the art and blocked
-#: in an end's own hex, and grain touched at a vertex alone stopped hindering), vasl 99.81 % (board 66,
-#: 99.61 %; raised too; raised again to 99.86 % (board 24, 99.69 %) after its hexside-run, slope, end-hex and
-#: depression readings).
+#: measured figures less 0.05 points, rounded down; raised whenever a reading raises them, never lowered.
+#: Measured over the 36 boards: hex 97.23 % overall (worst board 57, 92.17 %), depiction 99.55 % (board 35,
+#: 98.21 %), vasl 99.89 % (board 24, 99.69 %).  ``docs/vasl-agreement.md`` gives each reading.
 ALL_BOARD_FLOORS: dict[str, dict[int, float]] = {
     "hex": {1: 97.82, 2: 98.45, 3: 98.20, 4: 96.72, 7: 95.33, 8: 97.54, 9: 97.92, 10: 97.34, 11: 98.31, 16: 95.42,
-            20: 97.81, 21: 98.21, 22: 96.64, 24: 97.02, 34: 99.47, 35: 94.70, 43: 96.78, 44: 95.51, 45: 97.82,
-            47: 97.49, 50: 98.25, 53: 96.07, 55: 98.93, 57: 92.11, 58: 97.11, 59: 96.76, 60: 98.18, 62: 97.01,
-            64: 97.93, 65: 97.24, 66: 96.86, 68: 98.15, 70: 94.11, 71: 97.94, 75: 98.83, 81: 97.66},
+            20: 97.90, 21: 98.21, 22: 96.75, 24: 97.02, 34: 99.49, 35: 94.70, 43: 96.78, 44: 95.51, 45: 97.82,
+            47: 97.49, 50: 98.31, 53: 96.16, 55: 98.97, 57: 92.11, 58: 97.11, 59: 96.80, 60: 98.18, 62: 97.01,
+            64: 97.93, 65: 97.24, 66: 96.99, 68: 98.15, 70: 94.11, 71: 97.94, 75: 98.83, 81: 97.66},
     "depiction": {1: 99.81, 2: 99.85, 3: 99.76, 4: 99.48, 7: 99.45, 8: 99.64, 9: 99.75, 10: 99.72, 11: 99.74,
-                  16: 98.36, 20: 99.63, 21: 99.70, 22: 99.50, 24: 99.47, 34: 99.86, 35: 98.16, 43: 98.52, 44: 99.50,
-                  45: 99.74, 47: 99.54, 50: 99.61, 53: 99.33, 55: 99.68, 57: 98.57, 58: 99.49, 59: 99.43, 60: 99.66,
-                  62: 99.50, 64: 99.54, 65: 99.56, 66: 99.26, 68: 99.77, 70: 99.25, 71: 99.73, 75: 99.66, 81: 99.58},
+                  16: 98.36, 20: 99.78, 21: 99.70, 22: 99.69, 24: 99.47, 34: 99.88, 35: 98.16, 43: 98.52, 44: 99.50,
+                  45: 99.74, 47: 99.58, 50: 99.68, 53: 99.44, 55: 99.74, 57: 98.57, 58: 99.49, 59: 99.49, 60: 99.66,
+                  62: 99.50, 64: 99.54, 65: 99.56, 66: 99.42, 68: 99.77, 70: 99.25, 71: 99.73, 75: 99.66, 81: 99.58},
     "vasl": {1: 99.93, 2: 99.92, 3: 99.91, 4: 99.82, 7: 99.82, 8: 99.86, 9: 99.88, 10: 99.87, 11: 99.82, 16: 99.76,
-             20: 99.76, 21: 99.85, 22: 99.65, 24: 99.63, 34: 99.88, 35: 99.91, 43: 99.68, 44: 99.78, 45: 99.85,
-             47: 99.71, 50: 99.78, 53: 99.75, 55: 99.77, 57: 99.87, 58: 99.82, 59: 99.76, 60: 99.90, 62: 99.93,
-             64: 99.64, 65: 99.69, 66: 99.64, 68: 99.91, 70: 99.85, 71: 99.78, 75: 99.94, 81: 99.75},
+             20: 99.91, 21: 99.85, 22: 99.85, 24: 99.63, 34: 99.91, 35: 99.91, 43: 99.68, 44: 99.78, 45: 99.85,
+             47: 99.74, 50: 99.85, 53: 99.86, 55: 99.83, 57: 99.87, 58: 99.82, 59: 99.82, 60: 99.90, 62: 99.93,
+             64: 99.64, 65: 99.69, 66: 99.80, 68: 99.91, 70: 99.85, 71: 99.78, 75: 99.94, 81: 99.75},
 }
 #: Model -> (least overall agreement, least share of both-clear pairs with VASL's hindrance DRM), percent:
-#: measured 97.211 / 88.54 (hex), 99.521 / 95.07 (depiction; 99.499 / 94.63 before a non-inherent hindrance hex
-#: touched at a vertex alone stopped hindering, 99.493 / 94.63 before a rowhouse wall in an end's own hex
-#: blocked, 99.483 / 94.63 before rowhouse walls were obstacles of the art, 99.470 / 94.59 before the map's last pixels
-#: showed the drawn art beside them, 99.347 / 94.25 with pixels rounded to the
-#: nearest, before drawn art's pixels were squares judged at their centres; 99.337 / 93.45 before inherent hindrance
-#: along a hexside counted whatever its art, 99.297 / 91.90 before the B.6 hexside-run rule), 99.862 / 99.42
-#: (vasl; 99.807 / 98.20 before its hexside-run, slope, end-hex and depression readings, 99.800 / 98.20 before a rowhouse
-#: wall in an end's own hex blocked, 99.790 / 98.20 before rowhouse walls were obstacles of the art, 99.777 / 98.16
-#: before the map's last pixels showed the drawn art beside them).
+#: measured 97.227 / 88.54 (hex), 99.545 / 95.08 (depiction), 99.887 / 99.42 (vasl), less about 0.05.
 ALL_BOARD_OVERALL_FLOORS: dict[str, tuple[float, float]] = {
     "hex": (97.18, 88.49),
-    "depiction": (99.47, 95.02),
-    "vasl": (99.80, 99.37),
+    "depiction": (99.49, 95.03),
+    "vasl": (99.83, 99.37),
 }
 
 
@@ -248,3 +239,26 @@ def test_overall_agreement_and_hindrance_over_every_board(all_figures, model):
     floor, hindrance_floor = ALL_BOARD_OVERALL_FLOORS[model]
     assert agreement >= floor, f"{model}: {agreement:.3f} % over {len(figures)} boards, floor {floor} %"
     assert same_hindrance >= hindrance_floor, f"{model}: {same_hindrance:.2f} % equal hindrance"
+
+
+@pytest.mark.skipif(20 not in ENGINE_BOARDS, reason="board 20 or its engine results not in ../shared/vasl")
+@pytest.mark.parametrize("model", ("hex", "vasl"))
+def test_vasl_answers_a_bridge_over_a_gully_from_the_bridge(model):
+    # 20Q6: a road bridge over the gully (ground level -1).  VASL's answers from the hex are those of
+    # the deck (level 0, no depression rule), not of the gully beneath it.
+    engine = load_engine_results(20)
+    board, _ = load_board(20)
+    names = [str(name) for name in engine["hexes"]]
+    index = board_indices(board, names)
+    row = names.index("20Q6")
+    asked = (engine["status"][row] != EXCEPTION) & (index >= 0)
+    asked[row] = False
+    vasl_blocked = engine["status"][row][asked] == BLOCKED_BY_VASL
+    hexes = index[asked]
+    assert centre_level(board, board.index("20Q6")) == 1
+    agreement = {}
+    for level in (0, 1):
+        pairs = kernel.los_pairs(board, np.full(len(hexes), board.index("20Q6")), hexes, levels=level, model=model)
+        agreement[level] = float(np.mean(~pairs.visible == vasl_blocked))
+    assert agreement[1] >= agreement[0] + 0.05, agreement
+    assert agreement[1] >= (0.99 if model == "vasl" else 0.95), agreement
