@@ -1,4 +1,4 @@
-"""The fast SVG collection writer writes the same bytes as matplotlib's own."""
+"""The picture files: the fast SVG collection writer writes matplotlib's bytes; the PNG writer keeps the pixels."""
 
 from __future__ import annotations
 
@@ -74,3 +74,19 @@ def test_fast_collections_restore_matplotlib_afterwards():
     with fast_svg_collections():
         assert RendererSVG.draw_path_collection is not before
     assert RendererSVG.draw_path_collection is before
+
+
+def test_png_file_round_trips_the_pixels_and_names_a_wrong_array(tmp_path):
+    from PIL import Image
+
+    from kernel.render.png_file import write_png
+
+    rng = np.random.default_rng(7)
+    pixels = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)
+    pixels[:10] = 255   # flat rows too
+    write_png(tmp_path / "x.png", pixels, dpi=200, text={"Software": "hexkernel"})
+    with Image.open(tmp_path / "x.png") as image:
+        assert image.mode == "RGB" and image.info["Software"] == "hexkernel"
+        assert np.array_equal(np.asarray(image), pixels)
+    with pytest.raises(ValueError, match=r"uint8 array of shape \(4, 5, 4\): expected uint8 of shape \(height, width, 3\)"):
+        write_png(tmp_path / "y.png", np.zeros((4, 5, 4), np.uint8), dpi=200)
