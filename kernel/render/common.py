@@ -445,11 +445,11 @@ def save(figure, path, *, format: str | None = None) -> Path:
     if fmt == "svg":
         import io
 
-        from kernel.render.labels import svg_with_text, two_decimal_svg_paths
+        from kernel.render.labels import hollow_label_paths, svg_with_text, two_decimal_svg_paths
         from kernel.render.svg_paths import fast_svg_collections
 
         buffer = io.StringIO()
-        with two_decimal_svg_paths(), fast_svg_collections():
+        with two_decimal_svg_paths(), fast_svg_collections(), hollow_label_paths(figure):
             figure.savefig(buffer, format="svg", dpi="figure")
         path.write_text(svg_with_text(figure, buffer.getvalue()), encoding="utf-8")
         return path
