@@ -88,5 +88,6 @@ def test_png_file_round_trips_the_pixels_and_names_a_wrong_array(tmp_path):
     with Image.open(tmp_path / "x.png") as image:
         assert image.mode == "RGB" and image.info["Software"] == "hexkernel"
         assert np.array_equal(np.asarray(image), pixels)
-    with pytest.raises(ValueError, match=r"uint8 array of shape \(4, 5, 4\): expected uint8 of shape \(height, width, 3\)"):
+    expected = r"uint8 array of shape \(4, 5, 4\): expected uint8 of shape \(height, width, 3\)"
+    with pytest.raises(ValueError, match=expected):
         write_png(tmp_path / "y.png", np.zeros((4, 5, 4), np.uint8), dpi=200)
