@@ -20,6 +20,7 @@ so they are drawn transposed: ``(sqrt(3) y, -x)``.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -95,9 +96,11 @@ class Frame:
         return x, -y * SQRT3
 
     def hexagons(self, scale=1.0, hexes=None):
-        """(n, 6, 2) polygon vertices of the hexes, scaled about their centres."""
+        """(n, 6, 2) polygon vertices of the hexes, scaled about their centres (by one scale, or one per hex)."""
         b = self.board
         idx = np.arange(len(b)) if hexes is None else np.asarray(hexes)
+        scale = np.asarray(scale, dtype=float)
+        scale = scale[:, None] if scale.ndim else scale
         x = b.x[idx].astype(float)[:, None] + scale * VERTEX_OFFSETS[:, 0][None, :]
         y = b.y[idx].astype(float)[:, None] + scale * VERTEX_OFFSETS[:, 1][None, :]
         dx, dy = self.xy(x, y)
@@ -179,6 +182,14 @@ def terrain_colour(ruleset, terrain: int) -> str:
 
 
 def mute(colour, amount=0.55):
+    """``colour`` faded towards white by ``amount`` (0..1), as an RGB tuple."""
+    if isinstance(colour, str):   # the pictures fade a few colours thousands of times: once each
+        return _muted(colour, float(amount))
+    return _muted.__wrapped__(colour, amount)
+
+
+@lru_cache(maxsize=1024)
+def _muted(colour, amount):
     from matplotlib.colors import to_rgb
 
     r, g, b = to_rgb(colour)
