@@ -79,7 +79,7 @@ def test_fast_collections_restore_matplotlib_afterwards():
 def test_png_file_round_trips_the_pixels_and_names_a_wrong_array(tmp_path):
     from PIL import Image
 
-    from kernel.render.png_file import write_png
+    from kernel.render.picture_files import write_png
 
     rng = np.random.default_rng(7)
     pixels = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)

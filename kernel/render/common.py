@@ -453,28 +453,15 @@ def save(figure, path, *, format: str | None = None) -> Path:
     fmt = (format or path.suffix.lstrip(".") or "png").lower()
     if fmt not in ("png", "svg"):
         raise ValueError(f"picture format {fmt!r}: expected png or svg")
+    from kernel.render.picture_files import svg_text, write_figure_png
+
     if fmt == "svg":
-        import io
-
-        from kernel.render.labels import hollow_label_paths, svg_with_text, two_decimal_svg_paths
-        from kernel.render.svg_paths import fast_svg_collections
-
-        buffer = io.StringIO()
-        with two_decimal_svg_paths(), fast_svg_collections(), hollow_label_paths(figure):
-            figure.savefig(buffer, format="svg", dpi="figure")
-        path.write_text(svg_with_text(figure, buffer.getvalue()), encoding="utf-8")
+        path.write_text(svg_text(figure), encoding="utf-8")
         return path
-    canvas = figure.canvas
-    if not hasattr(canvas, "buffer_rgba") or figure.patch.get_alpha() not in (None, 1.0):
+    if not hasattr(figure.canvas, "buffer_rgba") or figure.patch.get_alpha() not in (None, 1.0):
         figure.savefig(path, format=fmt, dpi="figure", metadata={"Software": "hexkernel"})
         return path
-    # an opaque page: RGB without the alpha channel, unfiltered at zlib level 1 (kernel.render.png_file: a
-    # third of the time of Pillow's adaptive filtering, and smaller for these flat-coloured pictures)
-    from kernel.render.png_file import write_png
-
-    canvas.draw()
-    rgba = np.asarray(canvas.buffer_rgba())
-    write_png(path, rgba[..., :3], dpi=figure.dpi, text={"Software": "hexkernel"})
+    write_figure_png(figure, path)   # an opaque page: RGB, unfiltered (kernel.render.picture_files)
     return path
 
 
