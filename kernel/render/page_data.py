@@ -268,10 +268,12 @@ def page_data(board, *, counters=None, unit: str | None = None,
     art = art_background(board)
     # the tables are compressed on a second thread (zlib lets go of the GIL) while the next ones are computed:
     # the LOS tables first, so their compression overlaps the path trees' Python
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        def packer(array):
-            return pool.submit(pack, array)
+    pool = ThreadPoolExecutor(max_workers=1)
 
+    def packer(array):
+        return pool.submit(pack, array)
+
+    try:
         los = los_tables(board, on_map, unit, packer=packer)
         parent, full = movement_paths(board, unit, int(max_allowance), counters=on_map)
         data = {
@@ -291,6 +293,8 @@ def page_data(board, *, counters=None, unit: str | None = None,
         if art is not None:
             data["los_depiction"] = los_tables(board, on_map, unit, model="depiction", packer=packer)
         data = _resolved(data)
+    finally:   # an error or an interrupt: the tables not compressed yet are dropped, not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
     data["pieces"] = _pieces(board, pieces)
     return data
 
