@@ -27,15 +27,15 @@ def _fast_draw_path_collection(original):
     """``RendererSVG.draw_path_collection`` with the per-path work done once per distinct state."""
 
     def draw_path_collection(self, gc, master_transform, paths, all_transforms, offsets, offset_trans, facecolors,
-                             edgecolors, linewidths, linestyles, antialiaseds, urls, offset_position, *,
-                             hatchcolors=None):
+                             edgecolors, linewidths, linestyles, antialiaseds, urls, offset_position, **options):
         simple = (len(all_transforms) == 0 and len(offsets) <= max(1, len(paths)) and gc.get_hatch() is None
                   and gc.get_url() is None and all(url is None for url in urls)
                   and not offset_trans.transform(offsets).any())   # every offset (0, 0): no translation
         if not simple:   # matplotlib's own: it may write the paths once as <defs> and <use> them
             return original(self, gc, master_transform, paths, all_transforms, offsets, offset_trans, facecolors,
-                            edgecolors, linewidths, linestyles, antialiaseds, urls, offset_position,
-                            hatchcolors=hatchcolors)
+                            edgecolors, linewidths, linestyles, antialiaseds, urls, offset_position, **options)
+        # hatchcolors: matplotlib 3.11's (not passed by older ones)
+        hatchcolors = options.get("hatchcolors")
         hatchcolors = [] if hatchcolors is None else hatchcolors
         n_paths, n_faces, n_edges = len(paths), len(facecolors), len(edgecolors)
         if (n_faces == 0 and n_edges == 0 and len(hatchcolors) == 0) or n_paths == 0:
