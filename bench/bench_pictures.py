@@ -48,15 +48,13 @@ def _pictures(i):
 
 
 def _write(figure, fmt):
-    buffer = io.BytesIO()
-    if fmt == "svg":
-        from kernel.render.labels import svg_with_text, two_decimal_svg_paths
+    """The picture written to memory as :func:`kernel.render.common.save` writes it to a file; its size."""
+    from kernel.render.picture_files import svg_text, write_figure_png
 
-        text = io.StringIO()
-        with two_decimal_svg_paths():
-            figure.savefig(text, format="svg", dpi="figure")
-        return len(svg_with_text(figure, text.getvalue()).encode())
-    figure.savefig(buffer, format="png", dpi="figure", pil_kwargs={"compress_level": 1})
+    if fmt == "svg":
+        return len(svg_text(figure).encode())
+    buffer = io.BytesIO()
+    write_figure_png(figure, buffer)
     return buffer.tell()
 
 

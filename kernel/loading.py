@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernel.importers.vasl.build import read_vasl_board
 from kernel.importers.vasl.files import is_vasl_board
 from kernel.importers.vasl.save_archive import is_saved_game
 from kernel.maps.board import Board, compile_scenario
@@ -35,6 +34,8 @@ def read_board_any(name: str, base: Path) -> BoardSpec:
     candidates = [Path(name)] if Path(name).is_absolute() else [base / name, Path(name)]
     for candidate in candidates:
         if is_vasl_board(candidate):
+            from kernel.importers.vasl.build import read_vasl_board   # the VASL importer: only for VASL boards
+
             try:
                 return read_vasl_board(candidate)
             except (ValueError, FileNotFoundError) as error:
@@ -136,6 +137,8 @@ def load(name_or_path: str | Path, *, board_id: str | int | None = None, boards:
         scenario = read_scenario(resolve_file(name_or_path, None, "scenario"))
     else:
         if is_vasl_board(path):
+            from kernel.importers.vasl.build import read_vasl_board
+
             spec = read_vasl_board(path, board_id=board_id)
         elif board_id is not None:
             raise ValueError(f"board_id={board_id!r} with {str(name_or_path)!r}: board_id numbers a VASL board "

@@ -161,6 +161,14 @@ def test_import_kernel_is_light():
     assert result.stdout.strip() == "[]"
 
 
+
+def test_loading_a_text_map_leaves_the_vasl_importer_unimported():
+    """``kernel.load`` of a hexkernel scenario imports the VASL board importer only for a VASL board."""
+    code = ("import sys, kernel; kernel.load('default'); "
+            "print('kernel.importers.vasl.build' in sys.modules, 'kernel.maps.art' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False False"
+
 def test_public_names_resolve_and_are_listed():
     assert kernel.__all__ == sorted(set(kernel.__all__))
     for name in kernel.__all__:

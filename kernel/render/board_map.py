@@ -75,11 +75,10 @@ def draw_board(page, board, *, muted=0.0, names=True):
                 blocks.append(i)
                 block_colours.append(colour)
             continue
-        for i in has:
-            scale = max(0.3, 0.74 - 0.22 * counts[i])
-            counts[i] += 1
-            polys.append(frame.hexagons(scale, [i])[0])
-            colours.append(colour)
+        scales = np.maximum(0.3, 0.74 - 0.22 * counts[has])   # smaller for each feature the hex already has
+        counts[has] += 1
+        polys.extend(frame.hexagons(scales, has))
+        colours.extend([colour] * has.size)
     if polys:
         ax.add_collection(PolyCollection(polys, facecolors=colours, edgecolors="none", zorder=2))
     if blocks:

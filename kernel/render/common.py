@@ -20,6 +20,7 @@ so they are drawn transposed: ``(sqrt(3) y, -x)``.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -95,9 +96,11 @@ class Frame:
         return x, -y * SQRT3
 
     def hexagons(self, scale=1.0, hexes=None):
-        """(n, 6, 2) polygon vertices of the hexes, scaled about their centres."""
+        """(n, 6, 2) polygon vertices of the hexes, scaled about their centres (by one scale, or one per hex)."""
         b = self.board
         idx = np.arange(len(b)) if hexes is None else np.asarray(hexes)
+        scale = np.asarray(scale, dtype=float)
+        scale = scale[:, None] if scale.ndim else scale
         x = b.x[idx].astype(float)[:, None] + scale * VERTEX_OFFSETS[:, 0][None, :]
         y = b.y[idx].astype(float)[:, None] + scale * VERTEX_OFFSETS[:, 1][None, :]
         dx, dy = self.xy(x, y)
@@ -179,6 +182,14 @@ def terrain_colour(ruleset, terrain: int) -> str:
 
 
 def mute(colour, amount=0.55):
+    """``colour`` faded towards white by ``amount`` (0..1), as an RGB tuple."""
+    if isinstance(colour, str):   # the pictures fade a few colours thousands of times: once each
+        return _muted(colour, float(amount))
+    return _muted.__wrapped__(colour, amount)
+
+
+@lru_cache(maxsize=1024)
+def _muted(colour, amount):
     from matplotlib.colors import to_rgb
 
     r, g, b = to_rgb(colour)
@@ -442,31 +453,15 @@ def save(figure, path, *, format: str | None = None) -> Path:
     fmt = (format or path.suffix.lstrip(".") or "png").lower()
     if fmt not in ("png", "svg"):
         raise ValueError(f"picture format {fmt!r}: expected png or svg")
+    from kernel.render.picture_files import svg_text, write_figure_png
+
     if fmt == "svg":
-        import io
-
-        from kernel.render.labels import svg_with_text, two_decimal_svg_paths
-
-        buffer = io.StringIO()
-        with two_decimal_svg_paths():
-            figure.savefig(buffer, format="svg", dpi="figure")
-        path.write_text(svg_with_text(figure, buffer.getvalue()), encoding="utf-8")
+        path.write_text(svg_text(figure), encoding="utf-8")
         return path
-    canvas = figure.canvas
-    if not hasattr(canvas, "buffer_rgba") or figure.patch.get_alpha() not in (None, 1.0):
+    if not hasattr(figure.canvas, "buffer_rgba") or figure.patch.get_alpha() not in (None, 1.0):
         figure.savefig(path, format=fmt, dpi="figure", metadata={"Software": "hexkernel"})
         return path
-    # an opaque page: RGB without the alpha channel, zlib level 1 (half the time of matplotlib's
-    # RGBA at level 6, for 10 % fewer bytes)
-    from PIL import Image
-    from PIL.PngImagePlugin import PngInfo
-
-    canvas.draw()
-    rgba = np.asarray(canvas.buffer_rgba())
-    info = PngInfo()
-    info.add_text("Software", "hexkernel")
-    Image.fromarray(np.ascontiguousarray(rgba[..., :3])).save(path, format="png", compress_level=1, pnginfo=info,
-                                                              dpi=(figure.dpi, figure.dpi))
+    write_figure_png(figure, path)   # an opaque page: RGB, unfiltered (kernel.render.picture_files)
     return path
 
 

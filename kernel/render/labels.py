@@ -40,6 +40,7 @@ class LabelLayer:
     halo: float          # halo width in points (0: none)
     gid: str
     axes: object
+    patches: tuple = ()  # the glyph path and its halo (what hollow_label_paths empties)
 
 
 @lru_cache(maxsize=None)
@@ -129,7 +130,7 @@ def draw_labels(page, x, y, texts, *, size: float, colour="#111111", weight: str
         patch.set_gid(gid)
         page.ax.add_artist(patch)
         layers.append(LabelLayer(x[members], y[members], [texts[k] for k in members], size, [col] * len(members),
-                                 weight, halo, gid, page.ax))
+                                 weight, halo, gid, page.ax, (patch, figure_halo) if halo else (patch,)))
 
 
 def _svg_colour(colour) -> str:
@@ -170,6 +171,32 @@ def svg_with_text(figure, svg: str) -> str:
         if layer.halo:
             svg = _replace_group(svg, layer.gid + "-halo", "")
     return svg
+
+
+class hollow_label_paths:
+    """While active, the label paths of ``figure`` (:func:`draw_labels`) are empty.
+
+    An SVG written meanwhile has each label layer's group with an empty path in it, which
+    :func:`svg_with_text` replaces with the ``<text>`` elements as it would the glyph outlines: the same
+    SVG, without converting and escaping the outlines of every label only to throw them away.
+    """
+
+    def __init__(self, figure):
+        self.patches = [patch for layer in figure.__dict__.get("hexkernel_labels", []) for patch in layer.patches]
+
+    def __enter__(self):
+        from matplotlib.path import Path
+
+        self.paths = [patch.get_path() for patch in self.patches]
+        empty = Path(np.zeros((0, 2)))
+        for patch in self.patches:
+            patch.set_path(empty)
+        return self
+
+    def __exit__(self, *exc):
+        for patch, path in zip(self.patches, self.paths):
+            patch.set_path(path)
+        return False
 
 
 class two_decimal_svg_paths:

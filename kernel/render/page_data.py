@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -148,8 +149,9 @@ def map_drawing(board) -> dict:
     }
 
 
-def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
-    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed."""
+def los_tables(board, counters=None, unit=None, model: str = "hex", *, packer=pack) -> dict:
+    """The field-of-fire matrix, the upper Locations' rows and the per-pair LOS details of one LOS model, packed
+    (by ``packer``: :func:`pack`, or what :func:`page_data` resolves to its result later)."""
     from kernel.line_of_sight.bulk import los_matrix, los_pairs
     from kernel.line_of_sight.fields import field_of_fire
     from kernel.render.page_steps import judged_pixel_runs, los_steps
@@ -162,7 +164,7 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
             fire = field_of_fire(board, [int(hex_index)], levels=[level], counters=counters, unit=unit,
                                  model=model)
             row = np.where(fire.visible, np.minimum(fire.hindrance, MAX_MATRIX_DRM), -1).astype(np.int8)
-            upper.append({"hex": int(hex_index), "level": level, "row": pack(row)})
+            upper.append({"hex": int(hex_index), "level": level, "row": packer(row)})
     blocked_at = np.empty((n, n), np.uint16)
     detail = np.empty((n, n), np.uint8)
     cover = np.empty((n, n), np.int8)
@@ -183,33 +185,34 @@ def los_tables(board, counters=None, unit=None, model: str = "hex") -> dict:
     # page reads pair (a, b) at (min, max)), which halves the largest table
     symmetric = bool(np.array_equal(blocked_hindrance, blocked_hindrance.T))
     kept = np.triu(blocked_hindrance) if symmetric else blocked_hindrance
-    tables = {"model": model, "matrix": pack(matrix), "upper": upper, "blocked_at": pack(blocked_at.astype("<u2")),
-              "detail": pack(detail), "cover": pack(cover), "blocked_hindrance": pack(kept),
+    tables = {"model": model, "matrix": packer(matrix), "upper": upper,
+              "blocked_at": packer(blocked_at.astype("<u2")), "detail": packer(detail), "cover": packer(cover),
+              "blocked_hindrance": packer(kept),
               "blocked_hindrance_symmetric": symmetric, "reasons": list(REASONS)}
     if model == "hex":
         blind = (matrix < 0) & ((detail & 7) == REASONS.index("blind hex"))
         steps = los_steps(board, counters, matrix > 0, blind)
-        tables["steps"] = {"counts": pack(steps["counts"]), "hexes": pack(steps["hexes"].astype("<u2")),
-                           "values": pack(steps["values"])}
+        tables["steps"] = {"counts": packer(steps["counts"]), "hexes": packer(steps["hexes"].astype("<u2")),
+                           "values": packer(steps["values"])}
     else:   # the depiction model's steps are runs of art pixels: the ones that decided something
         runs = judged_pixel_runs(board, counters, matrix)
-        tables["runs"] = {"counts": pack(runs["counts"]), "hexes": pack(runs["hexes"].astype("<u2")),
-                          "classes": pack(runs["classes"]), "values": pack(runs["values"]),
-                          "pixels": pack(runs["pixels"].astype(runs["pixels"].dtype.newbyteorder("<"))),
+        tables["runs"] = {"counts": packer(runs["counts"]), "hexes": packer(runs["hexes"].astype("<u2")),
+                          "classes": packer(runs["classes"]), "values": packer(runs["values"]),
+                          "pixels": packer(runs["pixels"].astype(runs["pixels"].dtype.newbyteorder("<"))),
                           "pixel_bytes": runs["pixels"].dtype.itemsize, "class_names": runs["class_names"],
                           "hexside_run_name": runs["hexside_run_name"]}
     return tables
 
 
-def movement_tables_packed(board, unit: str, max_allowance: int, counters=None) -> dict:
-    """Movement matrices for whole allowances ``1..max_allowance``, uint8 half-MF, packed."""
+def movement_tables_packed(board, unit: str, max_allowance: int, counters=None, *, packer=pack) -> dict:
+    """Movement matrices for whole allowances ``1..max_allowance``, uint8 half-MF, packed (by ``packer``)."""
     from kernel.movement.fields import movement_matrix
 
     rows = []
     for allowance in range(1, max_allowance + 1):
         costs = movement_matrix(board, unit=unit, allowance=allowance, counters=counters)
         half = np.where(costs <= 2 * allowance, costs, NOT_REACHABLE).astype(np.uint8)
-        rows.append(pack(half))
+        rows.append(packer(half))
     return {"unit": unit, "max": max_allowance, "tables": rows}
 
 
@@ -263,25 +266,48 @@ def page_data(board, *, counters=None, unit: str | None = None,
         vehicles, units = np.flatnonzero(vehicle_mask).tolist(), np.flatnonzero(unit_mask).tolist()
     on_map = counters if smoke or vehicles or units else None
     art = art_background(board)
-    parent, full = movement_paths(board, unit, int(max_allowance), counters=on_map)
-    data = {
-        "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
-        "map": map_drawing(board),
-        "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
-                     "units": sorted(units)},
-        "los": los_tables(board, on_map, unit),
-        "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map),
-        "paths": {"parent": pack(parent), "neighbours": pack(board.neighbours.astype("<i2")),
-                  "full_keys": pack(np.array([s * len(board) + t for s, t, _ in full], "<u4")),
-                  "full_lengths": pack(np.array([len(p) for _, _, p in full], "<u2")),
-                  "full_hexes": pack(np.array([h for _, _, p in full for h in p], "<u2"))},
-        "blind_text": {name: getattr(report, name) for name in BLIND_TEXTS},
-        "art": art,
-    }
-    if art is not None:
-        data["los_depiction"] = los_tables(board, on_map, unit, model="depiction")
+    # the tables are compressed on a second thread (zlib lets go of the GIL) while the next ones are computed:
+    # the LOS tables first, so their compression overlaps the path trees' Python
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    def packer(array):
+        return pool.submit(pack, array)
+
+    try:
+        los = los_tables(board, on_map, unit, packer=packer)
+        parent, full = movement_paths(board, unit, int(max_allowance), counters=on_map)
+        data = {
+            "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
+            "map": map_drawing(board),
+            "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
+                         "units": sorted(units)},
+            "los": los,
+            "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map, packer=packer),
+            "paths": {"parent": packer(parent), "neighbours": packer(board.neighbours.astype("<i2")),
+                      "full_keys": packer(np.array([s * len(board) + t for s, t, _ in full], "<u4")),
+                      "full_lengths": packer(np.array([len(p) for _, _, p in full], "<u2")),
+                      "full_hexes": packer(np.array([h for _, _, p in full for h in p], "<u2"))},
+            "blind_text": {name: getattr(report, name) for name in BLIND_TEXTS},
+            "art": art,
+        }
+        if art is not None:
+            data["los_depiction"] = los_tables(board, on_map, unit, model="depiction", packer=packer)
+        data = _resolved(data)
+    finally:   # an error or an interrupt: the tables not compressed yet are dropped, not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
     data["pieces"] = _pieces(board, pieces)
     return data
+
+
+def _resolved(value):
+    """``value`` with every :class:`~concurrent.futures.Future` in its dicts and lists replaced by its result."""
+    if isinstance(value, Future):
+        return value.result()
+    if isinstance(value, dict):
+        return {key: _resolved(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resolved(item) for item in value]
+    return value
 
 
 def _pieces(board, pieces: dict | None) -> dict:

@@ -58,9 +58,12 @@ def _hex_sequences(field, reachable_states: np.ndarray, state_hex: np.ndarray) -
     """Per reachable state, the hexes of its path (a hex met twice in a row written once), as a tuple."""
     predecessor = field.predecessor
     order = reachable_states[np.argsort(field.state_cost[reachable_states], kind="stable")]
+    states = order.tolist()     # Python ints: one dict operation per state, no array scalars
+    preds = predecessor[order].tolist()
+    hexes = state_hex[order].tolist()
     sequences: dict[int, tuple] = {}
 
-    def sequence(state: int) -> tuple:
+    def sequence(state: int) -> tuple:   # a predecessor not met yet (a zero-cost step): walk its chain
         chain = []
         while state >= 0 and state not in sequences:
             chain.append(state)
@@ -72,8 +75,13 @@ def _hex_sequences(field, reachable_states: np.ndarray, state_hex: np.ndarray) -
             sequences[s] = known
         return known
 
-    for state in order.tolist():
-        sequence(state)
+    for state, before, h in zip(states, preds, hexes):
+        if state in sequences:
+            continue
+        known = () if before < 0 else sequences.get(before)
+        if known is None:
+            known = sequence(before)
+        sequences[state] = known if known and known[-1] == h else known + (h,)
     return sequences
 
 
@@ -104,17 +112,22 @@ def movement_paths(board, unit: str, allowance: int, counters=None) -> tuple[np.
     neighbours = board.neighbours.tolist()   # Python lists: one lookup per hex reached, no array calls
     parent = np.full((n, n), NO_PATH, np.uint8)
     full = []
-    candidates = None
+    candidates = state_hex = None
     for start in range(n):
         field = movement_field(board, start, unit=unit, allowance=allowance, counters=counters)
         if candidates is None:   # the same states for every start: the tables depend on the unit and allowance
-            candidates = _candidate_states(field)
-        state_hex = _state_hexes(field)
+            candidates, state_hex = _candidate_states(field), _state_hexes(field)
+            candidate_valid = candidates >= 0
+            candidate_index = np.maximum(candidates, 0)
         reachable = np.flatnonzero(np.isfinite(field.state_cost))
         sequences = _hex_sequences(field, reachable, state_hex)
-        costs = np.where(candidates >= 0, field.state_cost[np.maximum(candidates, 0)], np.inf)
-        best = candidates[np.arange(n), np.argmin(costs, axis=1)].tolist()   # first of the cheapest, as best_state
-        for t in np.flatnonzero(np.isfinite(field.cost) & (field.cost <= allowance)).tolist():
+        targets = np.flatnonzero(np.isfinite(field.cost) & (field.cost <= allowance))
+        # the best state of each hex a path can meet (those with a reachable state): the first of its cheapest
+        # candidates, as best_state
+        hexes = np.unique(state_hex[reachable])
+        costs = np.where(candidate_valid[hexes], field.state_cost[candidate_index[hexes]], np.inf)
+        best = dict(zip(hexes.tolist(), candidates[hexes, np.argmin(costs, axis=1)].tolist()))
+        for t in targets.tolist():
             if t == start:
                 continue
             path = sequences[best[t]]
