@@ -128,3 +128,30 @@ def test_holding_state_finds_the_state_by_keyword_or_position(board):
     assert not query(board, [0], None) and not held_elsewhere()
     with pytest.raises(TypeError, match=r"has no 'counters' parameter to hold"):
         holding_state(lambda board: None)
+
+
+
+def test_the_map_page_of_a_game_state_is_made_from_one_version(monkeypatch):
+    """The page makes its LOS tables, then its movement tables, from the state: a change that comes between
+    the two waits until the whole page is made, so the page never mixes two versions."""
+    import kernel.render.page_paths as paths_module
+    from kernel.render.page_data import page_data
+
+    board = kernel.load("71")
+    state = kernel.GameState(board)
+    state.place_smoke("71I9", 3)
+    original, changes = paths_module.movement_paths, []
+
+    def paths_after_a_change(*args, **kwargs):   # page_data imports movement_paths when it runs
+        change = threading.Thread(target=state.remove_smoke, args=("71I9",))
+        change.start()
+        change.join(0.3)
+        changes.append((change, change.is_alive()))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(paths_module, "movement_paths", paths_after_a_change)
+    data = page_data(board, counters=state, max_allowance=2)
+    [(change, waited)] = changes
+    change.join(10)
+    assert waited and data["counters"]["smoke"] == [[board.index("71I9"), 3]]
+    assert state.version == 2 and not state.smoke.any()   # the change ran once the page was made

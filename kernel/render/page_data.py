@@ -47,6 +47,7 @@ import numpy as np
 from kernel.grid.lattice import axial_from_offset
 from kernel.render.common import SQRT3, Frame, level_colour, terrain_colour, local_names
 from kernel._dtypes import MAX_MATRIX_DRM
+from kernel.maps.state_lock import holding_state
 
 #: Sentinels of the embedded tables (documented for the page's script).
 NO_BLOCKING_HEX = 65535
@@ -216,6 +217,7 @@ def movement_tables_packed(board, unit: str, max_allowance: int, counters=None, 
     return {"unit": unit, "max": max_allowance, "tables": rows}
 
 
+@holding_state
 def page_data(board, *, counters=None, unit: str | None = None,
               max_allowance: int = DEFAULT_MAX_ALLOWANCE, pieces: dict | None = None) -> dict:
     """Everything the page embeds, as a JSON-ready dict (see the module's docstring).
