@@ -108,6 +108,32 @@ def test_a_vehicle_counts_only_where_both_ends_see_it_in_the_vasl_model():
     assert not kernel.los(board, "1DD0", "1Z3", model="vasl").visible
 
 
+@with_counters
+def test_smoke_counts_once_per_range_in_the_vasl_model():
+    # 1Q2 -> 1L0 (layout 0) past +3 SMOKE in 1N1 and in 1N0, both at range 3 from 1Q2: VASL +3, the larger
+    # SMOKE of that range (+6 would block)
+    board, counters, status, hindrance = _vasl_pair(1, "1Q2", "1L0")
+    assert (status, hindrance) == (0, 3)
+    assert int(counters.smoke[board.index("1N1")]) == 3 and int(counters.smoke[board.index("1N0")]) == 3
+    result = kernel.los(board, "1Q2", "1L0", counters=counters, model="vasl")
+    assert result.visible and result.hindrance == 3
+    assert kernel.los_matrix(board, ["1Q2", "1L0"], counters=counters, model="vasl")[0, 1] == 3
+
+
+@with_counters
+def test_counters_beside_a_hexside_run_count_in_the_vasl_model():
+    # 22A7 -> 22G7 (layout 0) runs along hexsides past +3 SMOKE in 22D7 and 22F7: VASL blocks (+6)
+    board, counters, status, hindrance = _vasl_pair(22, "22A7", "22G7")
+    assert (status, hindrance) == (1, 6)
+    result = kernel.los(board, "22A7", "22G7", counters=counters, model="vasl")
+    assert not result.visible and result.reason_name == "hindrance"
+    # 1M2 -> 1K2 (layout 0) along the hexside between 1L2, the wreck's, and 1L3: VASL +1
+    board, counters, status, hindrance = _vasl_pair(1, "1M2", "1K2")
+    assert (status, hindrance) == (0, 1) and counters.vehicles[board.index("1L2")]
+    assert kernel.los(board, "1M2", "1K2", counters=counters, model="vasl").hindrance == 1
+    assert kernel.los_matrix(board, ["1M2", "1K2"], counters=counters, model="vasl")[0, 1] == 1
+
+
 @pytest.fixture(scope="module")
 def board71():
     return kernel.load("71")
