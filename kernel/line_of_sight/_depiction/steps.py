@@ -28,9 +28,11 @@ from kernel.maps._art_kernels import pixel_point
 #: hex or range remembered adds at least 1).
 MAX_HINDRANCE_HEXES = 64
 #: A walk's scratch memory (``counted``): the hexes (or ranges) whose terrain hindrance counted, the hexes
-#: whose counters counted, and the DRM kept for each of the first (from ``KEPT_DRM``).
-COUNTED_SIZE = 3 * MAX_HINDRANCE_HEXES
+#: (with ``per_range``: the ranges and kinds) whose counters counted, the DRM kept for each of the first
+#: (from ``KEPT_DRM``) and, with ``per_range``, for each of the second (from ``COUNTER_KEPT``).
+COUNTED_SIZE = 4 * MAX_HINDRANCE_HEXES
 KEPT_DRM = 2 * MAX_HINDRANCE_HEXES
+COUNTER_KEPT = 3 * MAX_HINDRANCE_HEXES
 #: Columns of a recorded walk's log (:func:`depiction_recorded`), one row per step: a run of judged
 #: pixels of one hex, class and elevation, or a hex's counters (``LOG_CLASS`` = ``COUNTERS``).
 (LOG_HEX, LOG_CLASS, LOG_LEVEL, LOG_X0, LOG_Y0, LOG_X1, LOG_Y1, LOG_DRM, LOG_EFFECT, LOG_REASON,
@@ -122,15 +124,40 @@ def vasl_smoke(h, S2, T2, r_s, r_t, counter_info):
     return 0
 
 
+@jit_inline
+def count_per_range(counted, n_counter_hexes, key, drm):
+    """VASL's reading: a counter DRM counted once per ``key`` (its range from the walk's higher end and its kind,
+    SMOKE or vehicles), the largest met at that range: ``(keys counted, DRM added)``."""
+    for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
+        if counted[k] == key:
+            kept = COUNTER_KEPT + k - MAX_HINDRANCE_HEXES
+            added = max(drm - counted[kept], 0)
+            counted[kept] += added
+            return n_counter_hexes, added
+    counted[MAX_HINDRANCE_HEXES + n_counter_hexes] = key
+    counted[COUNTER_KEPT + n_counter_hexes] = drm
+    return n_counter_hexes + 1, drm
+
+
 @jit
 def hex_counters_drm(h, a, b, S2, T2, same, slope, per_range, r_s, r_t, counter_info, counted, n_counter_hexes):
-    """SMOKE and vehicle DRM of hex h when a walk meets it: ``(DRM, hexes counted)``, the DRM 0 where the
+    """SMOKE and vehicle DRM of hex h when a walk meets it: ``(DRM, keys counted)``, the DRM 0 where the
     hex has none or counted before (the hexes counted are listed in ``counted`` from
-    ``MAX_HINDRANCE_HEXES``); with ``per_range`` the vehicles as VASL counts them (:func:`vasl_vehicles`)."""
+    ``MAX_HINDRANCE_HEXES``); with ``per_range`` SMOKE and vehicles as VASL counts them (:func:`vasl_smoke`,
+    :func:`vasl_vehicles`), each kind once per range ``r_s`` at the largest DRM met there
+    (:func:`count_per_range`)."""
     terrain, smoke, vehicle = asl_hex_hindrance(h, S2, T2, same, slope, False, counter_info)
     if per_range:
         smoke = vasl_smoke(h, S2, T2, r_s, r_t, counter_info)
         vehicle = vasl_vehicles(h, a, b, S2, same, counter_info)
+        added = 0
+        if smoke > 0:
+            n_counter_hexes, more = count_per_range(counted, n_counter_hexes, 2 * r_s, smoke)
+            added += more
+        if vehicle > 0:
+            n_counter_hexes, more = count_per_range(counted, n_counter_hexes, 2 * r_s + 1, vehicle)
+            added += more
+        return added, n_counter_hexes
     if smoke + vehicle > 0:
         for k in range(MAX_HINDRANCE_HEXES, MAX_HINDRANCE_HEXES + n_counter_hexes):
             if counted[k] == h:

@@ -16,8 +16,9 @@ import numpy as np
 
 from kernel._jit import jit
 from kernel.grid.pixels import UNIT_X, UNIT_Y
-from kernel.line_of_sight._depiction.pixel_geometry import hexside_run_across
-from kernel.line_of_sight._hex.rules import NONE, R_NONE, asl_hex_effect, asl_hex_hindrance
+from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across
+from kernel.line_of_sight._depiction.steps import hex_counters_drm
+from kernel.line_of_sight._hex.rules import NONE, R_NONE, asl_hex_effect, asl_hex_hindrance, ranges_from_higher
 
 
 #: In VASL's reading the walk's ``hex_terrain`` holds a hex's terrain bits below this bit and, from it, one more
@@ -74,6 +75,21 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
             drm = terrain
             drm_hex = hx
     return NONE, R_NONE, drm, drm_hex
+
+
+@jit
+def run_counters(h, a, b, ddx, ddy, S2, T2, same, higher_is_a, neighbours, lat_x, lat_y, counter_info, counted,
+                 n_counter_hexes):
+    """A walked pixel of hex ``h`` on a LOS along the hexside of ``h`` (VASL's reading): the SMOKE and vehicles of
+    the hex across that hexside, counted as the walk counts those of ``h`` (per range, :func:`.steps.hex_counters_drm`):
+    ``(DRM added, keys counted, that hex)``; nothing where the hex across is an end's or there is none."""
+    q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
+    if q < 0 or q == a or q == b:
+        return 0, n_counter_hexes, -1
+    r_s, r_t = ranges_from_higher(hex_range(a, q, lat_x, lat_y), hex_range(q, b, lat_x, lat_y), higher_is_a)
+    added, n_counter_hexes = hex_counters_drm(q, a, b, S2, T2, same, False, True, r_s, r_t, counter_info, counted,
+                                              n_counter_hexes)
+    return added, n_counter_hexes, q
 
 
 #: VASL's hex: 56.25 px wide between column centres (a hexside 2/3 of that long) and 64.5 px high; its

@@ -57,7 +57,7 @@ from kernel.line_of_sight._hex.rules import (
     BLOCK, BLOCKED, H_GROUND2, H_HINDRANCE_INHERENT, H_OBSTACLE, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE,
     R_OBSTACLE, asl_hex_effect, asl_hex_hindrance, depression_bank, ranges_from_higher,
 )
-from kernel.line_of_sight._depiction.vasl_runs import run_inherent, vasl_end_hex
+from kernel.line_of_sight._depiction.vasl_runs import run_counters, run_inherent, vasl_end_hex
 from kernel.maps._art_kernels import pixel_point
 
 
@@ -250,6 +250,19 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             # VASL: the hexes beside the hexside the LOS runs along, each judged as its inherent terrain
             last_run_hex = h
             last_run_g = g
+            if has_counters:
+                # VASL: the counters of the hex across that hexside count too (once per range, the walk's h above)
+                added, n_counter_hexes, at = run_counters(h, a, b, ddx, ddy, S2, T2, same, higher_is_a, neighbours,
+                                                          lat_x, lat_y, counter_info, counted, n_counter_hexes)
+                if added > 0:
+                    total += added
+                    blocks = total >= cap
+                    if record:
+                        n_log = log_counters(log, n_log, at, added, BLOCK if blocks else NONE,
+                                             R_HINDRANCE if blocks else R_NONE)
+                        run = -1
+                    if blocks:
+                        return True, total, R_HINDRANCE, at, slope, n_log
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
             effect, reason, terrain, at = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours,
                                                        lat_x, lat_y, pixel_info, n_levels, level_min, hex_terrain)
