@@ -195,6 +195,18 @@ def log_counters(log, n_log, h, drm, effect, reason, kind=COUNTERS):
     return n_log + 1
 
 
+@jit_inline
+def add_step_drm(total, added, cap, record, log, n_log, at, kind):
+    """Add the DRM ``added`` that a step of hex ``at`` (its counters, or ``kind``) gives to the walk's ``total``:
+    ``(total, blocks, log rows)``, the step logged when recording, as blocking where the total reaches ``cap``."""
+    total += added
+    blocks = total >= cap
+    if record:
+        n_log = log_counters(log, n_log, at, added, BLOCK if blocks else NONE, R_HINDRANCE if blocks else R_NONE,
+                             kind)
+    return total, blocks, n_log
+
+
 @jit
 def add_end_smoke(end, level2, total, cap, record, log, n_log, counter_info):
     """SMOKE in an end's own hex (A24) added to ``total``: ``(total, whether it reaches the cap, log rows)``;

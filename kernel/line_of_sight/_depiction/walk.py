@@ -46,8 +46,8 @@ from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.line_of_sight._depiction.steps import (  # noqa: F401 (the log's layout is read through this module)
     COUNTED_SIZE, COUNTERS, HEXSIDE_RUN, KEPT_DRM, LOG_CLASS, LOG_COLUMNS, LOG_DRM, LOG_EFFECT, LOG_HEX,
     LOG_LAST_PIXEL, LOG_LEVEL, LOG_REASON, LOG_X0, LOG_X1, LOG_Y0, LOG_Y1, MAX_HINDRANCE_HEXES, add_end_smoke,
-    count_hindrance, hex_counters_drm, hexside_run_terrain, log_counters, log_run, scratch_size, slope_holds_all,
-    slope_pixel_holds, walked_pixel,
+    add_step_drm, count_hindrance, hex_counters_drm, hexside_run_terrain, log_counters, log_run, scratch_size,
+    slope_holds_all, slope_pixel_holds, walked_pixel,
 )
 from kernel.line_of_sight._depiction.pixel_geometry import (
     INNER_RADIUS, INNER_RADIUS2, VASL_ROW_TIE, hex_range, hexside_run_key, hexside_touches_end,
@@ -224,12 +224,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, judge_slope, per_range, r_s, r_t,
                                                       counter_info, counted, n_counter_hexes)
             if added > 0:
-                total += added
-                blocks = total >= cap
-                if record:
-                    n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
-                                         R_HINDRANCE if blocks else R_NONE)
-                    run = -1
+                total, blocks, n_log = add_step_drm(total, added, cap, record, log, n_log, h, COUNTERS)
+                run = -1
                 if blocks:
                     return True, total, R_HINDRANCE, h, slope, n_log
         if along_hexsides and h != last_run_hex:
@@ -238,12 +234,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             n_counted, added = hexside_run_terrain(h, a, b, ddx, ddy, S2, T2, same, judge_slope, neighbours, lat_x,
                                                    lat_y, counter_info, counted, n_counted)
             if added > 0:
-                total += added
-                blocks = total >= cap
-                if record:
-                    n_log = log_counters(log, n_log, h, added, BLOCK if blocks else NONE,
-                                         R_HINDRANCE if blocks else R_NONE, HEXSIDE_RUN)
-                    run = -1
+                total, blocks, n_log = add_step_drm(total, added, cap, record, log, n_log, h, HEXSIDE_RUN)
+                run = -1
                 if blocks:
                     return True, total, R_HINDRANCE, h, slope, n_log
         if vasl_run and (h != last_run_hex or g != last_run_g):
@@ -255,12 +247,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                 added, n_counter_hexes, at = run_counters(h, a, b, ddx, ddy, S2, T2, same, higher_is_a, neighbours,
                                                           lat_x, lat_y, counter_info, counted, n_counter_hexes)
                 if added > 0:
-                    total += added
-                    blocks = total >= cap
-                    if record:
-                        n_log = log_counters(log, n_log, at, added, BLOCK if blocks else NONE,
-                                             R_HINDRANCE if blocks else R_NONE)
-                        run = -1
+                    total, blocks, n_log = add_step_drm(total, added, cap, record, log, n_log, at, COUNTERS)
+                    run = -1
                     if blocks:
                         return True, total, R_HINDRANCE, at, slope, n_log
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
