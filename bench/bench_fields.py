@@ -9,7 +9,9 @@ that row is skipped.
 
 Each of the three per-source rows has a peer: the same sources through the
 per-pair fields kernel alone (no public call's checks or result objects),
-timed in the same run.
+timed in the same run.  The field of fire from 71I4 (a level-3 hilltop, above
+nearly all its targets) has a second one: the field of fire from 71A5 (a
+ground hex), the ratio of the two the price of high ground.
 
 The concealed bot loop (seeded, default scenario): 8 infantry units a side;
 each turn both sides move, each side computing the enemies'
@@ -36,6 +38,8 @@ UNITS = 8
 ALLOWANCE = 4
 SOURCE = "71I4"
 ONE_FIELD = "field_of_fire, one source (71I4), 1 thread"
+GROUND_SOURCE = "71A5"
+GROUND_FIELD = "field_of_fire, one source on the ground (71A5), 1 thread"
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +88,15 @@ def test_per_pair_peer(benchmark, default_board, sources, name):
     measure(benchmark, peer, make(default_board, sources), rounds=rounds)
     if name in TIMINGS:
         RATIOS.append((name, peer, f"{name.split(' (target')[0]}: per-source / per-pair kernel, same run", None))
+
+
+def test_high_ground_against_ground(benchmark, default_board):
+    """One field of fire from the ground, for the ratio of the hilltop's to it (both on one thread)."""
+    measure(benchmark, GROUND_FIELD, one_thread(lambda: kernel.field_of_fire(default_board, GROUND_SOURCE)),
+            rounds=30)
+    if ONE_FIELD in TIMINGS:
+        RATIOS.append((ONE_FIELD, GROUND_FIELD,
+                       "field_of_fire: hilltop 71I4 / ground 71A5, 1 thread, same run (target <= 1.5)", None))
 
 
 def test_tcod_shadow_casting_anchor(benchmark, default_board):

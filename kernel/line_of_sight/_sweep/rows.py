@@ -38,6 +38,12 @@ continuous slope (every hex crossed one level lower per hex of range; B.5)
 meeting a blind hex or a hex the slope would change, a hex with a DRM too
 large for its code.
 
+The wall and hedge rules of a vertex or a hexside run (B9:
+``asl_vertex_wall_blocks``, ``asl_run_wall_blocks``) read only the
+hexsides of the hexes around it; where none of those has a featured hexside
+(the codes' sides field) no wall can block there, and the walks leave the
+call out.
+
 Scratch per parallel work item: 24 bytes per cell of the trace templates'
 padded grid, 24 bytes per target, 8 bytes per hex and the tree walk's
 stack (32 bytes per entry of the longest template).
@@ -48,7 +54,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from kernel._jit import jit, jit_parallel
+from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._sweep.down_codes import (
     DRM_MASK, ON_MAP_BIT, RUN_COMPLEX, SIDES_SHIFT, SLOPE_BIT, TOP_OFFSET, TOP_SHIFT, VERTEX_COMPLEX, down_codes,
     hex_range,
@@ -69,8 +75,20 @@ from kernel.line_of_sight._templates.tracer import HEXSIDE, INTERIOR, VERTEX
 MIN_LEVELS_BELOW = 1
 #: ``skip_from`` of a row with no target left out.
 NO_SKIP = 1 << 40
+SIDES_FIELD = 63 << SIDES_SHIFT  # (of a code: the hex's featured hexsides, walls and hedges among them)
 NOT_IN_TREE = STATE_HARD - 2  # (a state) a line the tree does not hold: to the source itself or a hex next to it
 # (no inner entry), or beyond the tree's range limit
+
+
+@jit_inline
+def run_walls_near(codes, packed, base_a, cell, cell_y, before_cell, e, last):
+    """Whether a hex whose walls or hedges ``asl_run_wall_blocks`` reads for the run x|y at entries ``e``,
+    ``e + 1`` (x, y, the interior hexes before and after it) has a featured hexside: where none has, no
+    wall blocks the run, and the call is left out."""
+    sides = codes[cell] | codes[cell_y] | codes[before_cell]
+    if e + 2 <= last and (packed[e + 2] >> 3) & 3 == INTERIOR:
+        sides |= codes[base_a + (packed[e + 2] >> 5)]
+    return sides & SIDES_FIELD != 0
 
 
 @jit
@@ -239,12 +257,15 @@ def source_row(ruleset, a, level_a, lo, hi, targets, target_levels, target_info,
                     if e - 1 != first and (packed[e - 1] >> 3) & 3 != INTERIOR:
                         stopped = True
                         break
+                    entered = (packed[e + 1] >> 3) & 3 == INTERIOR
+                    before = base_a + (packed[e - 1] >> 5)
                     h = grid[cell]
                     effect, reason = asl_hex_effect(h, la2, lb2, False, False, ranges[e, 0], ranges[e, 1],
                                                     hex_info, True)
-                    if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR and asl_vertex_wall_blocks(
-                            grid[base_a + (packed[e - 1] >> 5)], grid[base_a + (packed[e + 1] >> 5)], h, a, b, col,
-                            yv, hs_obst, hex_info, la2, False, False):
+                    if effect == NONE and entered and (codes[before] | codes[base_a + (packed[e + 1] >> 5)]) & \
+                            SIDES_FIELD and asl_vertex_wall_blocks(grid[before], grid[base_a + (packed[e + 1] >> 5)],
+                                                                   h, a, b, col, yv, hs_obst, hex_info, la2, False,
+                                                                   False):
                         effect = BLOCK
                     if effect != NONE:
                         soft = True
@@ -279,12 +300,13 @@ def source_row(ruleset, a, level_a, lo, hi, targets, target_levels, target_info,
                     if e - 1 != first and (packed[e - 1] >> 3) & 3 != INTERIOR:
                         stopped = True
                         break
+                    before = base_a + (packed[e - 1] >> 5)
                     x = grid[cell]
                     y = grid[cell_y]
                     effect, reason, drm = asl_run_effect(x, y, e, ranges, higher_is_a, la2, lb2, same, slope, hex_info)
-                    if effect != BLOCK and asl_run_wall_blocks(x, y, (packed[e] & 7) - 1, e, last, packed, grid,
-                                                               base_a, base_a + (packed[e - 1] >> 5), ranges, a, b,
-                                                               col, yv, hs_obst, hex_info, la2, same, slope) >= 0:
+                    if effect != BLOCK and run_walls_near(codes, packed, base_a, cell, cell_y, before, e, last) and \
+                            asl_run_wall_blocks(x, y, (packed[e] & 7) - 1, e, last, packed, grid, base_a, before,
+                                                ranges, a, b, col, yv, hs_obst, hex_info, la2, same, slope) >= 0:
                         effect = BLOCK
                     total += drm
                     if effect != NONE:
@@ -357,8 +379,9 @@ def source_row(ruleset, a, level_a, lo, hi, targets, target_levels, target_info,
                                                         hex_info, True)
                         if effect == NONE and (packed[e + 1] >> 3) & 3 == INTERIOR:
                             entered = grid[base_a + (packed[e + 1] >> 5)]
-                            if asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst,
-                                                      hex_info, la2, False, False):
+                            if (codes[previous_cell] | codes[base_a + (packed[e + 1] >> 5)]) & SIDES_FIELD and \
+                                    asl_vertex_wall_blocks(grid[previous_cell], entered, h, a, b, col, yv, hs_obst,
+                                                           hex_info, la2, False, False):
                                 effect = BLOCK
                     total += v & DRM_MASK
                     e += 1
@@ -370,9 +393,10 @@ def source_row(ruleset, a, level_a, lo, hi, targets, target_levels, target_info,
                     slope_ok &= codes[cell] & codes[cell_y]
                     on_map |= codes[cell] | codes[cell_y]
                     effect, reason, drm = asl_run_effect(x, y, e, ranges, higher_is_a, la2, lb2, same, slope, hex_info)
-                    if effect != BLOCK and asl_run_wall_blocks(x, y, (entry & 7) - 1, e, last, packed, grid, base_a,
-                                                               previous_cell, ranges, a, b, col, yv, hs_obst,
-                                                               hex_info, la2, same, slope) >= 0:
+                    if effect != BLOCK and run_walls_near(codes, packed, base_a, cell, cell_y, previous_cell, e,
+                                                          last) and \
+                            asl_run_wall_blocks(x, y, (entry & 7) - 1, e, last, packed, grid, base_a, previous_cell,
+                                                ranges, a, b, col, yv, hs_obst, hex_info, la2, same, slope) >= 0:
                         effect = BLOCK
                     total += drm
                     if group_b >= 0 and ((x >= 0 and depression_bank(x, group_b, ground_b, neighbours, depression_group,
