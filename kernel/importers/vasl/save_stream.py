@@ -76,26 +76,26 @@ def split_sequence(text: str, delimiter: str, limit: int | None = None, where: s
     SavedGameError
         More than ``limit`` elements (the message names ``where`` and calls them ``what``).
     """
-    elements: list[str] = []
-    position, size = 0, len(text)
-    while True:
-        if limit is not None and len(elements) >= limit:
+    escaped = "\\" + delimiter
+    if escaped not in text:
+        pieces = text.split(delimiter, -1 if limit is None else limit)
+        if limit is not None and len(pieces) > limit:
             raise SavedGameError(f"{where}: more than {limit} {what}: expected at most {limit}")
-        end = text.find(delimiter, position)
-        begin, parts = position, []
-        while end > begin and text[end - 1] == "\\":  # an escaped delimiter: part of this element
-            parts.append(text[begin:end - 1])
-            begin = end
+        return [_unquoted(piece) for piece in pieces]
+    # Each backslash-delimiter pair is one escaped delimiter (the pairs cannot overlap): the rest split.
+    splits = text.count(delimiter) - text.count(escaped)
+    if limit is not None and splits >= limit:
+        raise SavedGameError(f"{where}: more than {limit} {what}: expected at most {limit}")
+    elements: list[str] = []
+    begin = 0
+    for _ in range(splits):
+        end = text.find(delimiter, begin)
+        while end > 0 and text[end - 1] == "\\":
             end = text.find(delimiter, end + 1)
-        if end < 0:
-            parts.append(text[begin:])
-            elements.append(_unquoted("".join(parts)))
-            return elements
-        parts.append(text[begin:end])
-        elements.append(_unquoted("".join(parts)))
-        position = end + 1
-        if position > size:  # pragma: no cover - find never returns past the end
-            return elements
+        elements.append(_unquoted(text[begin:end].replace(escaped, delimiter)))
+        begin = end + 1
+    elements.append(_unquoted(text[begin:].replace(escaped, delimiter)))
+    return elements
 
 
 def _unquoted(value: str) -> str:
