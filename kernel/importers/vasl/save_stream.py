@@ -77,15 +77,13 @@ def split_sequence(text: str, delimiter: str, limit: int | None = None, where: s
         More than ``limit`` elements (the message names ``where`` and calls them ``what``).
     """
     escaped = "\\" + delimiter
-    if escaped not in text:
-        pieces = text.split(delimiter, -1 if limit is None else limit)
-        if limit is not None and len(pieces) > limit:
-            raise SavedGameError(f"{where}: more than {limit} {what}: expected at most {limit}")
-        return [_unquoted(piece) for piece in pieces]
+    has_escapes = escaped in text
     # Each backslash-delimiter pair is one escaped delimiter (the pairs cannot overlap): the rest split.
-    splits = text.count(delimiter) - text.count(escaped)
+    splits = text.count(delimiter) - (text.count(escaped) if has_escapes else 0)
     if limit is not None and splits >= limit:
         raise SavedGameError(f"{where}: more than {limit} {what}: expected at most {limit}")
+    if not has_escapes:
+        return [_unquoted(piece) for piece in text.split(delimiter)]
     elements: list[str] = []
     begin = 0
     for _ in range(splits):
