@@ -104,10 +104,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--passes", type=int, default=0, metavar="N",
                         help="also print the compiler passes' seconds of the N costliest kernels")
     args = parser.parse_args(argv)
-    from kernel import _jit
+    from kernel import _numba_cache
 
-    if _jit.CACHE:
-        raise SystemExit("the cache must be off before kernel._jit is imported: run python -m bench.compile_costs")
+    if _numba_cache.CACHE:
+        raise SystemExit("the cache must be off before kernel._numba_cache is imported: run python -m "
+                         "bench.compile_costs")
     started, cpu_started = time.perf_counter(), time.process_time()
     rows, steps = compile_costs(args.steps.split(",") if args.steps else None)
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started

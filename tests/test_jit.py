@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kernel import _disk_cache, _numba_cache as _jit
 
 
@@ -152,3 +154,11 @@ def test_thread_count_starts_no_numba_threads_until_the_setting_changes():
     env.pop("HEXKERNEL_THREADS", None)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert result.stdout.split() == ["True", "False", "None", "1", "False", "True", "1"]
+
+def test_the_compile_cost_table_refuses_to_run_with_the_cache_on(monkeypatch):
+    """``python -m bench.compile_costs`` counts compiles, which a cache hit hides: with the cache on it stops."""
+    from bench import compile_costs
+
+    monkeypatch.setattr(_jit, "CACHE", True)
+    with pytest.raises(SystemExit, match="the cache must be off"):
+        compile_costs.main([])
