@@ -41,19 +41,22 @@ ALONE_TESTS = bench/bench_first_calls.py bench/bench_import.py
 SHARED_TESTS = $(shell grep -l -E 'tests\.shared_data import .*\b(shared_folder|vasl_folder|needs|require|present)\b|from tests import shared_data|bench\.vasl_engine' tests/test_*.py bench/bench_*.py)
 
 # The test suite runs on two worker processes (pytest-xdist), each test file whole in one of them, so
-# that a file's module fixtures are built once. The wheel check runs beside it and prints its stages
-# when the suite is done. The files that read ../shared then run once more with it
+# that a file's module fixtures are built once. The wheel check builds and installs the wheel beside it
+# (its 'prepare' phase) and, once the suite is done, times the wheel's first calls and demo on a machine
+# that the suite no longer keeps busy (its 'run' phase); it prints its stages at the end. The files that read ../shared then run once more with it
 # hidden (HEXKERNEL_HIDE_SHARED=1), as in a fresh clone: their tests skip with a reason, and a test that
 # reads the real folder anyway fails. Any of the three failing fails the target, and pytest's own exit
 # status counts, 5 (no tests collected) included.
 test: $(TEST_STAMP) browser
 	@mkdir -p build
-	@bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK) > build/wheel-check.log 2>&1 & wheel=$$!; \
+	@bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK) prepare > build/wheel-check.log 2>&1 & wheel=$$!; \
 	$(PY) -m pytest -q -n 2 --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) && \
 	  $(PY) -m pytest -q $(ALONE_TESTS); tests=$$?; \
 	echo "make test: the files that read ../shared, with it hidden (HEXKERNEL_HIDE_SHARED=1)"; \
 	HEXKERNEL_HIDE_SHARED=1 $(PY) -m pytest -q -n 2 --dist loadfile $(SHARED_TESTS); hidden=$$?; \
 	wait $$wheel; wheel_status=$$?; \
+	if [ $$wheel_status -eq 0 ]; then bash tests/wheel_check.sh $(PY) $(WHEEL_CHECK) run >> build/wheel-check.log 2>&1; \
+	  wheel_status=$$?; fi; \
 	cat build/wheel-check.log; \
 	if [ $$tests -ne 0 ]; then echo "make test: pytest exited with $$tests"; fi; \
 	if [ $$hidden -ne 0 ]; then echo "make test: pytest with ../shared hidden exited with $$hidden"; fi; \
