@@ -123,6 +123,8 @@ def test_fire_picture_marks_source_and_counts(board71):
     assert f"visible, no hindrance: {int((fire.visible & (fire.hindrance <= 0)).sum())}" in words
     assert f"blocked (no LOS): {int((~fire.visible).sum())}" in words
     assert "firer: 71P5h2" in words
+    # the field's own levels name the firer when none are given
+    assert "Field of fire from 71P5h2" in texts(fire_picture(board71, fire, dpi=DPI))
 
 
 def test_movement_picture_puts_bypass_on_the_hexside():

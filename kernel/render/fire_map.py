@@ -26,7 +26,8 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
     fire : kernel.FieldOfFire
         The result of :func:`kernel.field_of_fire`.
     levels : int or sequence of int, optional
-        Location level of each source (for the labels).
+        Location level of each source (for the labels); default the field's own
+        (:attr:`kernel.FieldOfFire.levels`).
     counters : kernel.Counters, optional
         The counters the field was computed with: drawn, with legend entries.
     view : sequence of hexes, optional
@@ -68,7 +69,7 @@ def fire_picture(board, fire, *, levels=None, counters=None, view=None, model: s
 
     frame = Frame(board)
     sources = np.atleast_1d(np.asarray(fire.sources))
-    source_levels = np.broadcast_to(np.asarray(0 if levels is None else levels), sources.shape)
+    source_levels = np.broadcast_to(np.asarray(fire.levels if levels is None else levels), sources.shape)
     names = [board.location_name(int(s), int(v)) for s, v in zip(sources, source_levels)]
     visible = np.asarray(fire.visible, bool)
     hindrance = np.asarray(fire.hindrance)
