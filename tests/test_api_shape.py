@@ -159,3 +159,58 @@ def test_movement_field_and_concealed_movement_have_one_reachable(board):
         np.flatnonzero(field.reachable)   # the array form warns of nothing
     with pytest.raises(TypeError, match="this array is not callable"):
         field.reachable[:10](2)
+
+
+#: The API's names for Locations a call takes, and the level parameter that goes with each: one Location
+#: (singular) or several (plural: one name, a sequence of names or an index array).
+ONE_LOCATION = {"viewer": "level", "target": "target_level"}
+SEVERAL_LOCATIONS = {"sources": "levels", "targets": "target_levels", "watchers": "watcher_levels"}
+
+
+def _public_calls():
+    import inspect
+
+    for name in kernel.__all__:
+        value = getattr(kernel, name)
+        if inspect.isfunction(value):
+            yield name, inspect.signature(value).parameters
+
+
+def test_location_parameters_are_singular_for_one_and_plural_for_several():
+    """Every public function names its Locations and their levels from one vocabulary: a level parameter
+    belongs to a Location parameter of the same number (``level`` to ``viewer``, ``levels`` to ``sources``,
+    ``target_levels`` to ``targets``, or to every hex as targets where a call has no ``targets``)."""
+    singular_levels = {level: where for where, level in ONE_LOCATION.items()}
+    plural_levels = {level: where for where, level in SEVERAL_LOCATIONS.items()}
+    checked = 0
+    for name, parameters in _public_calls():
+        for parameter in parameters:
+            if parameter in singular_levels:
+                assert singular_levels[parameter] in parameters, f"{name}({parameter}=...) has no one Location"
+                checked += 1
+            if parameter in plural_levels:
+                owner = plural_levels[parameter]
+                # (or the call takes a result that holds them: a field of fire's sources)
+                assert owner in parameters or (owner == "targets" and "sources" in parameters) or (
+                    owner == "sources" and "fire" in parameters), (
+                    f"{name}({parameter}=...) has no {owner}")
+                checked += 1
+            assert parameter not in ("hex", "location", "locations", "source", "viewers"), (
+                f"{name}({parameter}=...): the API's words are {sorted(ONE_LOCATION) + sorted(SEVERAL_LOCATIONS)}")
+    assert checked >= 20, checked   # the vocabulary is the API's: los, can_see, the fields, pairs, movement
+
+
+def test_a_singular_parameter_refuses_several_and_a_plural_one_takes_one(board):
+    """``viewer``, ``target`` and ``level`` take one value and name themselves when given several; ``sources``,
+    ``targets`` and ``levels`` take one name as a sequence of one."""
+    with pytest.raises(TypeError, match=r"viewer is \['71I4', '71A5'\]: expected a hex or Location name"):
+        kernel.los(board, ["71I4", "71A5"], "71A1")
+    with pytest.raises(TypeError, match=r"target is \['71A1'\]: expected a hex or Location name"):
+        kernel.can_see(board, "71I4", ["71A1"])
+    with pytest.raises(TypeError, match=r"level is \[0, 1\]: expected an integer Location level"):
+        kernel.los(board, "71I4", "71A1", level=[0, 1])
+    one = kernel.field_of_fire(board, "71I4")
+    assert np.array_equal(one.visible, kernel.field_of_fire(board, ["71I4"]).visible)
+    assert kernel.los_pairs(board, "71I4", "71A1").visible.shape == (1,)
+    assert np.array_equal(kernel.movement_field(board, "71I4").cost, kernel.movement_field(board, ["71I4"]).cost)
+    assert kernel.los_matrix(board, "71I4").shape == (1, 1)
