@@ -16,6 +16,7 @@ from kernel.line_of_sight.inputs import (
 )
 from kernel.line_of_sight._templates.tracer import templates
 from kernel.maps.counters import Counters, GameState, counter_values, smoke_base_values
+from kernel.maps.smoke_locations import smoke_extent2
 
 __all__ = ["CounterTables", "Counters", "GameState", "counter_tables", "los_kinds", "prepared_tables"]
 
@@ -130,12 +131,8 @@ def counter_arrays(board, counters):
     """Validated per-hex counter arrays for the kernels: (smoke, smoke_top in half levels, vehicles, units,
     smoke_base in half levels), the SMOKE's heights as :func:`write_counter_cells` writes them."""
     smoke, height, vehicles, units = counter_values(board, counters)
-    base = smoke_base_values(board, counters).astype(HINDRANCE)
-    bottom = 2 * board.ground_level.astype(HINDRANCE) + 2 * base
-    if board.ruleset.los_model == "asl":   # a rooftop's Location, half a level lower
-        bottom -= (board.rooftop & (base > 0) & (base == board.top_level)).astype(HINDRANCE)
-    smoke_top = (bottom + 2 * height).astype(HINDRANCE)
-    return smoke, smoke_top, vehicles, units, bottom.astype(HINDRANCE)
+    bottom, top = smoke_extent2(board, smoke_base_values(board, counters), height)   # a rooftop half a level lower
+    return smoke, top.astype(HINDRANCE), vehicles, units, bottom.astype(HINDRANCE)
 
 
 def with_inert(board, values, smoke_base):

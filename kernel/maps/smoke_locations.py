@@ -66,3 +66,39 @@ def checked_smoke_base(board, base, smoke) -> np.ndarray:
         raise ValueError(f"counters.smoke_base is {int(array[h])} in {board.names[h]}: expected a level of one "
                          f"of its Locations ({board.names[h]} has {board.levels_text(h)})")
     return np.ascontiguousarray(np.where(held, array, 0), dtype=LEVEL)
+
+
+def location_heights2(board, hexes, levels) -> np.ndarray:
+    """The Locations' heights in half levels (int64): twice (ground level + Location level), half a level less
+    for a rooftop, as its Location sees (the LOS kernels' ``location_height2``; ``docs/los-semantics.md``).
+
+    Examples
+    --------
+    >>> import kernel
+    >>> board = kernel.load("71")
+    >>> location_heights2(board, [board.index("71P5")] * 4, [0, 1, 2, 3]).tolist()   # 71P5roof: level 3
+    [0, 2, 4, 5]
+    """
+    hexes = np.asarray(hexes, np.int64)
+    levels = np.asarray(levels, np.int64)
+    height2 = 2 * (board.ground_level[hexes].astype(np.int64) + levels)
+    if board.ruleset.los_model == "asl":
+        height2 -= (board.rooftop[hexes] & (levels == board.top_level[hexes]) & (levels > 0)).astype(np.int64)
+    return height2
+
+
+def smoke_extent2(board, smoke_base, smoke_height) -> tuple[np.ndarray, np.ndarray]:
+    """Per hex, the half levels its SMOKE fills: from ``bottom2``, the height of the Location it is in
+    (:func:`location_heights2` of ``smoke_base``), up to ``top2 = bottom2 + 2 * smoke_height`` (excluded);
+    a Location is inside the SMOKE when its height is in ``bottom2 .. top2 - 1`` (int64 arrays).
+
+    Examples
+    --------
+    >>> import numpy as np, kernel
+    >>> board = kernel.load("71")
+    >>> bottom2, top2 = smoke_extent2(board, np.ones(len(board), int), np.full(len(board), 2))
+    >>> int(bottom2[board.index("71P5")]), int(top2[board.index("71P5")])   # SMOKE at 71P5h1: levels 1 and 2
+    (2, 6)
+    """
+    bottom2 = location_heights2(board, np.arange(len(board)), smoke_base)
+    return bottom2, bottom2 + 2 * np.asarray(smoke_height, np.int64)
