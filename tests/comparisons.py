@@ -335,12 +335,17 @@ def _depiction_compare(model: str, matrix: bool):
 def _compare_movement_field(board, counters, rng):
     start = int(rng.integers(0, len(board)))
     unit = board.ruleset.unit_classes[int(rng.integers(0, len(board.ruleset.unit_classes)))]
-    smoke = None if counters is None else counters.smoke > 0
-    units = None if counters is None else counters.units.copy()
-    if units is not None:
-        units[start] = False
-    fast = kernel_movement(board, start, unit, smoke=smoke, units=units).cost
-    slow = reference_movement(board, start, unit, smoke=smoke, units=units)["cost"]
+    if counters is None:
+        fast = movement_field(board, start, unit=unit).cost
+        slow = reference_movement(board, start, unit)["cost"]
+        return _differences("movement_field", fast, slow)
+    units = counters.units.copy()
+    units[start] = False   # the moving unit's own hex
+    # SMOKE in any Location of its hex: the ground, an upper level or a rooftop (each counts where it is)
+    fast = movement_field(board, start, unit=unit, counters=Counters(
+        smoke=counters.smoke, smoke_height=counters.smoke_height, units=units, smoke_base=counters.smoke_base)).cost
+    slow = reference_movement(board, start, unit, smoke=counters.smoke > 0, units=units,
+                              smoke_base=counters.smoke_base, smoke_height=counters.smoke_height)["cost"]
     return _differences("movement_field", fast, slow)
 
 

@@ -364,15 +364,19 @@ def field_outputs(dist, limit, location_offset, bypass_start, deck_location, n_l
 
 
 @jit
-def write_state_smoke(hexes, smoke, smoke_half, state_start, bypass_start, n_locations, out):
-    """``out[s]`` = ``smoke_half`` for every state of the hexes ``hexes`` that hold SMOKE
-    (``smoke[h] > 0``), 0 for those that do not: their Location states
-    ``state_start[h]:state_start[h + 1]`` and Bypass states
-    ``2 * n_locations + bypass_start[h]:...[h + 1]``.  In place; the other states are untouched."""
+def write_state_smoke(hexes, held, smoke_bottom2, smoke_top2, state_height2, smoke_half, state_start, bypass_start,
+                      n_locations, out):
+    """``out[s]`` = ``smoke_half`` for every state of the hexes ``hexes`` whose Location lies inside its hex's
+    SMOKE, 0 for the others: hex ``hexes[k]`` holds SMOKE where ``held[k]``, filling the half levels
+    ``smoke_bottom2[k] .. smoke_top2[k] - 1``, and a state is inside it when its ``state_height2`` lies there.
+    The states of hex ``h`` are its Location states ``state_start[h]:state_start[h + 1]`` and Bypass states
+    ``2 * n_locations + bypass_start[h]:...[h + 1]`` (at the hex's ground).  In place; the other states are
+    untouched."""
     for k in range(hexes.shape[0]):
         h = hexes[k]
-        cost = smoke_half if smoke[h] > 0 else 0
+        bottom = smoke_bottom2[k] if held[k] else 1 << 40   # (no SMOKE: a range no height is in)
+        top = smoke_top2[k]
         for s in range(state_start[h], state_start[h + 1]):
-            out[s] = cost
+            out[s] = smoke_half if bottom <= state_height2[s] and state_height2[s] < top else 0
         for s in range(2 * n_locations + bypass_start[h], 2 * n_locations + bypass_start[h + 1]):
-            out[s] = cost
+            out[s] = smoke_half if bottom <= state_height2[s] and state_height2[s] < top else 0

@@ -28,10 +28,12 @@ Nodes
 
 Public functions
 ----------------
-build_state_graph(board, unit_class, *, smoke=None, units=None, allowance=None) -> nx.DiGraph
+build_state_graph(board, unit_class, *, smoke=None, units=None, allowance=None, smoke_base=None,
+                  smoke_height=None) -> nx.DiGraph
 reference_movement(board, starts, unit_class, *, allowance=None, smoke=None, units=None,
                    entry_hexes=()) -> dict
     (``starts``: hexes, and/or Locations as ``(hex, level)`` or ``"2I9h1"``)
+    (every function that takes ``smoke`` also takes ``smoke_base`` and ``smoke_height``: see :func:`smoke_in`)
 path_cost(board, path, unit_class, *, allowance=None, smoke=None, units=None, starts=None) -> float
 reference_penalised_within(board, start, unit_class, *, allowance, penalised_hexes, penalty, smoke=None,
                            units=None) -> dict
@@ -83,6 +85,8 @@ class Context:
     unit_class: str
     allowance: float            # cost of an all-MF move
     smoke: np.ndarray           # bool per hex: SMOKE present
+    smoke_base: np.ndarray      # int per hex: the level of the Location the SMOKE is in (0: the ground)
+    smoke_height: np.ndarray    # int per hex: how many levels the SMOKE rises from there
     units: np.ndarray           # bool per hex: occupied (only used when occupied_hexes_block_movement)
     rules: dict
     can_bypass: bool            # unit class in bypass_classes
@@ -113,7 +117,18 @@ def _per_hex_flags(board, values, what: str) -> np.ndarray:
     return array > 0
 
 
-def make_context(board, unit_class: str, *, smoke=None, units=None, allowance=None) -> Context:
+def _per_hex_levels(board, values, default: int, what: str) -> np.ndarray:
+    n = len(board.neighbours)
+    if values is None:
+        return np.full(n, default, dtype=np.int64)
+    array = np.asarray(values, dtype=np.int64)
+    if array.shape != (n,):
+        raise ValueError(f"{what} must be a per-hex array of length {n}, got shape {array.shape}")
+    return array
+
+
+def make_context(board, unit_class: str, *, smoke=None, units=None, allowance=None, smoke_base=None,
+                 smoke_height=None) -> Context:
     """Collect the class index, rules, allowance and counter arrays for the helpers."""
     rs = board.ruleset
     if unit_class not in rs.unit_classes:
@@ -129,6 +144,8 @@ def make_context(board, unit_class: str, *, smoke=None, units=None, allowance=No
         unit_class=unit_class,
         allowance=float(allowance),
         smoke=_per_hex_flags(board, smoke, "smoke"),
+        smoke_base=_per_hex_levels(board, smoke_base, 0, "smoke_base"),
+        smoke_height=_per_hex_levels(board, smoke_height, 2, "smoke_height"),
         units=_per_hex_flags(board, units, "units"),
         rules=rules,
         can_bypass=unit_class in rs.bypass_classes,
@@ -223,12 +240,38 @@ def top_level(board, h: int) -> int:
 
 
 # --------------------------------------------------------------------------- spec steps
-def cot(ctx: Context, h: int, *, without_bypassable: bool = False):
+def height2(board, h: int, level: int) -> int:
+    """Height of the Location ``(h, level)`` in half levels: ``2 (ground + level)``, half a level lower for a
+    rooftop (an ASL hex's top Location when it has one: ``docs/los-semantics.md``, as a rooftop sees)."""
+    height = 2 * (int(board.ground_level[int(h)]) + int(level))
+    rooftop = bool(board.rooftop[int(h)]) and int(level) == int(board.top_level[int(h)]) and int(level) > 0
+    if rooftop and board.ruleset.los_model == "asl":
+        height -= 1
+    return height
+
+
+def smoke_in(ctx: Context, h: int, level: int) -> bool:
+    """Whether the Location ``(h, level)`` is inside its hex's SMOKE.
+
+    SPEC: "SMOKE is in Q" read Location by Location, as the LOS reads an end
+    (``docs/los-semantics.md``, "SMOKE"): the SMOKE is in the Location of level
+    ``smoke_base`` and fills the hex from that Location's height ``B`` up to
+    ``B + 2 * smoke_height`` half levels (excluded); a Location whose height lies
+    there is in it.  Beneath SMOKE at an upper level, or above it, a Location is not.
+    """
+    if not ctx.smoke[int(h)]:
+        return False
+    bottom = height2(ctx.board, h, int(ctx.smoke_base[int(h)]))
+    return bottom <= height2(ctx.board, h, level) < bottom + 2 * int(ctx.smoke_height[int(h)])
+
+
+def cot(ctx: Context, h: int, *, without_bypassable: bool = False, level: int = 0):
     """Entry cost step 2 (COT, B.2, A2.4) of hex ``h``.
 
     Returns ``(cost, all_mf)`` or ``None`` when a feature is prohibited (inf).
     With ``without_bypassable`` the hex's bypassable features are left out
-    (Edges 3: ``bypass_cost``, "the hex's other terrain").
+    (Edges 3: ``bypass_cost``, "the hex's other terrain").  ``level``: the
+    Location entered, whose SMOKE counts (:func:`smoke_in`; the ground by default).
     """
     rs = ctx.board.ruleset
     features = ground_features(ctx, h)  # deck types are left out of the COT
@@ -252,7 +295,7 @@ def cot(ctx: Context, h: int, *, without_bypassable: bool = False):
         total = sum(costs)  # ASL: A2.4, costs of several features add up
     else:
         total = max(costs)  # V&V, CCN: "max"
-    if ctx.smoke[int(h)]:
+    if smoke_in(ctx, h, level):
         total += float(ctx.rules["smoke_cost"])  # "plus smoke_cost if SMOKE is in Q"
     return total, all_mf
 
@@ -351,7 +394,7 @@ def enter_cost(ctx: Context, p: int, d: int, *, from_deck: bool = False):
         # feature of Q (step 2, already refused above) stays prohibited and an
         # "all MF" feature of Q still makes the move an all-MF move.
         cost = float(ctx.rules["road_cost"])
-        if ctx.smoke[q]:
+        if smoke_in(ctx, q, 0):
             cost += float(ctx.rules["smoke_cost"])
         h_cost = 0.0
     # 5. Elevation (applies to the COT, road COT included: "2 uphill"); from
@@ -400,7 +443,7 @@ def deck_entry_cost(ctx: Context, p: int, d: int, *, from_deck: bool = False):
     h_cost = side[0]
     road_rate = ctx.unit_class in ctx.rules["road_classes"]
     cost = float(ctx.rules["road_cost"] if road_rate else ctx.rules["open_cost"])
-    if ctx.smoke[q]:
+    if smoke_in(ctx, q, deck_level(ctx, q)):
         cost += float(ctx.rules["smoke_cost"])  # "plus smoke_cost if SMOKE is in Q"
     if road_rate:
         h_cost = 0.0  # "plus the hexside cost H of P|Q unless c uses the road rate"
@@ -433,12 +476,13 @@ def deck_exit_cost(ctx: Context, p: int, d: int):
     return enter_cost(ctx, p, d, from_deck=True)
 
 
-def level_cost(ctx: Context, h: int):
-    """Edges 2: ``(h, l) -> (h, l +- 1)`` costs the COT of ``h`` (step 2 only).
+def level_cost(ctx: Context, h: int, level: int):
+    """Edges 2: ``(h, l) -> (h, level)``, ``level = l +- 1``, costs the COT of ``h`` (step 2 only), with
+    the SMOKE of the Location entered.
 
     Returns a :class:`Move` or ``None`` (``h`` prohibited for the class).
     """
-    terrain = cot(ctx, h)
+    terrain = cot(ctx, h, level=level)
     if terrain is None:
         return None  # "not for classes for which h is prohibited"
     cost, all_mf = terrain
@@ -580,7 +624,8 @@ def _add_edge(graph: nx.DiGraph, u, v, move: Move) -> None:
     graph.add_edge(u, v, cost=float(move.cost), all_mf=bool(move.all_mf))
 
 
-def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowance=None) -> nx.DiGraph:
+def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowance=None, smoke_base=None,
+                      smoke_height=None) -> nx.DiGraph:
     """The spec's state graph for one unit class.
 
     Nodes: every Location ``("loc", h, level, mode)`` (both modes; bridge
@@ -594,7 +639,8 @@ def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowan
     ``occupied_hexes_block_movement``); :func:`reference_movement` clears the
     start hexes first.
     """
-    ctx = make_context(board, unit_class, smoke=smoke, units=units, allowance=allowance)
+    ctx = make_context(board, unit_class, smoke=smoke, units=units, allowance=allowance, smoke_base=smoke_base,
+                       smoke_height=smoke_height)
     graph = nx.DiGraph()
     n = len(board.neighbours)
     # States: Locations (h, l, m) for l in 0..building_levels[h], and the
@@ -621,13 +667,12 @@ def build_state_graph(board, unit_class: str, *, smoke=None, units=None, allowan
         top = int(board.building_levels[h])
         if top == 0:
             continue
-        move = level_cost(ctx, h)
-        if move is None:
-            continue
         for level in range(top + 1):
             for other in (level - 1, level + 1):
                 if 0 <= other <= top:
-                    _add_edge(graph, loc(h, level, MOVING), loc(h, other, move.mode), move)
+                    move = level_cost(ctx, h, other)
+                    if move is not None:
+                        _add_edge(graph, loc(h, level, MOVING), loc(h, other, move.mode), move)
 
     for node in positions:
         _, h, d = node
@@ -728,7 +773,7 @@ def _clear_starts(board, units, starts):
 
 
 def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=None, units=None,
-                       entry_hexes=()) -> dict:
+                       entry_hexes=(), smoke_base=None, smoke_height=None) -> dict:
     """Least movement costs from ``starts`` (and/or from off the map at ``entry_hexes``).
 
     ``starts``: hexes (their ground Locations), Locations ``(hex, level)`` or
@@ -767,8 +812,9 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
     # be edge hexes, so none is refused for lying inside the map.
     entries = _hex_list(board, entry_hexes)
     units_eff = _clear_starts(board, units, start_hexes)
-    ctx = make_context(board, unit_class, smoke=smoke, units=units_eff, allowance=allowance)
-    graph = build_state_graph(board, unit_class, smoke=smoke, units=units_eff, allowance=allowance)
+    extent = dict(smoke_base=smoke_base, smoke_height=smoke_height)
+    ctx = make_context(board, unit_class, smoke=smoke, units=units_eff, allowance=allowance, **extent)
+    graph = build_state_graph(board, unit_class, smoke=smoke, units=units_eff, allowance=allowance, **extent)
     # spec: start states (s, 0, moving), or (s, l, moving) for a start
     # Location, at cost 0.
     start_nodes = {loc(s, level, MOVING) for s, level in start_locations}
@@ -846,7 +892,8 @@ def reference_movement(board, starts, unit_class: str, *, allowance=None, smoke=
 
 
 def reference_penalised_within(board, start: int, unit_class: str, *, allowance: float, penalised_hexes,
-                               penalty: float, smoke=None, units=None) -> dict:
+                               penalty: float, smoke=None, units=None, smoke_base=None,
+                               smoke_height=None) -> dict:
     """Least cost from ground hex ``start`` when entering any state of a hex of ``penalised_hexes`` costs
     ``penalty`` MF on top of its MF, over the paths that spend at most ``allowance`` MF (``smoke`` and
     ``units`` as for :func:`reference_movement`).
@@ -860,8 +907,9 @@ def reference_penalised_within(board, start: int, unit_class: str, *, allowance:
     import heapq
 
     units = _clear_starts(board, units, [int(start)])
-    graph = build_state_graph(board, unit_class, smoke=smoke, units=units, allowance=allowance)
-    ctx = make_context(board, unit_class, smoke=smoke, units=units, allowance=allowance)
+    extent = dict(smoke_base=smoke_base, smoke_height=smoke_height)
+    graph = build_state_graph(board, unit_class, smoke=smoke, units=units, allowance=allowance, **extent)
+    ctx = make_context(board, unit_class, smoke=smoke, units=units, allowance=allowance, **extent)
     penalised = {int(h) for h in penalised_hexes}
     first = loc(int(start), 0, MOVING)
     best: dict = {}
@@ -953,7 +1001,7 @@ def _step(ctx: Context, u, v, first: bool, where: str) -> Move:
         # Edges 2: level change within a hex.
         if abs(u[2] - v[2]) != 1:
             raise IllegalPath(f"{where}: {u!r} -> {v!r}: levels change one at a time")
-        move = level_cost(ctx, u[1])
+        move = level_cost(ctx, u[1], v[2])
     elif u[0] == "loc" and v[0] == "bypass":
         # Edges 3: Bypass entry from a hex touching hexside d.
         _, h, d = v
@@ -989,7 +1037,8 @@ def _step(ctx: Context, u, v, first: bool, where: str) -> Move:
     return move
 
 
-def path_cost(board, path, unit_class: str, *, allowance=None, smoke=None, units=None, starts=None) -> float:
+def path_cost(board, path, unit_class: str, *, allowance=None, smoke=None, units=None, starts=None, smoke_base=None,
+              smoke_height=None) -> float:
     """Re-derive the cost of ``path`` step by step from the spec.
 
     ``path`` is a list of nodes as in :func:`reference_movement`'s paths: it
@@ -1009,7 +1058,8 @@ def path_cost(board, path, unit_class: str, *, allowance=None, smoke=None, units
         start_locations = _start_locations(board, starts)
     start_hexes = [h for h, _ in start_locations]
     ctx = make_context(board, unit_class, smoke=smoke, allowance=allowance,
-                       units=_clear_starts(board, units, start_hexes))
+                       units=_clear_starts(board, units, start_hexes), smoke_base=smoke_base,
+                       smoke_height=smoke_height)
     for i, node in enumerate(path):
         _check_node(ctx, node, f"node {i}")
         if node[0] == "offmap" and i != 0:
