@@ -62,13 +62,17 @@ from kernel.maps._art_kernels import pixel_point
 
 
 @jit
-def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group,
-                   pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open,
-                   class_own, hex_own, squares, cap, per_range, counter_info, has_counters,
-                   counted):
-    """The depiction LOS between a at la2 and b at lb2 half levels: ``(blocked, hindrance, reason, hex where
-    blocked, continuous slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of
-    ``LOG_COLUMNS``; at least twice the walk's pixels plus two rows), else ``log`` is never touched."""
+def depiction_walk(record, log, a, la2, b, lb2, t, per_range, counted):
+    """The depiction LOS between a at la2 and b at lb2 half levels over tables ``t``
+    (:class:`~kernel.line_of_sight._depiction.tables.DepictionTables`; ``per_range`` is ``t.per_range``, passed
+    apart so that a caller can make it a constant): ``(blocked, hindrance, reason, hex where blocked, continuous
+    slope, log rows written)``.  With ``record`` the steps go to ``log`` (rows of ``LOG_COLUMNS``; at least twice
+    the walk's pixels plus two rows), else ``log`` is never touched."""
+    lat_x, lat_y, cell_index, neighbours, pixels = t.lat_x, t.lat_y, t.cell_index, t.neighbours, t.pixels
+    depression_group, pixel_info, n_levels, level_min = t.depression_group, t.pixel_info, t.n_levels, t.level_min
+    class_wall, class_inherent, hex_terrain, far_open = t.class_wall, t.class_inherent, t.hex_terrain, t.far_open
+    class_own, hex_own, squares, cap = t.class_own, t.hex_own, t.squares, t.cap
+    counter_info, has_counters = t.counter_info, t.has_counters
     n_log = np.int64(0)   # not a literal: the steps it is passed to compile once for it, as for a count
     if a == b:
         return False, 0, R_NONE, -1, False, n_log
@@ -351,65 +355,41 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
 
 
 @jit_inline
-def depiction_pair(a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-                   pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own,
-                   hex_own, squares, cap, per_range,
-                   counter_info, has_counters, counted, log):
+def depiction_pair(a, la2, b, lb2, t, counted, log):
     """(blocked, hindrance, reason, hex where blocked, continuous slope) of the LOS between a at la2 and b at
-    lb2 half levels (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array of
-    :func:`scratch_size`, ``log`` any 2-D int64 array, never written: ``counted.reshape((-1, 1))`` made once
+    lb2 half levels over tables ``t`` (:func:`depiction_walk`, nothing recorded; ``counted`` is a scratch array
+    of :func:`scratch_size`, ``log`` any 2-D int64 array, never written: ``counted.reshape((-1, 1))`` made once
     per row or chunk, not per pair)."""
     # the walk is a compiled function of its own (each IR-inlined copy cost 10-20 s of compiling), given
     # ``per_range`` as a constant: its choice of pixels is made once per pair, not per pixel (25-30 % faster)
     a, b = np.int64(a), np.int64(b)  # as the recorded walk gets them: the helpers the walks call compile once
-    if per_range:
-        blocked, total, reason, at, slope, n_log = depiction_walk(
-            False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
-            squares, cap, True, counter_info,
-            has_counters, counted)
+    if t.per_range:
+        blocked, total, reason, at, slope, n_log = depiction_walk(False, log, a, la2, b, lb2, t, True, counted)
     else:
-        blocked, total, reason, at, slope, n_log = depiction_walk(
-            False, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-            pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
-            squares, cap, False, counter_info,
-            has_counters, counted)
+        blocked, total, reason, at, slope, n_log = depiction_walk(False, log, a, la2, b, lb2, t, False, counted)
     return blocked, total, reason, at, slope
 
 
 @jit
-def depiction_recorded(a, la2, b, lb2, tables):
-    """One depiction LOS with its steps: ``(blocked, hindrance, reason, hex where blocked, continuous slope,
-    log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
-    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
-     has_counters) = tables
-    dx = (lat_x[b] - lat_x[a]) * UNIT_X
-    dy = (lat_y[b] - lat_y[a]) * UNIT_Y
+def depiction_recorded(a, la2, b, lb2, t):
+    """One depiction LOS with its steps over tables ``t``: ``(blocked, hindrance, reason, hex where blocked,
+    continuous slope, log)``, ``log`` (int64, ``LOG_COLUMNS`` columns) holding the steps in walking order."""
+    dx = (t.lat_x[b] - t.lat_x[a]) * UNIT_X
+    dy = (t.lat_y[b] - t.lat_y[a]) * UNIT_Y
     steps = int(np.ceil(max(abs(dx), abs(dy))))
     # at most one run and one counters step per pixel (VASL's trace: 2 steps + 4 pixels), and both ends' SMOKE
     log = np.zeros((4 * steps + 10, LOG_COLUMNS), np.int64)
-    counted = np.empty(scratch_size(pixels), np.int64)
-    blocked, total, reason, at, slope, n_log = depiction_walk(
-        True, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighbours, depression_group, pixels,
-        pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own,
-        squares, cap, per_range, counter_info, has_counters, counted)
+    counted = np.empty(scratch_size(t.pixels), np.int64)
+    blocked, total, reason, at, slope, n_log = depiction_walk(True, log, a, la2, b, lb2, t, t.per_range, counted)
     return blocked, total, reason, at, slope, log[:n_log]
 
 
 @jit
-def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted):
-    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
-     has_counters) = tables
+def _matrix_row(row, first, last, hexes, levels2, t, out, out_row, counted):
     a = hexes[row]
     log = counted.reshape((-1, 1))  # never written: nothing is recorded
     for j in range(first, last):
-        blocked, total, reason, at, slope = depiction_pair(
-            a, levels2[row], hexes[j], levels2[j], lat_x, lat_y, cell_index, neighbours, depression_group,
-            pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own,
-            hex_own, squares, cap, per_range,
-            counter_info, has_counters, counted, log)
+        blocked, total, reason, at, slope = depiction_pair(a, levels2[row], hexes[j], levels2[j], t, counted, log)
         if blocked:
             out[out_row, j] = BLOCKED
         else:
@@ -419,8 +399,9 @@ def _matrix_row(row, first, last, hexes, levels2, tables, out, out_row, counted)
 # numba's own parallel loops here and in depiction_pairs_kernel: as serial kernels run in parts they compile
 # faster but run slower, on one thread too
 @jit_parallel
-def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
-    """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix, one per row of ``out``.
+def depiction_rows_kernel(hexes, levels2, row_start, upper, t, out):
+    """Rows ``row_start .. row_start + out.shape[0]`` of the depiction matrix over tables ``t``, one per row of
+    ``out``.
 
     With ``upper`` only the entries right of the diagonal (and the diagonal) are written (the caller
     mirrors them: the walk is symmetric by construction) and iteration k owns rows k and ``rows - 1 - k``
@@ -429,7 +410,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
     rows = out.shape[0]
     items = (rows + 1) // 2 if upper else rows
     for item in numba.prange(items):
-        counted = np.empty(scratch_size(tables[5]), np.int64)
+        counted = np.empty(scratch_size(t.pixels), np.int64)
         for side in range(2 if upper else 1):
             # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
             r = np.int64(item) if side == 0 else rows - 1 - np.int64(item)
@@ -439,13 +420,13 @@ def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
             first = i + 1 if upper else np.int64(0)
             if upper:
                 out[r, i] = 0
-            _matrix_row(i, first, n, hexes, levels2, tables, out, r, counted)
+            _matrix_row(i, first, n, hexes, levels2, t, out, r, counted)
 
 
-def depiction_matrix_kernel(hexes, levels2, tables, out):
+def depiction_matrix_kernel(hexes, levels2, t, out):
     """Upper triangle of the depiction matrix (:func:`depiction_rows_kernel` over every row; then mirror the
     lower)."""
-    depiction_rows_kernel(hexes, levels2, 0, True, tables, out)
+    depiction_rows_kernel(hexes, levels2, 0, True, t, out)
 
 
 #: Pairs per parallel chunk of :func:`depiction_pairs_kernel`.
@@ -453,22 +434,16 @@ CHUNK = 256
 
 
 @jit_parallel
-def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, tables, out_blocked, out_hindrance, out_at,
+def depiction_pairs_kernel(hex_a, levels2_a, hex_b, levels2_b, t, out_blocked, out_hindrance, out_at,
                            out_reason, out_slope):
-    """Batch of independent pairs, in chunks; each chunk writes only its own slice."""
-    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
-     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
-     has_counters) = tables
+    """Batch of independent pairs over tables ``t``, in chunks; each chunk writes only its own slice."""
     n = hex_a.shape[0]
     for c in numba.prange((n + CHUNK - 1) // CHUNK):
-        counted = np.empty(scratch_size(pixels), np.int64)
+        counted = np.empty(scratch_size(t.pixels), np.int64)
         log = counted.reshape((-1, 1))  # never written: nothing is recorded
         for p in range(c * CHUNK, min(n, c * CHUNK + CHUNK)):
-            blocked, total, reason, at, slope = depiction_pair(
-                hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], lat_x, lat_y, cell_index, neighbours,
-                depression_group, pixels, pixel_info, n_levels, level_min, class_wall, class_inherent, hex_terrain,
-                far_open, class_own, hex_own, squares, cap, per_range, counter_info,
-                has_counters, counted, log)
+            blocked, total, reason, at, slope = depiction_pair(hex_a[p], levels2_a[p], hex_b[p], levels2_b[p], t,
+                                                               counted, log)
             out_blocked[p] = blocked
             out_hindrance[p] = total
             out_at[p] = at
