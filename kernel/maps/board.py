@@ -467,6 +467,15 @@ def terrain_los_values(rs: Ruleset, terrain: np.ndarray, building_levels: np.nda
 def compile_scenario(scenario: ScenarioSpec) -> Board:
     """Compose and compile a parsed scenario (:func:`kernel.read_scenario`) into a :class:`Board`.
 
+    See Also
+
+    --------
+
+    read_scenario : reads the scenario file this compiles.
+
+    load : reads and compiles a scenario, a board or a saved game by name.
+
+
     Examples
     --------
     >>> import kernel

@@ -79,6 +79,21 @@ class Counters:
 
     Use :meth:`on` to build one from hex names, and :class:`GameState` for a
     state that changes during a game and is prepared once for the kernels.
+
+    See Also
+    --------
+    GameState : counters that change during a game.
+    los : takes them as ``counters=``, as every LOS and movement call does.
+
+    Examples
+    --------
+    >>> import numpy as np, kernel
+    >>> board = kernel.load("71")
+    >>> smoke = np.zeros(len(board), int)
+    >>> smoke[board.index("71A7")] = 3
+    >>> counters = Counters(smoke=smoke)
+    >>> kernel.los(board, "71A5", "71A9").hindrance, kernel.los(board, "71A5", "71A9", counters=counters).hindrance
+    (0, 3)
     """
 
     smoke: np.ndarray | None = None
@@ -226,6 +241,15 @@ class GameState(UnitsBySide):
         (:meth:`units_of`, ``enemies_of=``) is an error that lists the
         sides it knows, so a misspelt side cannot pass for one with no
         units.
+
+    See Also
+
+    --------
+
+    Counters : counters that do not change, from arrays or hex names.
+
+    HeldLOSMatrix : a LOS matrix kept up to date with a game state.
+
 
     Examples
     --------

@@ -40,6 +40,15 @@ class MovementField:
     allowance : float or None
         The allowance the field was searched within (None: no limit).
 
+    See Also
+
+    --------
+
+    movement_field : computes it.
+
+    reachable : the hexes within an allowance, as one array.
+
+
     Examples
     --------
     >>> import kernel
@@ -240,6 +249,15 @@ class MovementField:
         Calling it, ``field.reachable(allowance)`` (its form in 0.2), still gives ``field.cost <= allowance``, with
         a ``DeprecationWarning``.
 
+        See Also
+
+        --------
+
+        movement_field : the costs and paths behind it.
+
+        concealed_movement : reachable hexes that enemies do not see.
+
+
         Examples
         --------
         >>> import kernel
@@ -423,6 +441,13 @@ def movement_matrix(board, sources=None, *, unit: str | None = None, allowance: 
         Costs in half-MF steps (``cost * 2``); :data:`UNREACHABLE` (65535) where a hex cannot be reached (or lies
         beyond ``allowance``).
 
+    See Also
+
+    --------
+
+    movement_field : one source's costs, with paths.
+
+
     Examples
     --------
     >>> import kernel
@@ -466,6 +491,13 @@ def movement_graph(board, sources, *, levels=0, unit: str | None = None, allowan
     move), so a plain shortest-path search from a start state gives the kernel's costs.  Returns
     ``(csr, start_states)``.  scipy is imported lazily: it needs the ``graph`` extra (``pip install
     'hexkernel[graph]'``); without it an ``ImportError`` names the extra.
+
+    See Also
+
+    --------
+
+    movement_field : the same costs from the compiled search.
+
 
     Examples
     --------
