@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._jit import jit, jit_parallel
+from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._hex.rules import (
     BLIND, BLOCK, BLOCKED, CODE_HILL, CODE_MAX_DRM, CODE_OBSTACLE, ENTRY_SIDE_BIT, H_GROUND2, H_HINDRANCE,
     RULESET_ASL, RULESET_VV, NONE, R_HEXSIDE, R_HILL, R_HINDRANCE, R_NONE, R_OBSTACLE, R_UNIT, S_CROSSING, S_INTERIOR,
@@ -29,6 +29,39 @@ from kernel.line_of_sight._hex.rules import (
 )
 from kernel.line_of_sight._templates.tracer import HEXSIDE, INTERIOR, VERTEX
 from kernel._dtypes import MAX_MATRIX_DRM
+
+
+@jit_inline
+def pair_order(la2, lb2):
+    """``(higher_is_a, S2, T2, same)`` of a pair whose ends are ``la2`` and ``lb2`` half levels high: whether
+    end a is the higher, the higher and the lower height, whether they are one."""
+    higher_is_a = la2 >= lb2
+    S2 = la2 if higher_is_a else lb2
+    T2 = lb2 if higher_is_a else la2
+    return higher_is_a, S2, T2, S2 == T2
+
+
+@jit_inline
+def crossing_effect(ruleset, height, hindrance, ground_from, ground_into, S2, same, slope):
+    """``(effect, DRM)`` of a hexside with a LOS feature (obstacle ``height``, ``hindrance``) crossed from
+    a hex of ground ``ground_from`` into one of ``ground_into`` (section 2-3 'crossings'): an ASL wall or
+    hedge blocks where it reaches the LOS (its top the higher ground plus its height, B9); a V&V wall
+    blocks, a hedge adds its DRM.  It takes values, not arrays: inlined, a function binding arrays pays
+    their reference counts at each call (this step so written made the whole matrix about 10 % slower)."""
+    if ruleset == RULESET_ASL:
+        if height > 0 and (slope or (same and max(ground_from, ground_into) + height > S2) or (
+                (not same) and max(ground_from, ground_into) + height >= S2)):
+            return BLOCK, 0
+        return NONE, 0
+    if ruleset == RULESET_VV:
+        return (BLOCK if height > 0 else NONE), hindrance
+    return NONE, 0
+
+
+@jit_inline
+def same_level_reason(code):
+    """The reason of a same-level code (``same_code``) that blocks: hill, obstacle or unit."""
+    return R_HILL if code == CODE_HILL else (R_OBSTACLE if code == CODE_OBSTACLE else R_UNIT)
 
 
 @jit
@@ -50,8 +83,12 @@ def evaluate_pairs(ruleset, full, record, hex_a, level_a, step_a, hex_b, level_b
     The tables are the tuples of ``kernel.line_of_sight.inputs.template_tuple``,
     ``kernel_board_tables`` and ``counter_tables``, unpacked here once per
     call: the pair loop below is written out in this function, so no array
-    is re-bound per pair (numba updates reference counts on every binding,
-    which used to cost more than the walk itself).
+    is re-bound per pair or step (numba updates reference counts on every
+    binding, also of an argument of a function inlined at IR level: the
+    loop's steps as such functions taking the tables' arrays made the
+    matrix and the pairs about 2.5 to 3 times slower, as called functions
+    4 to 7 times).  Its own steps below take values, not arrays
+    (:func:`pair_order`, :func:`crossing_effect`, :func:`same_level_reason`).
 
     * templates: ``grid`` (grid_flat), ``base``, ``start``, ``packed`` with
       ``packed[e] = offset << 5 | kind << 3 | (cross + 1)``, ``ranges[e]`` =
@@ -93,10 +130,7 @@ def evaluate_pairs(ruleset, full, record, hex_a, level_a, step_a, hex_b, level_b
         last = start[t + 1] - 1
         la2 = location_height2(a, level_a_p, hex_info)
         lb2 = location_height2(b, level_b_p, hex_info)
-        higher_is_a = la2 >= lb2
-        S2 = la2 if higher_is_a else lb2
-        T2 = lb2 if higher_is_a else la2
-        same = S2 == T2
+        higher_is_a, S2, T2, same = pair_order(la2, lb2)
         # an end at ground level IN a depression sees out only across its crest (A6.3)
         group_a = depression_group[a] if level_a_p == 0 and ruleset == RULESET_ASL else -1
         group_b = depression_group[b] if level_b_p == 0 and ruleset == RULESET_ASL else -1
@@ -152,7 +186,7 @@ def evaluate_pairs(ruleset, full, record, hex_a, level_a, step_a, hex_b, level_b
                     code >>= 6
                     if code != 0:
                         if code > CODE_MAX_DRM:
-                            reason = R_HILL if code == CODE_HILL else (R_OBSTACLE if code == CODE_OBSTACLE else R_UNIT)
+                            reason = same_level_reason(code)
                             blocked, blocked_at, finished = True, grid[cell], True
                             break
                         total += code
@@ -192,23 +226,9 @@ def evaluate_pairs(ruleset, full, record, hex_a, level_a, step_a, hex_b, level_b
                 d = (entry & 7) - 1
                 previous = grid[previous_cell]
                 if d >= 0 and previous >= 0 and h >= 0 and previous != a and (hs_obst[previous, d] > 0 or hs_hind[previous, d] > 0):
-                    # hexside features crossed (section 2-3 'crossings'), written out here: as an
-                    # inlined function this branch made the whole matrix about 10 % slower
-                    x_effect = NONE
-                    x_drm = 0
-                    if ruleset == RULESET_ASL:
-                        height = hs_obst[previous, d]
-                        if height > 0:
-                            wall_base = hex_info[previous, H_GROUND2]
-                            if hex_info[h, H_GROUND2] > wall_base:
-                                wall_base = hex_info[h, H_GROUND2]
-                            top = wall_base + height
-                            if slope or (same and top > S2) or ((not same) and top >= S2):
-                                x_effect = BLOCK
-                    elif ruleset == RULESET_VV:
-                        if hs_obst[previous, d] > 0:
-                            x_effect = BLOCK
-                        x_drm = hs_hind[previous, d]
+                    x_effect, x_drm = crossing_effect(ruleset, hs_obst[previous, d], hs_hind[previous, d],
+                                                      hex_info[previous, H_GROUND2], hex_info[h, H_GROUND2], S2, same,
+                                                      slope)
                     if x_effect == BLOCK:
                         hard_block = True
                     if x_effect != NONE or x_drm != 0:

@@ -20,8 +20,8 @@ The steps, in the order a hex meets them:
 * elevation: continuous slopes and V&V slope hexes
   (:func:`asl_continuous_slope`, :func:`vv_slope_hexes`);
 * hexside features: walls and hedges (:func:`wall_blocks`) crossed into a hex
-  (written out in the evaluator's loop: as an inlined function the whole
-  matrix ran about 10 % slower), along a run (:func:`asl_run_wall_blocks`)
+  (the evaluator's ``crossing_effect``, inlined and given values, not
+  arrays, which cost reference counts per call), along a run (:func:`asl_run_wall_blocks`)
   and through a vertex (:func:`asl_vertex_wall_blocks`); runs along a
   hexside (:func:`asl_run_effect`, :func:`simple_run_effect`);
 * depressions (:func:`depression_bank`).
