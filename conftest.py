@@ -1,7 +1,8 @@
 """The test suite's one marker, ``slow``: what ``make check`` leaves out (``make test`` runs everything).
 
 Slow are the tests that start a real browser or cluster, run ``hexkernel warm`` or the command line in
-subprocesses, read the real VASL boards of ``../shared``, fuzz at length, and the benchmarks: the files
+subprocesses, interrupt fresh processes or fill a disk under them, read the real VASL boards of ``../shared``,
+fuzz at length, and the benchmarks: the files
 below as a whole, and single tests marked ``@pytest.mark.slow`` in their own files.
 ``docs/developing.md`` lists the slowest files and how long they take.
 
@@ -23,6 +24,8 @@ SLOW_FILES = {
     "cluster": ("tests/test_batch_cluster.py", "tests/test_batch_scheduler.py"),
     "warm": ("tests/test_warm.py",),
     "subprocess command line": ("tests/test_cli.py", "tests/test_cli_safety.py", "tests/test_crop.py"),
+    "interrupts, signals and a full disk in fresh processes": ("tests/test_api_interrupt.py", "tests/test_cli_signals.py",
+                                                               "tests/test_cache_full_disk.py"),
     "real boards": ("tests/test_vasl_engine.py", "tests/test_vasl_boards.py", "tests/test_vasl_import_sweep.py",
                     "tests/test_vasl_hexside_art.py", "tests/test_vasl.py", "tests/test_saved_games_real.py",
                     "tests/test_saved_games_grid.py"),

@@ -38,6 +38,7 @@ def test_a_map_of_too_many_pixels_is_refused(monkeypatch):
         kernel.los_matrix(board, model="depiction")
 
 
+@pytest.mark.slow   # the command line in subprocesses
 def test_a_vasl_board_off_whole_pixels_imports_without_its_art_and_draws(tmp_path):
     """A VASL header of 32 columns (art 1743.75 pixels wide) imported, and then 'expected whole pixels' came
     as a traceback from info --png, fire, los and move."""
