@@ -87,10 +87,11 @@ def location_heights2(board, hexes, levels) -> np.ndarray:
     return height2
 
 
-def smoke_extent2(board, smoke_base, smoke_height) -> tuple[np.ndarray, np.ndarray]:
+def smoke_extent2(board, smoke_base, smoke_height, hexes=None) -> tuple[np.ndarray, np.ndarray]:
     """Per hex, the half levels its SMOKE fills: from ``bottom2``, the height of the Location it is in
     (:func:`location_heights2` of ``smoke_base``), up to ``top2 = bottom2 + 2 * smoke_height`` (excluded);
-    a Location is inside the SMOKE when its height is in ``bottom2 .. top2 - 1`` (int64 arrays).
+    a Location is inside the SMOKE when its height is in ``bottom2 .. top2 - 1`` (int64 arrays).  With
+    ``hexes``, for those hexes only, ``smoke_base`` and ``smoke_height`` being theirs.
 
     Examples
     --------
@@ -100,5 +101,5 @@ def smoke_extent2(board, smoke_base, smoke_height) -> tuple[np.ndarray, np.ndarr
     >>> int(bottom2[board.index("71P5")]), int(top2[board.index("71P5")])   # SMOKE at 71P5h1: levels 1 and 2
     (2, 6)
     """
-    bottom2 = location_heights2(board, np.arange(len(board)), smoke_base)
+    bottom2 = location_heights2(board, np.arange(len(board)) if hexes is None else hexes, smoke_base)
     return bottom2, bottom2 + 2 * np.asarray(smoke_height, np.int64)

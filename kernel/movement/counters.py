@@ -52,19 +52,19 @@ def state_heights2(board, tables) -> np.ndarray:
     return cached
 
 
-def state_smoke(board, tables, counters=None, smoke_mask=None) -> np.ndarray:
+def state_smoke(board, tables, counters=None, smoke=None) -> np.ndarray:
     """Per-state SMOKE costs (int64 half MF) for ``tables`` from a :class:`GameState` (prepared
     and kept up to date on it) or the SMOKE of :func:`counter_masks` (built per call); zeros when there is
     none."""
     if isinstance(counters, GameState):
         return _prepared_state_smoke(board, tables, counters)
-    if smoke_mask is None or tables.smoke_half == 0 or not smoke_mask[0].any():
+    if smoke is None or tables.smoke_half == 0 or not smoke[0].any():
         cached = tables.__dict__.get("_no_smoke")
         if cached is None:
             cached = np.zeros(tables.n_states, np.int64)
             tables.__dict__["_no_smoke"] = cached
         return cached
-    held, bottom2, top2 = smoke_mask
+    held, bottom2, top2 = smoke
     values = np.zeros(tables.n_states, np.int64)
     hexes = np.flatnonzero(held)
     _write(board, tables, hexes, np.ones(len(hexes), np.bool_), bottom2[hexes], top2[hexes], values)
@@ -80,9 +80,8 @@ def _write(board, tables, hexes, held, bottom2, top2, values) -> None:
 def _write_from_state(board, tables, state: GameState, hexes, values) -> None:
     """The SMOKE costs of the states of ``hexes`` from ``state`` (the extent of those hexes' SMOKE alone)."""
     hexes = np.asarray(hexes, np.int64)
-    bottom2 = location_heights2(board, hexes, state._base[hexes])
-    _write(board, tables, hexes, state._smoke[hexes] > 0, bottom2, bottom2 + 2 * state._height[hexes].astype(np.int64),
-           values)
+    bottom2, top2 = smoke_extent2(board, state._base[hexes], state._height[hexes], hexes)
+    _write(board, tables, hexes, state._smoke[hexes] > 0, bottom2, top2, values)
 
 
 def _prepared_state_smoke(board, tables, state: GameState) -> np.ndarray:
