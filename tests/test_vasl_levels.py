@@ -352,13 +352,15 @@ def test_vasls_extended_border_is_its_polygon_of_truncated_vertices():
     assert [in_extended_border(x, y, 0, lat_x, lat_y) for x, y in outside] == [False] * len(outside)
 
 
-def test_the_vasl_reading_judges_a_hex_beside_a_run_as_the_class_showing_its_inherent_terrain():
-    from kernel.line_of_sight._depiction.vasl_runs import NO_CLASS, inherent_classes
+def test_the_vasl_reading_keeps_a_hexs_inherent_terrain_class_above_its_terrain_bits():
+    from kernel.line_of_sight._depiction.vasl_runs import INHERENT_CLASS_SHIFT, hex_terrain_vasl
 
     class_terrain = np.array([0, 0b1000, 0b1010, 0b0010], np.uint32)   # open, orchard, orchard + road, road
-    out = inherent_classes(np.array([0b1000, 0b1010, 0b0010, 0]), class_terrain, 0b1000)
-    assert out.tolist() == [1, 1, NO_CLASS, NO_CLASS]   # class 1: exactly the orchard; none for road or open
-    assert inherent_classes(np.array([0b1000]), np.array([0, 0b0010], np.uint32), 0b1000).tolist() == [NO_CLASS]
+    out = hex_terrain_vasl(np.array([0b1000, 0b1010, 0b0010, 0]), class_terrain, 0b1000)
+    assert (out >> INHERENT_CLASS_SHIFT).tolist() == [2, 2, 0, 0]   # class 1 (+1): exactly the orchard
+    assert (out & ((1 << INHERENT_CLASS_SHIFT) - 1)).tolist() == [0b1000, 0b1010, 0b0010, 0]
+    with pytest.raises(ValueError, match=r"terrain mask 0x100000000: expected below bit 32"):
+        hex_terrain_vasl(np.array([1 << 32]), class_terrain, 0b1000)
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ import numpy as np
 from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
 from kernel.line_of_sight._depiction.hex_tables import far_vertices_open, own_hex_obstacles
-from kernel.line_of_sight._depiction.vasl_runs import NO_CLASS, inherent_classes
+from kernel.line_of_sight._depiction.vasl_runs import hex_terrain_vasl
 from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._depiction import vasl_counters as V
 from kernel.line_of_sight._depiction.tables import DepictionTables
@@ -198,7 +198,6 @@ def depiction_tables(board, per_range: bool = False) -> DepictionTables:
         cell_index=np.ascontiguousarray(board.cell_index), neighbours=np.ascontiguousarray(board.neighbours),
         depression_group=depression_groups(board), pixels=art.pixels, pixel_info=info, n_levels=n_levels,
         level_min=level_min, class_wall=class_wall, class_inherent=class_inherent, hex_terrain=hex_terrain,
-        hex_inherent_class=np.full(len(board), NO_CLASS, np.int64),
         far_open=far_open, class_own=class_own, hex_own=hex_own, squares=art.drawn, cap=cap, per_range=False,
         counter_info=None, has_counters=False)   # the counters: per call (kernel_tables)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
@@ -215,17 +214,16 @@ def depiction_tables(board, per_range: bool = False) -> DepictionTables:
     for c in np.flatnonzero((obstacle >= 3) & (obstacle % 2 == 1)):
         info_vasl[c * n_levels:(c + 1) * n_levels, rules.H_BLIND_DROP] = 1
     # VASL judges a hex beside a hexside the LOS runs along as its inherent terrain (.vasl_runs)
-    vasl = (info_vasl, inherent_classes(hex_terrain, art.class_terrain, inherent_mask))
+    vasl = (info_vasl, hex_terrain_vasl(hex_terrain, art.class_terrain, inherent_mask))
     DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
     DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = vasl
     return _for_reading(tables, vasl, per_range)
 
 
 def _for_reading(tables, vasl, per_range):
-    """The tables with VASL's reading (``per_range``: its pixel table, inherent classes and counting) or the
-    rules'."""
+    """The tables with VASL's reading (``per_range``: its pixel table, hex terrain and counting) or the rules'."""
     if per_range:
-        return tables._replace(pixel_info=vasl[0], hex_inherent_class=vasl[1], per_range=True)
+        return tables._replace(pixel_info=vasl[0], hex_terrain=vasl[1], per_range=True)
     return tables
 
 

@@ -105,7 +105,7 @@ def entered_hex(h, g, a, b, span, ends, judge_slope, range_a, range_b, along_hex
         r_s, r_t = ranges_from_higher(range_a, range_b, ends.higher_is_a)
         effect, reason, terrain, at = run_inherent(h, g, a, b, span.ddx, span.ddy, ends.S2, ends.T2, ends.same, r_s,
                                                    r_t, t.neighbours, t.lat_x, t.lat_y, t.pixel_info, t.n_levels,
-                                                   t.level_min, t.hex_inherent_class)
+                                                   t.level_min, t.hex_terrain)
         if effect != NONE:
             if record:
                 n_log = log_counters(log, n_log, at, 0, effect, reason, HEXSIDE_RUN)

@@ -27,9 +27,7 @@ class DepictionTables(NamedTuple):
     level_min: int                # the elevation of each class's first row in pixel_info
     class_wall: np.ndarray        # per class: its wall or hedge height above its ground, 0: none
     class_inherent: np.ndarray    # per class: the inherent terrain it shows (terrain bits, B.6)
-    hex_terrain: np.ndarray       # per hex: its terrain bits
-    hex_inherent_class: np.ndarray  # per hex: the pixel class showing its inherent terrain, -1: none (VASL's
-    #                               reading beside a hexside run; all -1 in the rules' reading, which never reads it)
+    hex_terrain: np.ndarray       # per hex: its terrain bits (VASL's reading beside a hexside run too)
     far_open: np.ndarray          # per hex: bit k, its walled hexspine k's far vertex is not walled all round
     class_own: np.ndarray         # per class: 1 where it blocks in an end's own hex too (B23.71)
     hex_own: np.ndarray           # per hex: the pixels near its centre dot are walked (bool)

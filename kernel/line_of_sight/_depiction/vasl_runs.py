@@ -21,38 +21,36 @@ from kernel.line_of_sight._depiction.steps import hex_counters_drm
 from kernel.line_of_sight._hex.rules import NONE, R_NONE, asl_hex_effect, asl_hex_hindrance, ranges_from_higher
 
 
-#: :func:`inherent_classes` of a hex with no inherent terrain, or none that a pixel class shows.
-NO_CLASS = -1
+#: In VASL's reading the walk's ``hex_terrain`` holds a hex's terrain bits below this bit and, from it, one more
+#: than the pixel class of its inherent terrain (0: none; :func:`hex_terrain_vasl`).
+INHERENT_CLASS_SHIFT = 32
 
 
-def inherent_classes(hex_terrain, class_terrain, inherent_mask) -> np.ndarray:
-    """Each hex's pixel class that shows its inherent terrain (``hex_terrain & inherent_mask``), int64: a class
-    of exactly that terrain, else the one with the fewest other terrain bits; :data:`NO_CLASS` where the hex
-    has none or no class shows it (VASL judges a hex beside a hexside the LOS runs along as this class).
-
-    Examples
-    --------
-    >>> inherent_classes([0b01, 0b11, 0b100], [0b10, 0b01, 0b11], 0b01).tolist()   # class 1 shows terrain bit 0
-    [1, 1, -1]
-    """
+def hex_terrain_vasl(hex_terrain, class_terrain, inherent_mask) -> np.ndarray:
+    """Each hex's terrain bits (int64) with, from ``INHERENT_CLASS_SHIFT``, one more than the pixel class that
+    shows its inherent terrain (``hex_terrain & inherent_mask``): a class of exactly that terrain, else the
+    one with the fewest other terrain bits; 0 where the hex has none or no class shows it."""
     hex_terrain = np.asarray(hex_terrain, np.int64)
+    if int(hex_terrain.max(initial=0)) >> INHERENT_CLASS_SHIFT:
+        raise ValueError(f"terrain mask {int(hex_terrain.max()):#x}: expected below bit {INHERENT_CLASS_SHIFT}")
     class_terrain = np.asarray(class_terrain, np.int64)
     bits = hex_terrain & int(inherent_mask)
-    out = np.full(hex_terrain.shape, NO_CLASS, np.int64)
+    out = hex_terrain.copy()
     for want in np.unique(bits[bits != 0]):
         shows = np.flatnonzero((class_terrain & int(inherent_mask)) == want)
         if shows.size == 0:
             continue
         extra = [bin(int(class_terrain[c]) & ~int(want)).count("1") for c in shows]
-        out[bits == want] = int(shows[int(np.argmin(extra))])
+        best = int(shows[int(np.argmin(extra))])
+        out[bits == want] |= np.int64(best + 1) << INHERENT_CLASS_SHIFT
     return out
 
 
 @jit
 def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x, lat_y, pixel_info, n_levels,
-                 level_min, hex_inherent_class):
+                 level_min, hex_terrain):
     """A walked pixel of hex ``h`` at ground level ``g`` on a LOS along the hexside of ``h`` (VASL's reading): the
-    two hexes beside that hexside judged as their inherent terrain (:func:`inherent_classes`) with the
+    two hexes beside that hexside judged as their inherent terrain (:func:`hex_terrain_vasl`) with the
     ranges ``r_s``, ``r_t`` from the higher and the lower end: ``(effect, reason, terrain DRM, hex)``, the hex
     the one that blocks or, when none does, the one whose DRM (the larger of theirs) is given (-1: none).  Nothing where the LOS runs along none of
     ``h``'s hexsides (``h`` at an even range from the viewer)."""
@@ -65,7 +63,7 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
         hx = h if side == 0 else q
         if hx == a or hx == b:
             continue
-        c = hex_inherent_class[hx]
+        c = (hex_terrain[hx] >> INHERENT_CLASS_SHIFT) - 1
         if c < 0:
             continue
         row = c * n_levels + g - level_min
