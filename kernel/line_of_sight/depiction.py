@@ -60,7 +60,6 @@ from kernel.line_of_sight._depiction.hex_tables import far_vertices_open, own_he
 from kernel.line_of_sight._depiction.vasl_runs import hex_terrain_vasl
 from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._depiction import vasl_counters as V
-from kernel.line_of_sight._depiction.tables import DepictionTables
 from kernel.line_of_sight._hex import rules
 from kernel.line_of_sight.inputs import depression_groups, ruleset_code
 from kernel.maps.state_lock import holding_state
@@ -138,9 +137,8 @@ def checked_model(model, board=None) -> str:
 DEPICTION_CACHE = BoardCache("depiction")
 
 
-def depiction_tables(board, per_range: bool = False) -> DepictionTables:
-    """The depiction kernels' tables of ``board`` (cached on it), without the counters (``counter_info`` None:
-    :func:`kernel_tables` adds them); warns once when the map has no art.
+def depiction_tables(board, per_range: bool = False):
+    """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art.
 
     ``per_range`` counts hindrance once per range from the higher end, as VASL's
     engine does (for comparisons with it; the rules count it per hex).
@@ -193,13 +191,10 @@ def depiction_tables(board, per_range: bool = False) -> DepictionTables:
             row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
-    tables = DepictionTables(
-        lat_x=board.x.astype(np.int64), lat_y=board.y.astype(np.int64),
-        cell_index=np.ascontiguousarray(board.cell_index), neighbours=np.ascontiguousarray(board.neighbours),
-        depression_group=depression_groups(board), pixels=art.pixels, pixel_info=info, n_levels=n_levels,
-        level_min=level_min, class_wall=class_wall, class_inherent=class_inherent, hex_terrain=hex_terrain,
-        far_open=far_open, class_own=class_own, hex_own=hex_own, squares=art.drawn, cap=cap, per_range=False,
-        counter_info=None, has_counters=False)   # the counters: per call (kernel_tables)
+    tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
+              class_inherent, hex_terrain, far_open, class_own, hex_own, art.drawn, cap,
+              False)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
     # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
     info_vasl = info.copy()
@@ -223,8 +218,8 @@ def depiction_tables(board, per_range: bool = False) -> DepictionTables:
 def _for_reading(tables, vasl, per_range):
     """The tables with VASL's reading (``per_range``: its pixel table, hex terrain and counting) or the rules'."""
     if per_range:
-        return tables._replace(pixel_info=vasl[0], hex_terrain=vasl[1], per_range=True)
-    return tables
+        return tables[:6] + (vasl[0],) + tables[7:11] + (vasl[1],) + tables[12:-1] + (True,)
+    return tables[:-1] + (False,)
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:
@@ -237,10 +232,10 @@ def location_levels2(board, hexes, levels) -> np.ndarray:
     return (2 * (board.ground_level[hexes].astype(np.int64) + levels) - rooftop).astype(np.int64)
 
 
-def kernel_tables(board, counters, per_range: bool = False) -> DepictionTables:
-    """:func:`depiction_tables` with the per-call counters: ``counter_info``, a ``hex_info``-like table of each
-    hex's ground level (half levels), its own terrain hindrance (for a LOS along its hexside) and its SMOKE and
-    vehicles (zeros without counters), and ``has_counters``, whether there are any counters."""
+def kernel_tables(board, counters, per_range: bool = False):
+    """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of each hex's
+    ground level (half levels), its own terrain hindrance (for a LOS along its hexside) and its SMOKE and
+    vehicles (zeros without counters), and whether there are any counters."""
     from kernel.line_of_sight.counters import counter_arrays
     from kernel.line_of_sight.inputs import board_arrays
 
@@ -261,8 +256,7 @@ def kernel_tables(board, counters, per_range: bool = False) -> DepictionTables:
         has_counters = bool((smoke > 0).any() or vehicles.any())
     tables = depiction_tables(board, per_range)
     sight = V.vehicle_sight(tables, info, board.ground_level)   # VASL: which hexes see each vehicle's hex
-    return tables._replace(counter_info=V.vehicle_columns(info, per_range and has_counters, sight),
-                           has_counters=has_counters)
+    return tables + (V.vehicle_columns(info, per_range and has_counters, sight), has_counters)
 
 
 @holding_state
@@ -277,9 +271,8 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
     from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
-    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more (after the mirror:
-        # a direction of the LOS)
-        V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables.counter_info), hexes, hexes, tables.cap)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more (a direction: after the mirror)
+        V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables[-2]), hexes, hexes, tables[16])
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
         out[i, j] = rules.BLOCKED
@@ -295,10 +288,10 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     levels2 = location_levels2(board, hexes, levels)
     tables = kernel_tables(board, counters, per_range)
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), levels2, first, False, tables, out)
-    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
         rows = slice(first, first + count)
-        V.add_to_rows(out, V.viewer_extra(np.asarray(hexes)[rows], levels2[rows], tables.counter_info),
-                      np.asarray(hexes)[rows], hexes, tables.cap)
+        V.add_to_rows(out, V.viewer_extra(np.asarray(hexes)[rows], levels2[rows], tables[-2]),
+                      np.asarray(hexes)[rows], hexes, tables[16])
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)),
                                np.arange(first, first + count))
@@ -321,9 +314,9 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
     tables = kernel_tables(board, counters, per_range)
     D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), levels2_a, np.asarray(hex_b, HEX_INDEX),
                              location_levels2(board, hex_b, level_b), tables, blocked, hindrance, at, reason, slope)
-    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more
-        V.add_to_pairs(V.viewer_extra(hex_a, levels2_a, tables.counter_info), hex_a, hex_b, blocked, hindrance, at,
-                       reason, tables.cap)
+    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
+        V.add_to_pairs(V.viewer_extra(hex_a, levels2_a, tables[-2]), hex_a, hex_b, blocked, hindrance, at, reason,
+                       tables[16])
     if per_range:
         cut, why = vasl_end_rules(board, hex_a, level_a, hex_b, level_b)
         if cut.any():
@@ -364,10 +357,10 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
         cut, why = vasl_end_rules(board, [a], [level_a], [b], [level_b])
         if cut[0]:
             return True, 0, int(why[0]), int(b) if why[0] == R_INSIDE_BUILDING else int(a), False, log[:0]
-    if per_range and tables.has_counters and int(a) != int(b):   # VASL: SMOKE in the viewer's own hex, one more
-        extra = int(V.viewer_extra([a], levels2[:1], tables.counter_info)[0])
+    if per_range and tables[-1] and int(a) != int(b):   # VASL: SMOKE in the viewer's own hex, one more
+        extra = int(V.viewer_extra([a], levels2[:1], tables[-2])[0])
         blocked, total, reason, at, log = V.add_to_recorded(extra, int(a), blocked, total, reason, at, log,
-                                                            tables.cap)
+                                                            tables[16])
     return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 
@@ -458,7 +451,7 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
     if not 1 <= keep <= 255:
         raise ValueError(f"judged_runs: keep={keep}: expected 1 .. 255 runs per pair")
     tables = kernel_tables(board, counters)
-    lat_x, lat_y = tables.lat_x, tables.lat_y
+    lat_x, lat_y = tables[0], tables[1]
     runs = np.empty((first.size, keep, RUN_COLUMNS), np.int32)
     counts = np.zeros(first.size, np.uint8)
     if first.size == 0:

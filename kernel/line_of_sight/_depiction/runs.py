@@ -31,22 +31,28 @@ RUN_BLIND = -2
 
 
 @jit
-def judged_runs_kernel(first, second, levels2, log_rows, t, out, counts):
+def judged_runs_kernel(first, second, levels2, log_rows, tables, out, counts):
     """For pair ``k`` (``first[k]`` at ``levels2[first[k]]`` half levels to ``second[k]``): its runs of
     art pixels with an effect, and its other steps with one (counters, ``COUNTERS``; the inherent terrain beside
     a hexside the LOS runs along, ``HEXSIDE_RUN``; pixels 0), at most
     ``out.shape[1]`` in walking order, into ``out[k]`` (``RUN_*`` columns) and their number into
-    ``counts[k]``, over tables ``t`` (:class:`.tables.DepictionTables`).  ``log_rows``: rows of the longest
-    pair's log.  Serial: the pairs of a page take a fraction of a second, and a parallel loop around the whole
-    recorded walk compiled far longer."""
+    ``counts[k]``.  ``log_rows``: rows of the longest pair's log.  Serial: the pairs of a page take a
+    fraction of a second, and a parallel loop around the whole recorded walk compiled far longer."""
+    (lat_x, lat_y, cell_index, neighbours, depression_group, pixels, pixel_info, n_levels, level_min,
+     class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range, counter_info,
+     has_counters) = tables
     pairs = first.shape[0]
     keep = out.shape[1]
     log = np.empty((log_rows, LOG_COLUMNS), np.int64)   # every row is written in full before it is read
-    counted = np.empty(scratch_size(t.pixels), np.int64)
+    counted = np.empty(scratch_size(pixels), np.int64)
     for k in range(pairs):
         a = np.int64(first[k])   # the walk's hex arguments as int64, as the recorded LOS of one pair passes
         b = np.int64(second[k])  # them: both share one compiled recorded walk
-        n_log = depiction_walk(True, log, a, levels2[a], b, levels2[b], t, t.per_range, counted)[5]
+        n_log = depiction_walk(True, log, a, levels2[a], b, levels2[b], lat_x, lat_y, cell_index, neighbours,
+                               depression_group, pixels, pixel_info, n_levels, level_min, class_wall,
+                               class_inherent, hex_terrain, far_open, class_own, hex_own, squares, cap, per_range,
+                               counter_info,
+                               has_counters, counted)[5]
         kept = 0
         for r in range(n_log):
             if kept == keep:

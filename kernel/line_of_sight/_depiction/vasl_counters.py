@@ -38,8 +38,7 @@ VIEWER_SMOKE_EXTRA = 1
 
 
 def vehicle_sight(tables, info, ground_level):
-    """``sight_rows`` of :func:`vehicle_columns` for a walk's ``tables`` (a ``DepictionTables`` without its
-    counters, :func:`kernel.line_of_sight.depiction.depiction_tables`) and counters
+    """``sight_rows`` of :func:`vehicle_columns` for a walk's ``tables`` (without the counters part) and counters
     table ``info``: per vehicle hex, whether each hex's ground Location sees it (the ``vasl`` walk, the same
     SMOKE, no vehicles)."""
     def sight_rows(vehicle_hexes):
@@ -47,8 +46,7 @@ def vehicle_sight(tables, info, ground_level):
 
         without = info.copy()
         without[:, H_VEHICLE] = 0
-        bare = tables._replace(counter_info=vehicle_columns(without, False, None),
-                               has_counters=bool((info[:, H_SMOKE] > 0).any()))
+        bare = tables + (vehicle_columns(without, False, None), bool((info[:, H_SMOKE] > 0).any()))
         n = info.shape[0]
         every = np.arange(n, dtype=HEX_INDEX)
         levels2 = 2 * np.asarray(ground_level, np.int64)
