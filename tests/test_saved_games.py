@@ -56,7 +56,9 @@ def game(folder, tmp_path_factory):
     smoke_level = counter("Building Level 1", "C3", ROTATED)
     smoke = piece("White +3 Smoke", "C3", "", board=ROTATED, counter_type="common", piece_id="7010")
     ground_smoke = piece("Gray +1 WP", "J5", "", counter_type="common", piece_id="7011")
-    pieces = [*squads, *levels, *upper, deck, on_deck, beneath, smoke_level, smoke, ground_smoke,
+    roof = counter("Building Roof Level", "C3")
+    roof_smoke = piece("White +2 Smoke", "C3", "", counter_type="common", piece_id="7012")
+    pieces = [*squads, *levels, *upper, deck, on_deck, beneath, smoke_level, smoke, ground_smoke, roof, roof_smoke,
               piece("T-34 M43", "M6", "ru", board=ROTATED, hindrance=True, piece_id="7020"),
               piece("T-34 M43 Wreck", "N6", "", board=ROTATED, counter_type="common", piece_id="7021"),
               piece("LMG", "I9", counter_type="common", piece_id="7022"),
@@ -65,7 +67,8 @@ def game(folder, tmp_path_factory):
               SavePiece("9-2", 50, 60, "ge", map_name="Casualties", piece_id="7031")]
     # bottom first: a unit stands at the level of the nearest level counter beneath it
     stacks = [[levels[0], upper[0]], [levels[1], upper[1]], [levels[2], upper[2]], [levels[3], levels[4], upper[3]],
-              [levels[5], upper[4]], [beneath, deck, on_deck], [smoke_level, smoke]]
+              [levels[5], upper[4]], [beneath, deck, on_deck], [smoke_level, smoke],
+              [roof, roof_smoke]]
     path = write_saved_game(tmp_path_factory.mktemp("save") / "game.vsav",
                             [SaveBoard(0, 0, "05", "1.0"), SaveBoard(1, 0, "06", "1.0", rotated=True)], pieces,
                             stacks)
@@ -117,10 +120,19 @@ def test_smoke_vehicles_and_wrecks(game):
     assert all(u.piece_id != "7021" for u in game.units)   # a wreck is no unit
 
 
-def test_smoke_on_an_upper_level_stays_at_its_hex_and_says_so(game):
+def test_smoke_on_an_upper_level_is_placed_in_its_location(game):
+    board, state = game.board, game.state
     smoke = next(p for p in game.pieces if p.piece_id == "7010")
-    assert smoke.location == "6C3" and smoke.smoke == (3, 2)
-    assert any("SMOKE at level 1" in note and "kept at the hex" in note for note in smoke.notes)
+    assert smoke.location == "6C3h1" and smoke.smoke == (3, 2) and smoke.notes == []
+    c3 = board.index("6C3")
+    assert int(state.smoke_base[c3]) == 1 and int(state.smoke[c3]) == 3
+
+
+def test_smoke_on_a_roof_the_map_lacks_goes_to_the_highest_location_with_a_note(game):
+    smoke = next(p for p in game.pieces if p.piece_id == "7012")
+    assert smoke.location == "5C3h2"   # 5C3 is a building of one hex: no rooftop
+    assert int(game.state.smoke_base[game.board.index("5C3")]) == 2
+    assert any(note.startswith("the roof asked") and "placed at its highest, 5C3h2" in note for note in smoke.notes)
 
 
 def test_pieces_off_the_boards_are_listed_not_placed(game):
@@ -138,7 +150,7 @@ def test_each_unit_says_which_piece_it_came_from(game):
 
 def test_the_state_changes_los_like_counters_placed_by_hand(game):
     board = game.board
-    by_hand = kernel.Counters.on(board, smoke={"6C3": 3, "5J5": 1}, vehicles=["6M6", "6N6"])
+    by_hand = kernel.Counters.on(board, smoke={"6C3h1": 3, "5J5": 1, "5C3h2": 2}, vehicles=["6M6", "6N6"])
     heights = np.asarray(by_hand.smoke_height).copy()
     heights[board.index("5J5")] = 4
     by_hand.smoke_height = heights
@@ -146,6 +158,15 @@ def test_the_state_changes_los_like_counters_placed_by_hand(game):
     ours = kernel.los_pairs(board, sources, np.arange(len(board)), product=True, counters=game.state)
     theirs = kernel.los_pairs(board, sources, np.arange(len(board)), product=True, counters=by_hand)
     assert np.array_equal(ours.visible, theirs.visible) and np.array_equal(ours.hindrance, theirs.hindrance)
+    # SMOKE at its Location: from the ground beneath the SMOKE of 6C3h1 the LOS passes under it (+0), from
+    # 6C3h1 itself it counts (+3; VASL adds one for the viewer's own SMOKE); SMOKE on the ground counts for both
+    ends = [board.index("6C3")] * 2, [board.index("6C5")] * 2
+    for model, own in (("hex", 3), ("vasl", 4)):
+        upper = kernel.los_pairs(board, *ends, levels=[0, 1], counters=game.state, model=model)
+        ground = kernel.los_pairs(board, *ends, levels=[0, 1], counters=kernel.Counters.on(board, smoke={"6C3": 3}),
+                                  model=model)
+        assert upper.visible.all() and upper.hindrance.tolist() == [0, own], model
+        assert ground.hindrance.tolist() == [own, own], model
     plain = kernel.los_pairs(board, sources, np.arange(len(board)), product=True)
     assert not np.array_equal(ours.hindrance, plain.hindrance)   # the save's counters do change LOS
 

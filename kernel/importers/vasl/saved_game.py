@@ -11,12 +11,11 @@ finds it (:mod:`~kernel.importers.vasl.save_layout`), and given what it is
 * SMOKE (its DRM and height) and vehicles and wrecks go into the state's
   SMOKE and vehicle tables; a unit (infantry, a leader, a vehicle with its
   crew) of the side its nationality fights on (else its owner's) goes into
-  its roster by name, at the building level or roof that a Location counter
-  beneath it in its stack says;
-* a Location the map lacks (a roof, a level above the building's top) gives
-  the highest Location the map has there, and the piece says so in its notes;
-  SMOKE at an upper level stays at its hex (a SMOKE of the state has a
-  height above the ground, not a level), its level in its notes;
+  its roster by name; SMOKE and units stand at the building level or
+  rooftop that a Location counter beneath them in their stack says;
+* a Location the map lacks (a roof of a building without one, a level above
+  the building's top) gives the highest Location the map has there, and the
+  piece says so in its notes;
 * pieces off the boards (the map's margins and setup areas, other maps) are
   listed as off-board, not placed; every other piece on a board is a counter
   of the position (support weapons, markers), listed with its hex.
@@ -323,11 +322,6 @@ def _stack_levels(stacks: list[tuple[str, ...]], kinds, names) -> dict[str, tupl
 def _level(board, piece: SavedPiece, asked: int | str) -> int:
     """The Location level of a piece in its hex, through the one validation path of every Location: the level
     its stack asks for, or the hex's highest when the map lacks it (noted)."""
-    if piece.kind == "smoke":
-        if asked:
-            piece.notes.append(f"SMOKE at {'the roof' if asked == ROOF else f'level {asked}'}: kept at the hex "
-                               "(a SMOKE counter of the state has a height above the hex's ground, not a level)")
-        return 0
     if asked == 0 or piece.kind in ("counter", "location counter", "entrenchment", "terrain counter"):
         return 0
     wanted = int(board.building_levels[piece.hex]) + 1 if asked == ROOF else int(asked)
@@ -354,7 +348,7 @@ def _add_to_state(piece: SavedPiece, raw: RawPiece, state: SavedGameState, where
                                 "placed (a hex of the state holds one SMOKE counter)",
                          "not placed: a second SMOKE counter in its hex", strict)
             return
-        state.place_smoke(piece.hex, drm, height)
+        state.place_smoke(piece.location, drm, height)   # in its Location: the ground, a level or a rooftop
     elif piece.kind in ("vehicle", "wreck"):
         state.place_vehicle(piece.hex)
     if piece.kind in ("unit", "vehicle"):
