@@ -17,7 +17,7 @@ import pytest
 
 import kernel
 
-COUNTERS = {"smoke": {"71I9": 3, "72M6": 2, "71P5": 1}, "vehicles": ["71J9", "71P5"], "units": ["71K9", "71P5"]}
+COUNTERS = {"smoke": {"71I9": 3, "72M6": 2, "71P5h1": 1}, "vehicles": ["71J9", "71P5"], "units": ["71K9", "71P5"]}
 MAX_ALLOWANCE = 6
 
 

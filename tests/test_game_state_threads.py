@@ -153,5 +153,5 @@ def test_the_map_page_of_a_game_state_is_made_from_one_version(monkeypatch):
     data = page_data(board, counters=state, max_allowance=2)
     [(change, waited)] = changes
     change.join(10)
-    assert waited and data["counters"]["smoke"] == [[board.index("71I9"), 3]]
+    assert waited and data["counters"]["smoke"] == [[board.index("71I9"), 3, 0]]
     assert state.version == 2 and not state.smoke.any()   # the change ran once the page was made

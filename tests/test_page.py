@@ -89,7 +89,7 @@ def test_movement_tables_are_per_allowance(small, data):
 def test_counters_change_the_tables_and_are_drawn(small, data):
     with_counters = page_data(small, counters=kernel.Counters.from_dict(small, {"smoke": {"71I9": 3}, "vehicles": ["71J9"]}),
                               max_allowance=3)
-    assert with_counters["counters"] == {"smoke": [[small.index("71I9"), 3]], "vehicles": [small.index("71J9")],
+    assert with_counters["counters"] == {"smoke": [[small.index("71I9"), 3, 0]], "vehicles": [small.index("71J9")],
                                          "units": []}
     assert with_counters["los"]["matrix"] != data["los"]["matrix"]
     assert with_counters["move"]["tables"] != data["move"]["tables"]   # SMOKE adds to the movement cost

@@ -138,9 +138,14 @@ def test_the_slider_changes_the_movement_view(page, board):
 def test_counters_are_drawn(page, board):
     from selenium.webdriver.common.by import By
 
-    smoke = sorted(e.get_attribute("data-hex") for e in page.find_elements(By.CSS_SELECTOR, '[data-counter="smoke"]'))
+    drawn = page.find_elements(By.CSS_SELECTOR, '[data-counter="smoke"]')
+    smoke = sorted(e.get_attribute("data-location") for e in drawn)
     vehicles = [e.get_attribute("data-hex") for e in page.find_elements(By.CSS_SELECTOR, '[data-counter="vehicle"]')]
     assert smoke == sorted(COUNTERS["smoke"]) and vehicles == COUNTERS["vehicles"]
+    # SMOKE at an upper Location names it beside its disc, and only there
+    levels = {e.get_attribute("data-location"): [t.text for t in e.find_elements(By.CSS_SELECTOR, ".smoke-level")]
+              for e in drawn}
+    assert levels == {"71I9": [], "72M6": [], "71P5h1": ["h1"]}
     legend = page.find_element(By.ID, "legend").text
     assert "SMOKE counter" in legend and "vehicle" in legend and "MF" in legend
 

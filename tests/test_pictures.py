@@ -197,6 +197,17 @@ def test_counters_are_drawn_with_legend_entries(board71, kind):
     assert "SMOKE counter" not in texts(plain)
 
 
+def test_smoke_at_an_upper_location_is_labelled_with_it(board71):
+    counters = kernel.Counters.on(board71, smoke={"71P5h1": 3, "71J5": 2})
+    figure = fire_picture(board71, field_of_fire(board71, "71R6", counters=counters), counters=counters, dpi=DPI)
+    labels = label_texts(figure)
+    assert {"+3", "+2", "h1"} <= set(labels) and labels.count("h1") == 1   # the ground SMOKE of 71J5 has none
+    assert "SMOKE counter (+N: its hindrance DRM; h1, roof: its Location above ground)" in texts(figure)
+    ground = kernel.Counters.on(board71, smoke={"71P5": 3})
+    figure = fire_picture(board71, field_of_fire(board71, "71R6", counters=ground), counters=ground, dpi=DPI)
+    assert "h1" not in label_texts(figure) and "SMOKE counter (+N: its hindrance DRM)" in texts(figure)
+
+
 def test_los_picture_wraps_long_explanation_lines_and_loses_no_word(board71):
     from kernel.line_of_sight.report import los_report
     from kernel.render.los_trace import NOTE_WIDTH

@@ -150,7 +150,7 @@ def test_page_embeds_the_units_and_counters(files, capsys, tmp_path):
     units = {(u["name"], u["location"], u["side"]) for u in data["pieces"]["units"]}
     assert ("8-1", "5C3h1", "axis") in units and ("6-2-8 Esq", "5R5h1", "allies") in units
     assert {("White +3 Smoke", "5K6")} <= {(c["name"], c["location"]) for c in data["pieces"]["counters"]}
-    assert data["counters"]["smoke"] == [[data["map"]["names"].index("5K6"), 3]]
+    assert data["counters"]["smoke"] == [[data["map"]["names"].index("5K6"), 3, 0]]
 
 
 def test_strict_on_the_command_line(files, capsys, tmp_path):

@@ -25,6 +25,7 @@ def draw_counters(page, board, counters) -> list:
     """
     from matplotlib.lines import Line2D
 
+    from kernel.maps.counters import smoke_base_values
     from kernel.render.labels import draw_labels
 
     if counters is None:
@@ -42,8 +43,16 @@ def draw_counters(page, board, counters) -> list:
                 markeredgecolor="#424242", markeredgewidth=max(0.4, 0.04 * ppu), zorder=12)
         draw_labels(page, x, y, [f"+{int(smoke[h])}" for h in hexes], size=size * 0.6, colour="white",
                     weight="bold", zorder=12.5)
+        base = smoke_base_values(board, counters)
+        upper = base[hexes] > 0   # SMOKE above ground: its Location's suffix ("h1", "roof") above the disc
+        label = "SMOKE counter (+N: its hindrance DRM)"
+        if upper.any():
+            names = [board.location_name(int(h), int(base[h]))[len(board.names[h]):] for h in hexes[upper]]
+            draw_labels(page, x[upper], y[upper] + 0.68, names, size=size * 0.45, colour="#212121", weight="bold",
+                        zorder=12.5)
+            label = "SMOKE counter (+N: its hindrance DRM; h1, roof: its Location above ground)"
         handles.append(Line2D([], [], ls="none", marker="o", markersize=10, markerfacecolor=SMOKE_COLOUR,
-                              markeredgecolor="#424242", label="SMOKE counter (+N: its hindrance DRM)"))
+                              markeredgecolor="#424242", label=label))
     for values, colour, label in ((counters.vehicles, VEHICLE_COLOUR, "vehicle or wreck counter"),
                                   (counters.units, UNIT_COLOUR, "unit counter")):
         if values is None:

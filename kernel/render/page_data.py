@@ -245,12 +245,12 @@ def page_data(board, *, counters=None, unit: str | None = None,
     --------
     >>> import kernel
     >>> board = kernel.load("71")
-    >>> data = page_data(board, counters=kernel.Counters.on(board, smoke={"71I9": 3}), max_allowance=2)
-    >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]
-    (346, 'infantry', 2, [[92, 3]])
+    >>> data = page_data(board, counters=kernel.Counters.on(board, smoke={"71I9": 3, "71P5h1": 2}), max_allowance=2)
+    >>> data["n"], data["unit"], len(data["move"]["tables"]), data["counters"]["smoke"]  # hex, DRM, its level
+    (346, 'infantry', 2, [[92, 3, 0], [162, 2, 1]])
     """
     from kernel.line_of_sight import report
-    from kernel.maps.counters import counter_values
+    from kernel.maps.counters import counter_values, smoke_base_values
     from kernel.render.page_art import art_background
     from kernel.render.page_paths import movement_paths
 
@@ -264,7 +264,8 @@ def page_data(board, *, counters=None, unit: str | None = None,
     smoke, vehicles, units = {}, [], []
     if counters is not None:
         smoke_drm, _, vehicle_mask, unit_mask = counter_values(board, counters)  # checked here
-        smoke = {int(h): int(smoke_drm[h]) for h in np.flatnonzero(smoke_drm)}
+        smoke_base = smoke_base_values(board, counters)
+        smoke = {int(h): (int(smoke_drm[h]), int(smoke_base[h])) for h in np.flatnonzero(smoke_drm)}
         vehicles, units = np.flatnonzero(vehicle_mask).tolist(), np.flatnonzero(unit_mask).tolist()
     on_map = counters if smoke or vehicles or units else None
     art = art_background(board)
@@ -281,8 +282,8 @@ def page_data(board, *, counters=None, unit: str | None = None,
         data = {
             "title": board.title, "ruleset": board.ruleset.name, "n": len(board), "unit": unit,
             "map": map_drawing(board),
-            "counters": {"smoke": [[i, d] for i, d in sorted(smoke.items())], "vehicles": sorted(vehicles),
-                         "units": sorted(units)},
+            "counters": {"smoke": [[i, d, level] for i, (d, level) in sorted(smoke.items())],
+                         "vehicles": sorted(vehicles), "units": sorted(units)},
             "los": los,
             "move": movement_tables_packed(board, unit, int(max_allowance), counters=on_map, packer=packer),
             "paths": {"parent": packer(parent), "neighbours": packer(board.neighbours.astype("<i2")),
