@@ -38,12 +38,12 @@ def test_refresh_over_locations_with_levels(seed):
     levels = np.concatenate([np.zeros(60, np.int64), np.minimum(1, board.top_level[upper])])
     state = GameState(board)
     held = HeldLOSMatrix(board, state, hexes, levels=levels)
-    for _ in range(3):
-        random_changes(board, state, rng, 3)
-        if state.smoke[hexes[-1]]:  # SMOKE at an upper Location's hex, in and out
+    for turn in range(6):
+        every_kind_of_change(board, state, rng, 3)   # SMOKE at upper Locations among them
+        if state.smoke[hexes[-1]]:  # SMOKE in an end's hex, in and out: at its ground, then at its Location
             state.remove_smoke(int(hexes[-1]))
         else:
-            state.place_smoke(int(hexes[-1]), 3)
+            state.place_smoke(board.location_name(int(hexes[-1]), int(levels[-1]) * (turn % 4 == 2)), 3)
         held.refresh()
         assert np.array_equal(held.matrix, los_matrix(board, hexes, levels=levels, counters=state))
 
@@ -70,7 +70,7 @@ def every_kind_of_change(board, state, rng, count):
     n = len(board)
     for _ in range(count):
         h = int(rng.integers(n))
-        kind = int(rng.integers(9))
+        kind = int(rng.integers(11))
         smoke, vehicles, units = (np.flatnonzero(a) for a in (state.smoke, state.vehicles, state.units))
         if kind == 0 and not state.smoke[h]:
             state.place_smoke(h, int(rng.integers(1, 4)), int(rng.integers(0, 3)))
@@ -92,6 +92,13 @@ def every_kind_of_change(board, state, rng, count):
             g = int(rng.choice(units))
             state.move_unit(g, h)
             state.move_unit(h, g)  # there and back: nothing changed for the tables
+        elif kind == 9 and ((board.top_level > 0) & (state.smoke == 0)).any():   # SMOKE at an upper Location
+            g = int(rng.choice(np.flatnonzero((board.top_level > 0) & (state.smoke == 0))))
+            level = int(rng.integers(1, int(board.top_level[g]) + 1))
+            state.place_smoke(board.location_name(g, level), int(rng.integers(1, 4)), int(rng.integers(0, 3)))
+        elif kind == 10 and smoke.size:   # SMOKE moved to another Location of its own hex
+            g = int(rng.choice(smoke))
+            state.move_smoke(g, board.location_name(g, int(rng.integers(0, int(board.top_level[g]) + 1))))
 
 
 @pytest.mark.parametrize("seed", range(3), ids=lambda s: f"seed{s}")
