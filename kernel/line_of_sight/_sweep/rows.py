@@ -177,7 +177,8 @@ def source_row(ruleset, a, level_a, lo, hi, targets, target_levels, target_info,
         states = at_level_states(a, la2, lo, hi, targets, target_info, tpl, board_tables, counters, trie, code_row)
     count = hi - lo
     pending = np.empty(count, np.int64)  # targets for the per-pair evaluator
-    waiting = 0
+    # an int64, not the literal 0: numba's type inference would compile walk_down once more for the literal
+    waiting = np.int64(0)
     down = np.empty(count if usable else 0, np.int64)  # targets for the walks of the down codes
     below = 0
     looped = usable or code_row >= 0 or skipped > 0
