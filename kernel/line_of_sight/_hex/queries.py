@@ -11,6 +11,8 @@ import numpy as np
 from kernel._jit import jit, jit_inline, jit_parallel
 from kernel.line_of_sight._hex.pairs import CHUNK, evaluate_pairs, pair_buffers
 from kernel.line_of_sight._hex.rules import BLIND as BLIND_EFFECT, BLOCKED
+from kernel.line_of_sight.counters import CounterTables
+from kernel.line_of_sight.inputs import KernelBoardTables, TemplateTables
 from kernel._dtypes import MAX_MATRIX_DRM
 
 
@@ -67,16 +69,16 @@ def visible_kernel(a, level_a, b, level_b, ruleset, grid, base, start, packed, r
                    level_min):
     """Whether ``b`` at ``level_b`` is visible from ``a`` at ``level_a`` (the walk stops at the first block).
 
-    The tables come as separate arguments, not as the tuples of
-    :func:`evaluate_pairs` (numba types a tuple of arrays argument by
-    argument in Python, a plain array in C: for one pair that was a fifth of
-    the call)."""
+    The tables come as separate arguments, bundled here into the named
+    tuples :func:`evaluate_pairs` takes (numba types a tuple of arrays
+    argument by argument in Python, a plain array in C: for one pair that
+    was a fifth of the call)."""
     scratch = np.empty(SCRATCH, np.int32)
     # nothing is recorded: the records argument is the scratch seen as a table, never written
     walk_one_pair(False, scratch.reshape((2, SCRATCH // 2)), scratch, a, level_a, b, level_b, ruleset,
-                  (grid, base, start, packed, ranges, max_dc, max_dy),
-                  (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
-                  (hex_info, fast_grid, same_code, level_row, level_min))
+                  TemplateTables(grid, base, start, packed, ranges, max_dc, max_dy),
+                  KernelBoardTables(col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                  CounterTables(hex_info, fast_grid, same_code, level_row, level_min))
     return scratch[4] == 0
 
 
@@ -93,9 +95,9 @@ def recorded_kernel(a, level_a, b, level_b, ruleset, grid, base, start, packed, 
     records = np.zeros((2 * (start[t + 1] - start[t]) + 3, 5), np.int32)
     scratch = np.empty(SCRATCH, np.int32)
     count = walk_one_pair(True, records, scratch, a, level_a, b, level_b, ruleset,
-                          (grid, base, start, packed, ranges, max_dc, max_dy),
-                          (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
-                          (hex_info, fast_grid, same_code, level_row, level_min))
+                          TemplateTables(grid, base, start, packed, ranges, max_dc, max_dy),
+                          KernelBoardTables(col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                          CounterTables(hex_info, fast_grid, same_code, level_row, level_min))
     return scratch[4] != 0, scratch[5], scratch[6], scratch[7], scratch[8] != 0, scratch[9] != 0, records[:count]
 
 
@@ -119,9 +121,9 @@ def listed_steps_kernel(keys, hindered, n, ruleset, grid, base, start, packed, r
     used = 0
     for k in range(keys.shape[0]):
         count = walk_one_pair(True, records, scratch, keys[k] // n, 0, keys[k] % n, 0, ruleset,
-                              (grid, base, start, packed, ranges, max_dc, max_dy),
-                              (col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
-                              (hex_info, fast_grid, same_code, level_row, level_min))
+                              TemplateTables(grid, base, start, packed, ranges, max_dc, max_dy),
+                              KernelBoardTables(col, y, hs_obst, hs_hind, cap, units_block, neighbours, depression),
+                              CounterTables(hex_info, fast_grid, same_code, level_row, level_min))
         kept = 0
         for r in range(count):
             if kept == 255:
