@@ -87,8 +87,8 @@ def run_counters(h, a, b, ddx, ddy, S2, T2, same, higher_is_a, neighbours, lat_x
     if q < 0 or q == a or q == b:
         return 0, n_counter_hexes, -1
     r_s, r_t = ranges_from_higher(hex_range(a, q, lat_x, lat_y), hex_range(q, b, lat_x, lat_y), higher_is_a)
-    added, n_counter_hexes = hex_counters_drm(q, a, b, S2, T2, same, False, True, r_s, r_t, counter_info, counted,
-                                              n_counter_hexes)
+    added, n_counter_hexes = hex_counters_drm(q, a, b, S2, T2, same, np.bool_(False), np.bool_(True), r_s, r_t,
+                                              counter_info, counted, n_counter_hexes)
     return added, n_counter_hexes, q
 
 

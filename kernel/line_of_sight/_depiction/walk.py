@@ -153,7 +153,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     total = np.int64(0)   # (as n_log)
     # SMOKE in the first end's own hex (A24), before the walk
     if has_counters:
-        total, blocks, n_log = add_end_smoke(a, la2, total, cap, record, log, n_log, counter_info)
+        total, blocks, n_log = add_end_smoke(a, la2, total, cap, np.bool_(record), log, n_log, counter_info)
         if blocks:
             return True, total, R_HINDRANCE, a, slope, n_log
     n_counted = np.int64(0)   # (as n_log)
@@ -221,8 +221,10 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             # SMOKE and vehicles are counters of a hex: they count once, when the walk first meets the hex
             last_counter_hex = h
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
-            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, judge_slope, per_range, r_s, r_t,
-                                                      counter_info, counted, n_counter_hexes)
+            # (run-time flags: one compiled hex_counters_drm for every walk and for vasl_runs)
+            added, n_counter_hexes = hex_counters_drm(h, a, b, S2, T2, same, np.bool_(judge_slope),
+                                                      np.bool_(per_range), r_s, r_t, counter_info, counted,
+                                                      n_counter_hexes)
             if added > 0:
                 total, blocks, n_log = add_step_drm(total, added, cap, record, log, n_log, h, COUNTERS)
                 run = -1
@@ -344,7 +346,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         last_row = row
     # SMOKE in the other end's own hex (A24), after the walk
     if has_counters:
-        total, blocks, n_log = add_end_smoke(b, lb2, total, cap, record, log, n_log, counter_info)
+        total, blocks, n_log = add_end_smoke(b, lb2, total, cap, np.bool_(record), log, n_log, counter_info)
         if blocks:
             return True, total, R_HINDRANCE, b, slope, n_log
     return False, total, R_NONE, -1, slope, n_log
