@@ -63,10 +63,10 @@ def pair_with_squares(board, viewer, target, squares):
     from kernel.line_of_sight._depiction import walk as D
     from kernel.line_of_sight.depiction import kernel_tables, location_levels2
 
-    tables = list(quiet(kernel_tables, board, None))
-    assert isinstance(tables[15], bool) and tables[15] == board_art(board).drawn   # the squares flag
-    tables[15] = squares
+    tables = quiet(kernel_tables, board, None)
+    assert isinstance(tables.squares, bool) and tables.squares == board_art(board).drawn
+    tables = tables._replace(squares=squares)
     hexes = np.array([board.index(viewer), board.index(target)], np.int64)
     out = np.zeros((2, 2), np.int8)
-    D.depiction_matrix_kernel(hexes, location_levels2(board, hexes, np.zeros(2, np.int64)), tuple(tables), out)
+    D.depiction_matrix_kernel(hexes, location_levels2(board, hexes, np.zeros(2, np.int64)), tables, out)
     return int(out[0, 1])

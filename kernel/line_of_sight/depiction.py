@@ -51,6 +51,7 @@ Examples
 from __future__ import annotations
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -137,6 +138,32 @@ def checked_model(model, board=None) -> str:
 DEPICTION_CACHE = BoardCache("depiction")
 
 
+class DepictionTables(NamedTuple):
+    """What the depiction kernels read (``tables``), in the order they unpack it: the board's part
+    (:func:`depiction_tables`, cached) and the per-call counters (:func:`kernel_tables`)."""
+
+    lat_x: np.ndarray           # int64 per hex: lattice column (of UNIT_X pixels)
+    lat_y: np.ndarray           # int64 per hex: lattice row (of UNIT_Y pixels)
+    cell_index: np.ndarray      # hex of each lattice cell (the board's)
+    neighbours: np.ndarray      # (N, 6)
+    depression_group: np.ndarray  # int32 per hex, -1: no depression terrain
+    pixels: np.ndarray          # uint16 art: class << 8 | elevation + LEVEL_BIAS
+    pixel_info: np.ndarray      # int16 (classes x levels, H_COLUMNS): a class at an elevation, as hex_info
+    n_levels: int
+    level_min: int
+    class_wall: np.ndarray      # int64 per class: height of a wall or hedge drawn in it (0: none)
+    class_inherent: np.ndarray  # int64 per class: its inherent terrain bits
+    hex_terrain: np.ndarray     # int64 per hex: its terrain bits
+    far_open: np.ndarray        # int64 per hex: bit k, its hexspine k - k + 1 walled with the far vertex open (B9)
+    class_own: np.ndarray       # per class: 1 where its art blocks in an end's own hex too (rowhouse walls)
+    hex_own: np.ndarray         # per hex: such art lies near its centre dot
+    squares: bool               # drawn art (pixels cover squares) rather than rasterised hexes
+    cap: int                    # the total hindrance that blocks
+    per_range: bool             # VASL's reading (hindrance once per range from the higher end)
+    counter_info: np.ndarray    # int16 (N, columns): SMOKE and vehicles per hex (no rows before kernel_tables)
+    has_counters: bool
+
+
 def depiction_tables(board, per_range: bool = False):
     """The depiction kernels' tables of ``board`` (cached on it); warns once when the map has no art.
 
@@ -191,10 +218,10 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
-    tables = (board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-              np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min, class_wall,
-              class_inherent, hex_terrain, far_open, class_own, hex_own, art.drawn, cap,
-              False)
+    tables = DepictionTables(board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+                             np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels,
+                             level_min, class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, art.drawn,
+                             cap, False, np.zeros((0, rules.H_COLUMNS), LEVEL), False)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
     # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
     info_vasl = info.copy()
@@ -218,8 +245,8 @@ def depiction_tables(board, per_range: bool = False):
 def _for_reading(tables, vasl, per_range):
     """The tables with VASL's reading (``per_range``: its pixel table, hex terrain and counting) or the rules'."""
     if per_range:
-        return tables[:6] + (vasl[0],) + tables[7:11] + (vasl[1],) + tables[12:-1] + (True,)
-    return tables[:-1] + (False,)
+        return tables._replace(pixel_info=vasl[0], hex_terrain=vasl[1], per_range=True)
+    return tables
 
 
 def location_levels2(board, hexes, levels) -> np.ndarray:
@@ -235,7 +262,15 @@ def location_levels2(board, hexes, levels) -> np.ndarray:
 def kernel_tables(board, counters, per_range: bool = False):
     """:func:`depiction_tables` and the per-call counters: a ``hex_info``-like table of each hex's
     ground level (half levels), its own terrain hindrance (for a LOS along its hexside) and its SMOKE and
-    vehicles (zeros without counters), and whether there are any counters."""
+    vehicles (zeros without counters), and whether there are any counters (cached on the board
+    without counters)."""
+    if counters is None:
+        return DEPICTION_CACHE.get(board, ("_depiction_bare_tables", bool(per_range)),
+                                   lambda: _kernel_tables(board, None, per_range))
+    return _kernel_tables(board, counters, per_range)
+
+
+def _kernel_tables(board, counters, per_range):
     from kernel.line_of_sight.counters import counter_arrays
     from kernel.line_of_sight.inputs import board_arrays
 
@@ -256,7 +291,8 @@ def kernel_tables(board, counters, per_range: bool = False):
         has_counters = bool((smoke > 0).any() or vehicles.any())
     tables = depiction_tables(board, per_range)
     sight = V.vehicle_sight(tables, info, board.ground_level)   # VASL: which hexes see each vehicle's hex
-    return tables + (V.vehicle_columns(info, per_range and has_counters, sight), has_counters)
+    return tables._replace(counter_info=V.vehicle_columns(info, per_range and has_counters, sight),
+                           has_counters=has_counters)
 
 
 @holding_state
@@ -271,8 +307,8 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
     from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
-    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more (a direction: after the mirror)
-        V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables[-2]), hexes, hexes, tables[16])
+    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more (a direction: after the mirror)
+        V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables.counter_info), hexes, hexes, tables.cap)
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
         out[i, j] = rules.BLOCKED
@@ -288,10 +324,10 @@ def depiction_rows(board, hexes, levels, first: int, count: int, counters=None, 
     levels2 = location_levels2(board, hexes, levels)
     tables = kernel_tables(board, counters, per_range)
     D.depiction_rows_kernel(np.asarray(hexes, HEX_INDEX), levels2, first, False, tables, out)
-    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
+    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more
         rows = slice(first, first + count)
-        V.add_to_rows(out, V.viewer_extra(np.asarray(hexes)[rows], levels2[rows], tables[-2]),
-                      np.asarray(hexes)[rows], hexes, tables[16])
+        V.add_to_rows(out, V.viewer_extra(np.asarray(hexes)[rows], levels2[rows], tables.counter_info),
+                      np.asarray(hexes)[rows], hexes, tables.cap)
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)),
                                np.arange(first, first + count))
@@ -314,9 +350,9 @@ def depiction_pairs(board, hex_a, level_a, hex_b, level_b, counters=None, per_ra
     tables = kernel_tables(board, counters, per_range)
     D.depiction_pairs_kernel(np.asarray(hex_a, HEX_INDEX), levels2_a, np.asarray(hex_b, HEX_INDEX),
                              location_levels2(board, hex_b, level_b), tables, blocked, hindrance, at, reason, slope)
-    if per_range and tables[-1]:   # VASL: SMOKE in the viewer's own hex, one more
-        V.add_to_pairs(V.viewer_extra(hex_a, levels2_a, tables[-2]), hex_a, hex_b, blocked, hindrance, at, reason,
-                       tables[16])
+    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more
+        V.add_to_pairs(V.viewer_extra(hex_a, levels2_a, tables.counter_info), hex_a, hex_b, blocked, hindrance, at, reason,
+                       tables.cap)
     if per_range:
         cut, why = vasl_end_rules(board, hex_a, level_a, hex_b, level_b)
         if cut.any():
@@ -357,10 +393,10 @@ def depiction_recorded(board, a: int, level_a: int, b: int, level_b: int, counte
         cut, why = vasl_end_rules(board, [a], [level_a], [b], [level_b])
         if cut[0]:
             return True, 0, int(why[0]), int(b) if why[0] == R_INSIDE_BUILDING else int(a), False, log[:0]
-    if per_range and tables[-1] and int(a) != int(b):   # VASL: SMOKE in the viewer's own hex, one more
-        extra = int(V.viewer_extra([a], levels2[:1], tables[-2])[0])
+    if per_range and tables.has_counters and int(a) != int(b):   # VASL: SMOKE in the viewer's own hex, one more
+        extra = int(V.viewer_extra([a], levels2[:1], tables.counter_info)[0])
         blocked, total, reason, at, log = V.add_to_recorded(extra, int(a), blocked, total, reason, at, log,
-                                                            tables[16])
+                                                            tables.cap)
     return bool(blocked), int(total), int(reason), int(at), bool(slope), log
 
 
@@ -451,7 +487,7 @@ def judged_runs(board, first, second, counters=None, keep: int = 16) -> tuple[np
     if not 1 <= keep <= 255:
         raise ValueError(f"judged_runs: keep={keep}: expected 1 .. 255 runs per pair")
     tables = kernel_tables(board, counters)
-    lat_x, lat_y = tables[0], tables[1]
+    lat_x, lat_y = tables.lat_x, tables.lat_y
     runs = np.empty((first.size, keep, RUN_COLUMNS), np.int32)
     counts = np.zeros(first.size, np.uint8)
     if first.size == 0:

@@ -46,7 +46,8 @@ def vehicle_sight(tables, info, ground_level):
 
         without = info.copy()
         without[:, H_VEHICLE] = 0
-        bare = tables + (vehicle_columns(without, False, None), bool((info[:, H_SMOKE] > 0).any()))
+        bare = tables._replace(counter_info=vehicle_columns(without, False, None),
+                               has_counters=bool((info[:, H_SMOKE] > 0).any()))
         n = info.shape[0]
         every = np.arange(n, dtype=HEX_INDEX)
         levels2 = 2 * np.asarray(ground_level, np.int64)

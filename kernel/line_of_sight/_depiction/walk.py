@@ -431,7 +431,7 @@ def depiction_rows_kernel(hexes, levels2, row_start, upper, tables, out):
     rows = out.shape[0]
     items = (rows + 1) // 2 if upper else rows
     for item in numba.prange(items):
-        counted = np.empty(scratch_size(tables[5]), np.int64)
+        counted = np.empty(scratch_size(tables.pixels), np.int64)
         for side in range(2 if upper else 1):
             # every row index passed as int64 (prange's index is unsigned): one compiled _matrix_row for all calls
             r = np.int64(item) if side == 0 else rows - 1 - np.int64(item)
