@@ -321,12 +321,6 @@ def _depiction_compare(model: str, matrix: bool):
             blocked, hindrance = reference.walk(i, j, per_range=per_range, counters=on_map)
             slow[k] = 0 if i == j else (kernel.BLOCKED if blocked else min(hindrance, SATURATION))
         fast = np.where(a == b, 0, fast)
-        if per_range:
-            # The reference walk does not follow VASL's reading of a LOS exactly along hexsides yet (the hexes
-            # beside the hexside judged as their inherent terrain, docs/vasl-agreement.md): those pairs are
-            # left out here, and tests/test_vasl_levels.py checks that reading against VASL's own answers.
-            keep = np.array([not _along_hexsides(reference, i, j) for i, j in zip(a.tolist(), b.tolist())])
-            fast, slow = fast[keep], slow[keep]
         return _differences(f"{'los_matrix' if matrix else 'los_pairs'}[{model}]", fast, slow)
 
     return compare

@@ -419,6 +419,51 @@ class ReferenceDepiction:
                 inherent = inherent or bool(rs.terrain_inherent[t])
         return drm, height, inherent
 
+    def along_hexsides(self, a: int, b: int) -> bool:
+        """Whether the segment between the centres of ``a`` and ``b`` runs along hexsides: a line at 0 or
+        +-60 degrees (lattice ``dy == 0`` or ``|dx| == |dy|``), which alternates between hex centres (even
+        ranges) and hexsides (odd ranges)."""
+        dx = int(self.board.x[b]) - int(self.board.x[a])
+        dy = int(self.board.y[b]) - int(self.board.y[a])
+        return a != b and (dy == 0 or abs(dx) == abs(dy))
+
+    def inherent_terrain(self, h: int):
+        """Hex ``h``'s inherent terrain (B.6) as a pixel's terrain: ``(obstacle height, obstacle height from
+        above (B14.2), hindrance DRM, hindrance height)``, heights in half levels and the hindrance's as VASL's
+        terrain table reads it (half-level terrain, crags and graveyards: 1); None when it has none."""
+        rs = self.board.ruleset
+        mask = int(self.board.terrain[h])
+        obstacle = above = drm = height = 0
+        found = False
+        for t in range(len(rs.terrain_names)):
+            if not (mask >> t & 1 and rs.terrain_inherent[t]):
+                continue
+            found = True
+            if rs.terrain_obstacle_from_above[t]:
+                above = max(above, int(rs.terrain_height[t]))
+            if rs.terrain_los_role[t] == OBSTACLE:
+                obstacle = max(obstacle, int(rs.terrain_height[t]))
+            elif rs.terrain_los_role[t] == HINDRANCE:
+                drm = max(drm, int(rs.terrain_hindrance[t]))
+                half = rs.terrain_half_level[t] or rs.terrain_names[t] in ("crag", "graveyard")
+                height = max(height, 1 if half else (int(rs.terrain_height[t]) or 2))
+        return (obstacle, above, drm, height) if found else None
+
+    def run_views(self, hx: int, a: int, b: int, per_range: bool):
+        """How a walked pixel of hex ``hx`` (not an end's) is judged: a list of ``(hex, inherent)``, ``inherent``
+        None for the pixel's own terrain, else :meth:`inherent_terrain` of that hex.
+
+        Without ``per_range``, or off a LOS along hexsides, or in a hex at an even range from ``a``: the pixel
+        as itself in ``hx``.  Per range (VASL's engine, docs/vasl-agreement.md "A LOS along hexsides"), a pixel
+        of a hex at an odd range from ``a`` on a LOS along hexsides lies on the hexside between ``hx`` and the
+        other hex beside it (:meth:`hindrance_key`): it is judged as each of the two, ``hx`` first, a hex of
+        inherent terrain as that terrain whatever is drawn there, each hex's counters met there; both hexes are
+        at one range from either end, so a hindrance counts once, at the larger DRM."""
+        if not per_range or not self.along_hexsides(a, b) or int(self.distance(a, hx)) % 2 == 0:
+            return [(hx, None)]
+        sides = [hx] + sorted(h for h in self.hindrance_key(hx, a, b) if h != hx)
+        return [(h, self.inherent_terrain(h)) for h in sides if h not in (a, b)]
+
     def vasl_pixels(self, a: int, b: int):
         """The pixels VASL's engine visits from ``a``'s centre dot to ``b``'s (model="vasl"), ends' pixels
         included: from the truncated source centre (sx, sy) to the truncated target centre (tx, ty), one
@@ -576,109 +621,118 @@ class ReferenceDepiction:
 
         counted = {}   # hex (or range) -> the terrain DRM it counted
         counter_hexes = set()
-        for px, py, hx, qx, qy in walked:
+        for px, py, own, qx, qy in walked:
             g = 2 * int(self.art_level[px, py])
             c = int(self.art_class[px, py])
-            if hx in (a, b):
+            if own in (a, b):
                 # B23.71: a wall between two hexes drawn in an end's hex blocks when that end is below its top
-                if g + int(self.obstacle[c]) > (la if hx == a else lb):
-                    return block(hx, "obstacle")
+                if g + int(self.obstacle[c]) > (la if own == a else lb):
+                    return block(own, "obstacle")
                 continue
-            # inherent terrain drawn outside a hex of that terrain is no terrain there (B.6); walls stay
-            spill = bool(self.inherent_bits[c]) and not int(self.board.terrain[hx]) & int(self.inherent_bits[c])
-            rs_ = int(self.distance(high, hx))
-            rt_ = int(self.distance(low, hx))
-            if counters is not None and hx not in counter_hexes:
-                counter_hexes.add(hx)
-                smoke, smoke_top, vehicle = (int(array[hx]) for array in counters[:3])
-                hex_ground = 2 * int(ground[hx])
-                base = self.smoke_base(hx, counters)   # A24: the SMOKE from its Location up (ground: G)
-                under = base < S or base == hex_ground   # the higher end above its base
-                drm = 0
-                if per_range:
-                    # VASL: both ends within the SMOKE (at or above its base, below its top), or the SMOKE as an
-                    # obstacle as high as its top would make the lower end blind (A6.4, VASL's bound)
-                    within = T >= base and S < smoke_top
-                    blind = S != T and under and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
-                    if smoke > 0 and (within or blind):
+            # VASL's reading of a LOS along hexsides (per range): a pixel in a hex at an odd range from the
+            # viewer is judged as each of the two hexes beside the hexside, an inherent one as its terrain
+            for hx, as_terrain in self.run_views(own, a, b, per_range):
+                # inherent terrain drawn outside a hex of that terrain is no terrain there (B.6); walls stay
+                spill = as_terrain is None and bool(self.inherent_bits[c]) and \
+                    not int(self.board.terrain[hx]) & int(self.inherent_bits[c])
+                rs_ = int(self.distance(high, hx))
+                rt_ = int(self.distance(low, hx))
+                if counters is not None and hx not in counter_hexes:
+                    counter_hexes.add(hx)
+                    smoke, smoke_top, vehicle = (int(array[hx]) for array in counters[:3])
+                    hex_ground = 2 * int(ground[hx])
+                    base = self.smoke_base(hx, counters)   # A24: the SMOKE from its Location up (ground: G)
+                    under = base < S or base == hex_ground   # the higher end above its base
+                    drm = 0
+                    if per_range:
+                        # VASL: both ends within the SMOKE (at or above its base, below its top), or the SMOKE as an
+                        # obstacle as high as its top would make the lower end blind (A6.4, VASL's bound)
+                        within = T >= base and S < smoke_top
+                        blind = S != T and under and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
+                        if smoke > 0 and (within or blind):
+                            drm += smoke
+                    elif smoke > 0 and ((same and smoke_top > S and base <= S)
+                                        or (not same and under and (judge_slope or smoke_top >= S))):
                         drm += smoke
-                elif smoke > 0 and ((same and smoke_top > S and base <= S)
-                                    or (not same and under and (judge_slope or smoke_top >= S))):
-                    drm += smoke
-                if per_range:
-                    if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \
-                            and self.sees_vehicle(b, hx, counters):
-                        drm += vehicle
-                elif vehicle and ((same and hex_ground == S) or judge_slope):
-                    drm += vehicle   # each vehicle and wreck in the hex
-                if drm and add(hx, drm):
-                    return block(hx, "hindrance")
-            key = None if per_range else self.hindrance_key(hx, a, b)
-            if key is not None and len(key) == 2:
-                # B.6: a LOS exactly along a hexside passes through the inherent terrain of both hexes
-                # beside it (the ends' hexes excepted): one count, at the larger DRM, whatever the art
-                run_drm = 0
-                for side in key:
-                    drm, height, inherent = self.hex_hindrance(side)
-                    ground2 = 2 * int(ground[side])
-                    top = ground2 + height
-                    if side not in (a, b) and inherent and drm > 0 and (
-                            judge_slope or (same and top > S and ground2 <= S) or (not same and top >= S)):
-                        run_drm = max(run_drm, drm)
-                if run_drm > counted.get(key, 0):
-                    more = run_drm - counted.get(key, 0)
-                    counted[key] = run_drm
-                    if add(hx, more):
+                    if per_range:
+                        if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \
+                                and self.sees_vehicle(b, hx, counters):
+                            drm += vehicle
+                    elif vehicle and ((same and hex_ground == S) or judge_slope):
+                        drm += vehicle   # each vehicle and wreck in the hex
+                    if drm and add(hx, drm):
                         return block(hx, "hindrance")
-            if self.wall[c] > 0 and not self.wall_touches_end(qx, qy, hx, (a, b)) and \
-                    not self.near_open_far_vertex(qx, qy, (a, b)):
-                top = g + int(self.wall[c])
-                if judge_slope or (same and top > S) or (not same and top >= S):
-                    return block(hx, "hexside")
-            oh = 0 if self.wall[c] > 0 or spill else int(self.obstacle[c])
-            hind = 0 if self.wall[c] > 0 or spill else int(self.hindrance[c])
-            if not same and not judge_slope and S > g and self.above[c] > oh and self.wall[c] == 0 and not spill:
-                oh = int(self.above[c])   # B14.2
-            reason = None   # the pixel's own result: a block outranks a blind hex (section 2)
-            if judge_slope:
-                if oh > 0:
-                    reason = "obstacle"
-            elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S and not low_in_depression)):
-                # ground at S in a hex next to the higher end whose own ground is lower than S is the
-                # crest line of an adjacent lower hex (B10.2 EXC), no height advantage, unless the lower
-                # end is IN a depression (A6.3 decides there)
-                reason = "hill"
-            else:
-                crest_blind = not same and T < g < S and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
-                top = g + oh
-                if oh > 0 and ((same and top > S) or (not same and top >= S)):
-                    reason = "obstacle"
-                elif crest_blind:
-                    reason = "blind hex"   # blind hex behind a bare crest
-                elif oh > 0 and not same and blind_top(top, oh) > T and \
-                        rt_ <= max(1, (2 * blind_top(top, oh) + 2 * (rs_ // 5) - S - T + 2) // 2):
-                    reason = "blind hex"   # blind hex behind an obstacle
-            if reason is None or reason == "blind hex":
-                # depression bank (A6.3): a bank of an end's group, the pixel above the group's ground
-                for group_ground, banks in depressions:
-                    if hx in banks and int(self.art_level[px, py]) > group_ground:
-                        reason = "hill"
-            if reason is not None:
-                return block(hx, reason)
-            if hind > 0:
-                top = g + int((self.hindrance_height_vasl if per_range else self.hindrance_height)[c])
-                applies = judge_slope or (same and top > S and g <= S) or (not same and top >= S)
-                if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
-                    applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
-                key = rs_ if per_range else key
-                if not per_range and not self.hindrance_inherent[c] and self.vertex_touched(hx, a, b):
-                    applies = False   # B.6: only inherent terrain hinders through a vertex of its hex
-                if applies and hind > counted.get(key, 0):
-                    # once per hex (or range), at the largest DRM met there: a larger one adds the difference
-                    more = hind - counted.get(key, 0)
-                    counted[key] = hind
-                    if add(hx, more):
-                        return block(hx, "hindrance")
+                key = None if per_range else self.hindrance_key(hx, a, b)
+                if key is not None and len(key) == 2:
+                    # B.6: a LOS exactly along a hexside passes through the inherent terrain of both hexes
+                    # beside it (the ends' hexes excepted): one count, at the larger DRM, whatever the art
+                    run_drm = 0
+                    for side in key:
+                        drm, height, inherent = self.hex_hindrance(side)
+                        ground2 = 2 * int(ground[side])
+                        top = ground2 + height
+                        if side not in (a, b) and inherent and drm > 0 and (
+                                judge_slope or (same and top > S and ground2 <= S) or (not same and top >= S)):
+                            run_drm = max(run_drm, drm)
+                    if run_drm > counted.get(key, 0):
+                        more = run_drm - counted.get(key, 0)
+                        counted[key] = run_drm
+                        if add(hx, more):
+                            return block(hx, "hindrance")
+                if self.wall[c] > 0 and not self.wall_touches_end(qx, qy, hx, (a, b)) and \
+                        not self.near_open_far_vertex(qx, qy, (a, b)):
+                    top = g + int(self.wall[c])
+                    if judge_slope or (same and top > S) or (not same and top >= S):
+                        return block(hx, "hexside")
+                if as_terrain is None:   # the pixel's own terrain (none under a wall, nor spilled inherent art)
+                    bare = self.wall[c] > 0 or spill
+                    oh, hind = (0, 0) if bare else (int(self.obstacle[c]), int(self.hindrance[c]))
+                    above = 0 if bare else int(self.above[c])
+                    hind_height = int((self.hindrance_height_vasl if per_range else self.hindrance_height)[c])
+                else:   # the hex's inherent terrain at the pixel's ground, whatever is drawn (a wall judged above)
+                    oh, above, hind, hind_height = as_terrain
+                if not same and not judge_slope and S > g and above > oh:
+                    oh = above   # B14.2
+                reason = None   # the pixel's own result: a block outranks a blind hex (section 2)
+                if judge_slope:
+                    if oh > 0:
+                        reason = "obstacle"
+                elif g > S or (not same and g == S and not (rs_ == 1 and 2 * int(ground[hx]) < S and not low_in_depression)):
+                    # ground at S in a hex next to the higher end whose own ground is lower than S is the
+                    # crest line of an adjacent lower hex (B10.2 EXC), no height advantage, unless the lower
+                    # end is IN a depression (A6.3 decides there)
+                    reason = "hill"
+                else:
+                    crest_blind = not same and T < g < S and rt_ <= max(0, (2 * g + 2 * (rs_ // 5) - S - T) // 2)
+                    top = g + oh
+                    if oh > 0 and ((same and top > S) or (not same and top >= S)):
+                        reason = "obstacle"
+                    elif crest_blind:
+                        reason = "blind hex"   # blind hex behind a bare crest
+                    elif oh > 0 and not same and blind_top(top, oh) > T and \
+                            rt_ <= max(1, (2 * blind_top(top, oh) + 2 * (rs_ // 5) - S - T + 2) // 2):
+                        reason = "blind hex"   # blind hex behind an obstacle
+                if reason is None or reason == "blind hex":
+                    # depression bank (A6.3): a bank of an end's group, the pixel above the group's ground
+                    for group_ground, banks in depressions:
+                        if hx in banks and int(self.art_level[px, py]) > group_ground:
+                            reason = "hill"
+                if reason is not None:
+                    return block(hx, reason)
+                if hind > 0:
+                    top = g + hind_height
+                    applies = judge_slope or (same and top > S and g <= S) or (not same and top >= S)
+                    if per_range and max(rs_, rt_) >= int(self.distance(a, b)):
+                        applies = False   # VASL's engine: only hexes nearer both ends than the ends' range
+                    key = rs_ if per_range else key
+                    if not per_range and not self.hindrance_inherent[c] and self.vertex_touched(hx, a, b):
+                        applies = False   # B.6: only inherent terrain hinders through a vertex of its hex
+                    if applies and hind > counted.get(key, 0):
+                        # once per hex (or range), at the largest DRM met there: a larger one adds the difference
+                        more = hind - counted.get(key, 0)
+                        counted[key] = hind
+                        if add(hx, more):
+                            return block(hx, "hindrance")
 
         # the other end's own SMOKE (A24), after the walk
         drm = self.end_smoke(b, level_b, counters)
