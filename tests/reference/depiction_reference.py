@@ -17,7 +17,9 @@ terrain mask, building levels and a hexside mask).
   drawn art the points are rounded (``rint``) and a pixel is its own point; with
   ``per_range`` (model="vasl") over the pixels VASL's engine visits instead
   (:meth:`ReferenceDepiction.vasl_pixels`), each taken at its corner
-  ``(x, y)`` as VASL's engine does.
+  ``(x, y)`` as VASL's engine does, a pixel inside an end's extended border
+  (:meth:`ReferenceDepiction.in_extended_border`: the first end's, then the
+  other's) being that end's.
 * The exact trace (section 1) is found by brute force, in integer lattice
   units: every hex whose *closed* hexagon (centre plus ``(+-2, 0)``,
   ``(+-1, +-1)``) the segment from centre A to centre B meets, through its
@@ -74,7 +76,9 @@ terrain mask, building levels and a hexside mask).
   (possibly different) groups, and a pixel blocks if it is a bank of either
   end's group above that group's ground.  With or without a continuous slope.
 * Counters (SMOKE, vehicles) of each hex the walk meets outside the ends count
-  once, when the walk first meets the hex.  SMOKE in an end's own hex (A24)
+  once, when the walk first meets the hex; with ``per_range`` once per range
+  from the higher end, the largest SMOKE DRM and, apart from it, the largest
+  vehicle count met at that range.  SMOKE in an end's own hex (A24)
   counts when that end's Location lies inside it (its absolute level
   ``2 (ground + level)`` below the SMOKE's top): the walk's first end (the
   smaller index) before the walk, the other end after it; a total reaching
@@ -464,6 +468,39 @@ class ReferenceDepiction:
         sides = [hx] + sorted(h for h in self.hindrance_key(hx, a, b) if h != hx)
         return [(h, self.inherent_terrain(h)) for h in sides if h not in (a, b)]
 
+    def extended_border(self, h: int):
+        """VASL's "extended" border of hex ``h`` (model="vasl"): its six vertices in pixels (the centre dot plus
+        ``(+-18.75, -+32.25)``, ``(+-37.5, 0)``), each truncated to whole pixels and moved a pixel outwards
+        (up and left for the top-left vertex, up and right for the top-right, right for the right one, ...),
+        in order from the top-left one clockwise (docs/vasl-agreement.md, "An end's hex")."""
+        x, y = float(self.cx[h]), float(self.cy[h])
+        out = ((-1, -1), (1, -1), (1, 0), (1, 1), (-1, 1), (-1, 0))
+        corners = ((-PX_X, -PX_Y), (PX_X, -PX_Y), (2 * PX_X, 0.0), (PX_X, PX_Y), (-PX_X, PX_Y), (-2 * PX_X, 0.0))
+        return [(math.trunc(x + dx) + ox, math.trunc(y + dy) + oy) for (dx, dy), (ox, oy) in zip(corners, out)]
+
+    def in_extended_border(self, h: int, px: int, py: int) -> bool:
+        """Whether pixel ``(px, py)`` lies in :meth:`extended_border` of ``h`` as ``java.awt.Polygon.contains``
+        reads it: inside its bounding box (left and top edges in, right and bottom out), then an odd number of
+        the polygon's non-horizontal edges crossed by the ray to the left of the point, each edge half open
+        at its lower end (its smaller y in, its larger out)."""
+        poly = self.extended_border(h)
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        if not (min(xs) <= px < max(xs) and min(ys) <= py < max(ys)):
+            return False
+        hits = 0
+        for k in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[k - 1], poly[k]
+            if y0 == y1 or px >= max(x0, x1) or not min(y0, y1) <= py < max(y0, y1):
+                continue
+            if px < min(x0, x1):
+                hits += 1
+                continue
+            # the edge's x at the point's row, left of the point: start from its upper end, as Java does
+            ux, uy = (x1, y1) if y1 < y0 else (x0, y0)
+            if px - ux < (py - uy) / (y0 - y1) * (x0 - x1):
+                hits += 1
+        return hits % 2 == 1
+
     def vasl_pixels(self, a: int, b: int):
         """The pixels VASL's engine visits from ``a``'s centre dot to ``b``'s (model="vasl"), ends' pixels
         included: from the truncated source centre (sx, sy) to the truncated target centre (tx, ty), one
@@ -603,7 +640,12 @@ class ReferenceDepiction:
         for px, py in (self.vasl_pixels(a, b) if per_range else self.pixels(a, b)):
             # the art's last column and row lie on the line where the map ends: judged at their corner
             qx, qy = (px, py) if px >= w - 1 or py >= h - 1 else (px + half, py + half)
-            hx = self.trace_hex_of(qx, qy, trace, lower_on_tie=per_range)
+            if per_range and self.in_extended_border(a, px, py):
+                hx = a   # VASL's engine: a pixel inside an end's extended border is that end's
+            elif per_range and self.in_extended_border(b, px, py):
+                hx = b
+            else:
+                hx = self.trace_hex_of(qx, qy, trace, lower_on_tie=per_range)
             if (hx != a and hx != b) or self.own_hex[int(self.art_class[px, py])]:
                 walked.append((px, py, hx, qx, qy))
         walked_out = [p for p in walked if p[2] not in (a, b)]
@@ -621,6 +663,7 @@ class ReferenceDepiction:
 
         counted = {}   # hex (or range) -> the terrain DRM it counted
         counter_hexes = set()
+        smoke_at, vehicles_at = {}, {}   # per range (VASL's engine): the largest SMOKE DRM, vehicle count
         for px, py, own, qx, qy in walked:
             g = 2 * int(self.art_level[px, py])
             c = int(self.art_class[px, py])
@@ -649,17 +692,21 @@ class ReferenceDepiction:
                         # obstacle as high as its top would make the lower end blind (A6.4, VASL's bound)
                         within = T >= base and S < smoke_top
                         blind = S != T and under and rt_ <= max(smoke_top + rs_ // 5 - (S + T) // 2 + 1, 1)
-                        if smoke > 0 and (within or blind):
+                        smoke_drm = smoke if smoke > 0 and (within or blind) else 0
+                        vehicle_drm = vehicle if vehicle and same and hex_ground == S and \
+                            self.sees_vehicle(a, hx, counters) and self.sees_vehicle(b, hx, counters) else 0
+                        # once per range from the higher end (the terrain's key), the largest SMOKE and, apart
+                        # from it, the largest vehicle count: a larger one met later adds the difference
+                        for best, value in ((smoke_at, smoke_drm), (vehicles_at, vehicle_drm)):
+                            if value > best.get(rs_, 0):
+                                drm += value - best.get(rs_, 0)
+                                best[rs_] = value
+                    else:
+                        if smoke > 0 and ((same and smoke_top > S and base <= S)
+                                          or (not same and under and (judge_slope or smoke_top >= S))):
                             drm += smoke
-                    elif smoke > 0 and ((same and smoke_top > S and base <= S)
-                                        or (not same and under and (judge_slope or smoke_top >= S))):
-                        drm += smoke
-                    if per_range:
-                        if vehicle and same and hex_ground == S and self.sees_vehicle(a, hx, counters) \
-                                and self.sees_vehicle(b, hx, counters):
-                            drm += vehicle
-                    elif vehicle and ((same and hex_ground == S) or judge_slope):
-                        drm += vehicle   # each vehicle and wreck in the hex
+                        if vehicle and ((same and hex_ground == S) or judge_slope):
+                            drm += vehicle   # each vehicle and wreck in the hex
                     if drm and add(hx, drm):
                         return block(hx, "hindrance")
                 key = None if per_range else self.hindrance_key(hx, a, b)
