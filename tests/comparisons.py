@@ -289,16 +289,6 @@ def _compare_held_matrix(board, counters, rng):
     return _differences("HeldLOSMatrix", held.matrix, slow)
 
 
-def _along_hexsides(reference, a: int, b: int) -> bool:
-    """Whether the LOS from hex ``a`` to hex ``b`` runs exactly along a hexside of a hex between them (the
-    reference's own geometry: a hexside with both corners on the line through the two centres)."""
-    if a == b:
-        return False
-    between = np.flatnonzero(reference.distance(a, np.arange(len(reference.q))) + reference.distance(
-        b, np.arange(len(reference.q))) == reference.distance(a, b))
-    return any(len(reference.hindrance_key(int(h), a, b)) == 2 for h in between if h not in (a, b))
-
-
 def _depiction_compare(model: str, matrix: bool):
     per_range = model == "vasl"
 

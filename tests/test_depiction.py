@@ -16,7 +16,7 @@ import kernel
 from kernel.line_of_sight.depiction import DepictionWarning
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.maps.art import board_art, map_size, pixel_hexes
-from tests.comparisons import COMPARISONS
+from tests.comparisons import COMPARISONS, depiction_counters
 from tests.depiction_checks import check_against_reference, depiction, explained_against_reference
 from tests.shared_data import quiet
 
@@ -560,3 +560,82 @@ def test_the_rasteriser_samples_square_pixels_at_their_centres(small_board):
     for half, shown in out.items():
         expected = pixel_hexes(board, (x + half).astype(float).ravel(), (y + half).astype(float).ravel()) + 1
         assert (shown[:height - 1, :width - 1].ravel() == np.where(expected > 0, expected, 0)).all()
+
+
+
+# --- a LOS along hexsides: VASL's reading (model="vasl") and the rules' (model="depiction") ----------------
+
+def _hexside_run_board(tmp_path, hexes):
+    """A hand-built 7 x 5 board of level-0 open ground but ``hexes``: C3 -> E3 runs at 0 degrees along the
+    hexside D2/D3, both at range 1 from either end."""
+    from tests.board_text import board_from_text, board_text
+
+    return board_from_text(board_text(hexes, columns=7, rows=5), tmp_path)
+
+
+def test_an_orchard_beside_a_hexside_run_blocks_from_above_in_vasls_reading(tmp_path):
+    # docs/vasl-agreement.md, "A LOS along hexsides": VASL judges each pixel of the run (an odd range from the
+    # viewer) as each hex beside the hexside, the orchard D3 as its terrain at the pixel's ground whatever is
+    # drawn there: a one-level obstacle to a LOS from above it (B14.2), which the level-1 hill C3 has no
+    # height advantage over (A6.2): blocked at D3.  The rules' reading (B.6): the orchard only hinders, +1.
+    board = _hexside_run_board(tmp_path, {"C3": (1, []), "D3": (0, ["orchard"])})
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for viewer, target in (("C3", "E3"), ("E3", "C3")):
+        a, b = board.index(viewer), board.index(target)
+        assert reference.along_hexsides(a, b)
+        vasl = reference.detail(a, b, per_range=True)
+        assert (vasl["blocked"], vasl["reason"], board.name(vasl["blocked_at"])) == (True, "obstacle", "D3")
+        assert reference.walk(a, b) == (False, 1)
+        result = quiet(kernel.los, board, viewer, target, model="vasl")
+        assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "D3", "obstacle")
+        result = quiet(kernel.los, board, viewer, target, model="depiction")
+        assert (result.visible, result.hindrance) == (True, 1)
+    # a run past no orchard (C2 -> E2, along D1/D2): the same answer in both readings
+    a, b = board.index("C2"), board.index("E2")
+    assert reference.along_hexsides(a, b) and reference.walk(a, b, per_range=True) == reference.walk(a, b) == (False, 0)
+
+
+def test_smoke_beside_a_hexside_run_counts_once_per_range_in_vasls_reading(tmp_path):
+    # docs/vasl-agreement.md, "Counters beside a hexside run" and "SMOKE and vehicles once per range": the run
+    # C3 -> E3 meets the SMOKE of both D2 (+2) and D3 (+3), at one range: VASL keeps the larger, +3 (D2's +2,
+    # then D3's difference; not +5); the rules' walk counts the SMOKE of the hex its pixels lie in, D2: +2
+    board = _hexside_run_board(tmp_path, {})
+    counters = kernel.Counters.on(board, smoke={"D2": 2, "D3": 3})
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    tables = depiction_counters(board, counters)
+    d2, d3 = board.index("D2"), board.index("D3")
+    for viewer, target in (("C3", "E3"), ("E3", "C3")):
+        a, b = board.index(viewer), board.index(target)
+        vasl = reference.detail(a, b, per_range=True, counters=tables)
+        assert (vasl["blocked"], vasl["hindrance"], vasl["drm_by_hex"]) == (False, 3, {d2: 2, d3: 1})
+        rules = reference.detail(a, b, counters=tables)
+        assert (rules["blocked"], rules["hindrance"], rules["drm_by_hex"]) == (False, 2, {d2: 2})
+        result = quiet(kernel.los, board, viewer, target, counters=counters, model="vasl")
+        assert (result.visible, result.hindrance) == (True, 3)
+        assert [(step.hex, step.hindrance) for step in result.steps if step.hindrance] == [("D2", 2), ("D3", 1)]
+        result = quiet(kernel.los, board, viewer, target, counters=counters, model="depiction")
+        assert (result.visible, result.hindrance) == (True, 2)
+
+
+def test_the_vasl_reference_reads_art_a_pixel_past_an_ends_hexside_as_that_ends(tmp_path):
+    # docs/vasl-agreement.md, "An end's hex": VASL's engine reads a pixel inside an end's extended border
+    # (its vertices truncated to whole pixels and moved a pixel outwards, java.awt.Polygon.contains) as that
+    # end's.  E3's centre dot is pixel (225, 161.25): the border reaches x = 186 .. 262 on its centre row.
+    board = _hexside_run_board(tmp_path, {})
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    e3 = board.index("E3")
+    inside = [(225, 161), (186, 161), (262, 161), (248, 187), (225, 128)]
+    outside = [(263, 161), (185, 161), (250, 187), (225, 195), (300, 161)]
+    assert [reference.in_extended_border(e3, x, y) for x, y in inside] == [True] * len(inside)
+    assert [reference.in_extended_border(e3, x, y) for x, y in outside] == [False] * len(outside)
+    # the registry's seed-7 map: C2 -> D3 (60 degrees, along C3/D2) leaves C2 at a vertex over marsh art drawn
+    # in C2, which the pixel's corner puts nearest C3's centre dot: inside C2's extended border, not counted
+    from tests.comparisons import case
+
+    board, _ = case("asl", 7)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for viewer, target in (("C2", "D3"), ("D3", "C2")):
+        a, b = board.index(viewer), board.index(target)
+        assert reference.along_hexsides(a, b) and reference.walk(a, b, per_range=True) == (False, 0)
+        result = quiet(kernel.los, board, viewer, target, model="vasl")
+        assert (result.visible, result.hindrance) == (True, 0)
