@@ -639,3 +639,34 @@ def test_the_vasl_reference_reads_art_a_pixel_past_an_ends_hexside_as_that_ends(
         assert reference.along_hexsides(a, b) and reference.walk(a, b, per_range=True) == (False, 0)
         result = quiet(kernel.los, board, viewer, target, model="vasl")
         assert (result.visible, result.hindrance) == (True, 0)
+
+
+def _crest_beside_a_run(tmp_path):
+    """D2 (level 1) -> B2 (level 0) runs along the hexside C2/C3 at range 1 from D2, C2 at D2's level and C3
+    below it; pixels of the run are drawn at level 1 (C2's art)."""
+    return _hexside_run_board(tmp_path, {"C2": (1, []), "D2": (1, [])})
+
+
+def test_ground_at_the_higher_ends_level_beside_a_run_blocks_in_the_reference(tmp_path):
+    # A pixel of the run at D2's level judged as C2 is ground at the higher end's level in a hex whose own
+    # ground is not lower (A6.2; the crest line exception, B10.2 EXC, is for a hex below it): blocked at C2,
+    # as VASL's engine blocks such a pixel ("Must have a height advantage"; it has no crest exception) and as
+    # the depiction model does
+    board = _crest_beside_a_run(tmp_path)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for viewer, target in (("D2", "B2"), ("B2", "D2")):
+        a, b = board.index(viewer), board.index(target)
+        vasl = reference.detail(a, b, per_range=True)
+        assert (vasl["blocked"], vasl["reason"], board.name(vasl["blocked_at"])) == (True, "hill", "C2")
+        assert reference.walk(a, b) == (True, 0)
+        result = quiet(kernel.los, board, viewer, target, model="depiction")
+        assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "C2", "hill")
+
+
+@pytest.mark.xfail(strict=True, reason="model='vasl' sees past ground at the higher end's level beside a hexside "
+                                       "run where the other hex beside it is lower; the reference blocks "
+                                       "(docs/vasl-agreement.md, 'A LOS along hexsides')")
+def test_the_vasl_model_blocks_at_ground_at_the_higher_ends_level_beside_a_run(tmp_path):
+    board = _crest_beside_a_run(tmp_path)
+    result = quiet(kernel.los, board, "D2", "B2", model="vasl")
+    assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "C2", "hill")
