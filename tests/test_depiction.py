@@ -565,12 +565,12 @@ def test_the_rasteriser_samples_square_pixels_at_their_centres(small_board):
 
 # --- a LOS along hexsides: VASL's reading (model="vasl") and the rules' (model="depiction") ----------------
 
-def _hexside_run_board(tmp_path, hexes):
-    """A hand-built 7 x 5 board of level-0 open ground but ``hexes``: C3 -> E3 runs at 0 degrees along the
-    hexside D2/D3, both at range 1 from either end."""
+def _hexside_run_board(tmp_path, hexes, level=0):
+    """A hand-built 7 x 5 board of open ground at ``level`` but ``hexes``: C3 -> E3 runs at 0 degrees along
+    the hexside D2/D3, both at range 1 from either end."""
     from tests.board_text import board_from_text, board_text
 
-    return board_from_text(board_text(hexes, columns=7, rows=5), tmp_path)
+    return board_from_text(board_text(hexes, columns=7, rows=5, default_level=level), tmp_path)
 
 
 def test_an_orchard_beside_a_hexside_run_blocks_from_above_in_vasls_reading(tmp_path):
@@ -670,3 +670,19 @@ def test_the_vasl_model_blocks_at_ground_at_the_higher_ends_level_beside_a_run(t
     board = _crest_beside_a_run(tmp_path)
     result = quiet(kernel.los, board, "D2", "B2", model="vasl")
     assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "C2", "hill")
+
+
+def test_the_vasl_reference_binds_a_lower_end_in_a_depression_only_within_the_range(tmp_path):
+    # docs/vasl-agreement.md, "Into a depression": VASL's A6.3 binds a LOS to a lower end IN its depression
+    # only while the other end is fewer levels higher than the range.  C3 is a gully at level 0 among level-1
+    # hexes: E4 (level 2, range 2) sees it past the bank D3 in VASL's reading, F4 (level 2, range 3) does not;
+    # the rules' reading keeps the banks around C3 for both
+    board = _hexside_run_board(tmp_path, {"C3": (0, ["gully"]), "E4": (2, []), "F4": (2, [])}, level=1)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for other, vasl_sees in (("E4", True), ("F4", False)):
+        for viewer, target in (("C3", other), (other, "C3")):
+            a, b = board.index(viewer), board.index(target)
+            assert reference.walk(a, b, per_range=True)[0] is not vasl_sees
+            assert reference.detail(a, b)["reason"] == "hill" and board.name(reference.detail(a, b)["blocked_at"]) == "D3"
+            assert quiet(kernel.los, board, viewer, target, model="vasl").visible is vasl_sees
+            assert not quiet(kernel.los, board, viewer, target, model="depiction").visible

@@ -75,6 +75,9 @@ terrain mask, building levels and a hexside mask).
   is above the group's ground blocks, reason ``"hill"``; both ends may be in
   (possibly different) groups, and a pixel blocks if it is a bank of either
   end's group above that group's ground.  With or without a continuous slope.
+  With ``per_range`` (VASL's reading) the lower end's group binds only while
+  the higher end is fewer levels above it than the range (a rooftop counted
+  as its whole level).
 * Counters (SMOKE, vehicles) of each hex the walk meets outside the ends count
   once, when the walk first meets the hex; with ``per_range`` once per range
   from the higher end, the largest SMOKE DRM and, apart from it, the largest
@@ -608,12 +611,18 @@ class ReferenceDepiction:
         # (its Location level) of a hex of a depression group
         depressions = []
         low_in_depression = False
+        # VASL's reading (per range): the banks bind a lower end in its depression only while the other end
+        # is fewer levels higher than the range, a rooftop counted as its whole level
+        whole_s = 2 * (int(ground[high]) + (level_a if high == a else level_b))
+        unbound = per_range and not same and whole_s - T >= 2 * int(self.distance(a, b))
         for end, level in ((a, level_a), (b, level_b)):
             group = self.group_of[end]
             if level == 0 and group >= 0:
-                depressions.append((self.group_ground[group], self.group_banks[group]))
                 if end == low and not same:
                     low_in_depression = True
+                    if unbound:
+                        continue
+                depressions.append((self.group_ground[group], self.group_banks[group]))
 
         def add(hx, drm):
             out["hindrance"] += drm
