@@ -484,8 +484,8 @@ class ReferenceDepiction:
     def in_extended_border(self, h: int, px: int, py: int) -> bool:
         """Whether pixel ``(px, py)`` lies in :meth:`extended_border` of ``h`` as ``java.awt.Polygon.contains``
         reads it: inside its bounding box (left and top edges in, right and bottom out), then an odd number of
-        the polygon's non-horizontal edges crossed by the ray to the left of the point, each edge half open
-        at its lower end (its smaller y in, its larger out)."""
+        the polygon's non-horizontal edges crossed by the ray to the left of the point, each edge's rows half
+        open (its end of smaller y in, of larger y out)."""
         poly = self.extended_border(h)
         xs, ys = [p[0] for p in poly], [p[1] for p in poly]
         if not (min(xs) <= px < max(xs) and min(ys) <= py < max(ys)):
