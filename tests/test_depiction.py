@@ -663,13 +663,18 @@ def test_ground_at_the_higher_ends_level_beside_a_run_blocks_in_the_reference(tm
         assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "C2", "hill")
 
 
-@pytest.mark.xfail(strict=True, reason="model='vasl' sees past ground at the higher end's level beside a hexside "
-                                       "run where the other hex beside it is lower; the reference blocks "
-                                       "(docs/vasl-agreement.md, 'A LOS along hexsides')")
 def test_the_vasl_model_blocks_at_ground_at_the_higher_ends_level_beside_a_run(tmp_path):
+    # as the reference: the run's pixels at D2's level drawn in the lower C3 are also C2's, whose own ground is
+    # at D2's level: no crest line there (docs/vasl-agreement.md, 'A LOS along hexsides')
     board = _crest_beside_a_run(tmp_path)
-    result = quiet(kernel.los, board, "D2", "B2", model="vasl")
-    assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "C2", "hill")
+    for viewer, target in (("D2", "B2"), ("B2", "D2")):
+        result = quiet(kernel.los, board, viewer, target, model="vasl")
+        assert (result.visible, result.blocked_at_name, result.reason_name) == (False, "C2", "hill")
+        assert not quiet(kernel.can_see, board, viewer, target, model="vasl")
+    # the same hill without C2 raised: the crest exception holds, the LOS is clear
+    (tmp_path / "flat").mkdir()
+    board = _hexside_run_board(tmp_path / "flat", {"D2": (1, [])})
+    assert quiet(kernel.los, board, "D2", "B2", model="vasl").visible
 
 
 def test_the_vasl_reference_binds_a_lower_end_in_a_depression_only_within_the_range(tmp_path):

@@ -50,7 +50,7 @@ from kernel.line_of_sight._depiction.steps import (  # noqa: F401 (the log's lay
     slope_holds_all, slope_pixel_holds, walked_pixel,
 )
 from kernel.line_of_sight._depiction.pixel_geometry import (
-    INNER_RADIUS, INNER_RADIUS2, VASL_ROW_TIE, hex_range, hexside_run_key, hexside_touches_end,
+    INNER_RADIUS, INNER_RADIUS2, VASL_ROW_TIE, hex_range, hexside_run_across, hexside_run_key, hexside_touches_end,
     near_open_far_vertex, vasl_trace, vertex_touch, walk_hex, walk_pixel,
 )
 from kernel.line_of_sight._hex.rules import (
@@ -305,7 +305,12 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             # B10.2 EXC: ground at the higher end's level drawn in an adjacent lower hex is the crest
             # line the LOS leaves its own hex across, not a height advantage; only an obstacle there
             # blocks (not toward a lower end IN a depression: A6.3 decides there)
-            if pixel_info[row, H_OBSTACLE] > 0:
+            # (VASL's reading along a hexside: the pixel is also the hex across it, and where that hex's own
+            # ground is at the higher end's level it is no crest line there: blocked at that hex)
+            across = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y) if vasl_run else -1
+            if across >= 0 and across != a and across != b and counter_info[across, H_GROUND2] >= S2:
+                h = across
+            elif pixel_info[row, H_OBSTACLE] > 0:
                 reason = R_OBSTACLE
             else:
                 effect, reason = NONE, R_NONE
