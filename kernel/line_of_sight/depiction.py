@@ -218,11 +218,10 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_TOP] = 2 * g + hindrance_height[c]
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
-    tables = DepictionTables(
-        board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-        np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info, n_levels, level_min,
-        class_wall, class_inherent, hex_terrain, far_open, class_own, hex_own, art.drawn, cap, False,
-        np.zeros((0, rules.H_COLUMNS), LEVEL), False)
+    tables = DepictionTables(board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
+                             np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info,
+                             n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own,
+                             hex_own, art.drawn, cap, False, np.zeros((0, rules.H_COLUMNS), LEVEL), False)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
     # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
     info_vasl = info.copy()
@@ -308,8 +307,7 @@ def depiction_matrix(board, hexes, levels, per_range: bool = False, counters=Non
     from kernel.line_of_sight._hex.pairs import mirror_lower
 
     mirror_lower(out)
-    # VASL: SMOKE in the viewer's own hex, one more (a direction: after the mirror)
-    if per_range and tables.has_counters:
+    if per_range and tables.has_counters:   # VASL: SMOKE in the viewer's own hex, one more (after the mirror)
         V.add_to_rows(out, V.viewer_extra(hexes, levels2, tables.counter_info), hexes, hexes, tables.cap)
     if per_range:
         i, j = end_rule_cells(board, hexes, np.broadcast_to(levels, np.shape(hexes)), np.arange(len(hexes)))
