@@ -691,3 +691,73 @@ def test_the_vasl_reference_binds_a_lower_end_in_a_depression_only_within_the_ra
             assert reference.detail(a, b)["reason"] == "hill" and board.name(reference.detail(a, b)["blocked_at"]) == "D3"
             assert quiet(kernel.los, board, viewer, target, model="vasl").visible is vasl_sees
             assert not quiet(kernel.los, board, viewer, target, model="depiction").visible
+
+
+# --- a LOS out of a building: VASL's reading of A6.8 Example 2 (model="vasl") and the rules' ----------------
+
+def _vasl_and_rules(board, viewer, target):
+    """The reference's answers for one viewer -> target pair of Locations: VASL's reading (per range) as
+    ``(blocked, reason, blocked_at name)``, the same walk without the viewer's rules, and the rules' reading."""
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    (a, la), (b, lb) = board.location(viewer), board.location(target)
+    vasl = reference.detail(a, b, la, lb, per_range=True)
+    walk_alone = reference.detail(a, b, la, lb, per_range=True, viewer_rules=False)
+    where = board.name(vasl["blocked_at"]) if vasl["blocked_at"] >= 0 else None
+    return (vasl["blocked"], vasl["reason"], where), walk_alone["blocked"], reference.walk(a, b, la, lb)[0]
+
+
+@pytest.mark.parametrize("viewer, target, vasl_blocks", [
+    ("C4", "C3h1", True), ("C3h1", "C4", True),    # at different heights, the viewer no higher than the building
+    ("C4", "C3h2", True), ("C3h2", "C4", False),   # one way only: C3h2 stands above C4's single storey
+    ("C3", "C4", False),                           # one height: no such rule
+])
+def test_the_vasl_reference_blocks_a_los_that_must_first_leave_its_building(tmp_path, viewer, target, vasl_blocks):
+    # docs/vasl-agreement.md, "Leaving the building": a LOS from a building Location to one at another height
+    # that enters another hex over building art before it leaves its building is blocked, at the target's hex
+    # (docs/los-semantics.md section 6), unless the viewer stands above that hex's building (its ground plus
+    # its upper levels, at least one); VASL tests it from the viewer.  C3 (two upper levels) and C4 (a single
+    # storey) are drawn as one building.  The rules' reading keeps the ends' hexes out of every LOS: clear
+    board = _hexside_run_board(tmp_path, {"C3": (0, ["stone-building"], "levels=2"), "C4": (0, ["wooden-building"])})
+    vasl, walk_alone, rules_blocked = _vasl_and_rules(board, viewer, target)
+    assert vasl == ((True, "inside building", target[:2]) if vasl_blocks else (False, None, None))
+    assert not walk_alone and not rules_blocked
+    assert quiet(kernel.los, board, viewer, target, model="vasl").visible is not vasl_blocks
+    assert quiet(kernel.los, board, viewer, target, model="depiction").visible
+
+
+def test_the_vasl_reference_follows_vasls_trace_out_of_the_building(tmp_path):
+    # the rule holds along VASL's pixel trace at any range: D2h1 -> D4 (range 2) enters D3, a single storey
+    # of the same building art, before leaving it, and D2h1 is no higher than D3's building: blocked, where the
+    # walk alone sees over D3 (D2h1 as high as its top); D4 -> D2h1 stands above both, and with open ground
+    # in D3 the trace leaves the building there: clear
+    from tests.reference.vasl_building_reference import must_leave_building_at
+
+    hexes = {"D2": (0, ["stone-building"], "levels=1"), "D3": (0, ["wooden-building"]), "D4": (2, ["wooden-building"])}
+    board = _hexside_run_board(tmp_path, hexes)
+    assert _vasl_and_rules(board, "D2h1", "D4") == ((True, "inside building", "D4"), False, False)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    assert board.name(must_leave_building_at(reference, *board.location("D2h1"), *board.location("D4"))) == "D3"
+    assert _vasl_and_rules(board, "D4", "D2h1") == ((False, None, None), False, False)
+    assert not quiet(kernel.los, board, "D2h1", "D4", model="vasl").visible
+    assert quiet(kernel.los, board, "D4", "D2h1", model="vasl").visible
+    (tmp_path / "open").mkdir()
+    board = _hexside_run_board(tmp_path / "open", {name: hexes[name] for name in ("D2", "D4")})
+    assert _vasl_and_rules(board, "D2h1", "D4") == ((False, None, None), False, False)
+    assert quiet(kernel.los, board, "D2h1", "D4", model="vasl").visible
+
+
+@pytest.mark.parametrize("seed, viewer, target, vasl_blocks", [
+    (8, "F1", "G2", True), (8, "G2", "F1", True), (8, "G2", "F1h2", True), (8, "F1h1", "G2", False),
+    (11, "C4", "C5h1", True), (11, "C5h1", "C4", True),
+], ids=lambda value: str(value))
+def test_the_vasl_reference_leaves_the_building_as_the_vasl_model_on_the_registrys_maps(seed, viewer, target,
+                                                                                        vasl_blocks):
+    # the registry's maps (tests.comparisons.case): seed 8's F1 (a stone building of two upper levels on level 1)
+    # and G2 (a single storey at level 0), seed 11's C4 (a single storey) and C5 (a stone building of one upper
+    # level), both at level 0: adjacent hexes drawn as one building, the ends at different heights
+    from tests.comparisons import case
+
+    board, _ = case("asl", seed)
+    vasl, walk_alone, rules_blocked = _vasl_and_rules(board, viewer, target)
+    assert vasl[0] is vasl_blocks and not walk_alone and not rules_blocked
+    assert quiet(kernel.los, board, viewer, target, model="vasl").visible is not vasl_blocks
