@@ -6,6 +6,7 @@ from ASL B.1: ``test_depiction_vasl.py``.
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 
@@ -761,3 +762,62 @@ def test_the_vasl_reference_leaves_the_building_as_the_vasl_model_on_the_registr
     vasl, walk_alone, rules_blocked = _vasl_and_rules(board, viewer, target)
     assert vasl[0] is vasl_blocks and not walk_alone and not rules_blocked
     assert quiet(kernel.los, board, viewer, target, model="vasl").visible is not vasl_blocks
+
+
+def _depressions_at_both_ends(tmp_path, higher_end_terrain):
+    """C2 -> E2 (range 2) runs at 0 degrees along the hexside D1/D2: C2 a stream at level 0 whose banks D1 and D2
+    are at level 1, E2 at level 2 with ``higher_end_terrain``."""
+    hexes = {"C2": (0, ["stream"]), "D1": (1, []), "D2": (1, []), "E2": (2, higher_end_terrain)}
+    return _hexside_run_board(tmp_path, hexes)
+
+
+@pytest.mark.parametrize("higher_end_terrain", [["gully"], []], ids=["E2 in a gully", "E2 open"])
+def test_the_vasl_reference_frees_a_lower_end_whatever_the_higher_end_is_in(tmp_path, higher_end_terrain):
+    # docs/vasl-agreement.md, "Into a depression": the lower end C2's banks bind only while the other end is
+    # fewer levels higher than the range; E2 is two levels higher at range 2, in a depression of its own or
+    # not (the registry's seed-4 map has this pair): VASL's reading sees, the rules' (A6.3) block at a bank
+    board = _depressions_at_both_ends(tmp_path, higher_end_terrain)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for viewer, target in (("C2", "E2"), ("E2", "C2")):
+        a, b = board.index(viewer), board.index(target)
+        assert reference.walk(a, b, per_range=True) == (False, 0)
+        rules = reference.detail(a, b)
+        assert (rules["blocked"], rules["reason"], board.name(rules["blocked_at"])) == (True, "hill", "D2")
+        assert not quiet(kernel.los, board, viewer, target, model="depiction").visible
+
+
+@pytest.mark.xfail(strict=True, reason="model='vasl' keeps the lower end in its depression when the higher end is "
+                                       "in one too (docs/vasl-agreement.md, 'Into a depression')")
+def test_the_vasl_model_frees_a_lower_end_when_the_higher_end_is_in_a_depression(tmp_path):
+    board = _depressions_at_both_ends(tmp_path, ["gully"])
+    assert quiet(kernel.los, board, "C2", "E2", model="vasl").visible
+
+
+LEFT_THE_BUILDING = [(14, "G4h1", "G5"), (34, "E2", "D5h1"), (39, "B1", "F5")]
+
+
+@pytest.mark.parametrize("seed, viewer, target", LEFT_THE_BUILDING, ids=lambda value: str(value))
+def test_the_vasl_reference_lets_a_los_that_left_its_building_through(seed, viewer, target):
+    # the registry's maps (tests.comparisons.case): VASL's trace from the building hex's centre meets ground that
+    # is no building terrain (in the viewer's hex or the next) and no building art beyond it (an open hex, a
+    # bridge deck): outside its building from there on, the LOS is clear (docs/vasl-agreement.md, "Leaving the
+    # building"), and no other rule blocks it
+    from tests.comparisons import case
+    from tests.reference.vasl_building_reference import must_leave_building_at
+
+    board, _ = case("asl", seed)
+    (a, la), (b, lb) = board.location(viewer), board.location(target)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    assert reference.building[int(reference.art_class[math.floor(reference.cx[a]), math.floor(reference.cy[a])])]
+    assert must_leave_building_at(reference, a, la, b, lb) == -1
+    assert reference.walk(a, b, la, lb, per_range=True) == (False, 0)
+
+
+@pytest.mark.xfail(strict=True, reason="model='vasl' blocks 'inside building' where VASL's trace leaves the viewer's "
+                                       "building art (docs/vasl-agreement.md, 'Leaving the building')")
+@pytest.mark.parametrize("seed, viewer, target", LEFT_THE_BUILDING, ids=lambda value: str(value))
+def test_the_vasl_model_lets_a_los_that_left_its_building_through(seed, viewer, target):
+    from tests.comparisons import case
+
+    board, _ = case("asl", seed)
+    assert quiet(kernel.los, board, viewer, target, model="vasl").visible
