@@ -6,6 +6,7 @@ from ASL B.1: ``test_depiction_vasl.py``.
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 
@@ -691,3 +692,132 @@ def test_the_vasl_reference_binds_a_lower_end_in_a_depression_only_within_the_ra
             assert reference.detail(a, b)["reason"] == "hill" and board.name(reference.detail(a, b)["blocked_at"]) == "D3"
             assert quiet(kernel.los, board, viewer, target, model="vasl").visible is vasl_sees
             assert not quiet(kernel.los, board, viewer, target, model="depiction").visible
+
+
+# --- a LOS out of a building: VASL's reading of A6.8 Example 2 (model="vasl") and the rules' ----------------
+
+def _vasl_and_rules(board, viewer, target):
+    """The reference's answers for one viewer -> target pair of Locations: VASL's reading (per range) as
+    ``(blocked, reason, blocked_at name)``, the same walk without the viewer's rules, and the rules' reading."""
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    (a, la), (b, lb) = board.location(viewer), board.location(target)
+    vasl = reference.detail(a, b, la, lb, per_range=True)
+    walk_alone = reference.detail(a, b, la, lb, per_range=True, viewer_rules=False)
+    where = board.name(vasl["blocked_at"]) if vasl["blocked_at"] >= 0 else None
+    return (vasl["blocked"], vasl["reason"], where), walk_alone["blocked"], reference.walk(a, b, la, lb)[0]
+
+
+@pytest.mark.parametrize("viewer, target, vasl_blocks", [
+    ("C4", "C3h1", True), ("C3h1", "C4", True),    # at different heights, the viewer no higher than the building
+    ("C4", "C3h2", True), ("C3h2", "C4", False),   # one way only: C3h2 stands above C4's single storey
+    ("C3", "C4", False),                           # one height: no such rule
+])
+def test_the_vasl_reference_blocks_a_los_that_must_first_leave_its_building(tmp_path, viewer, target, vasl_blocks):
+    # docs/vasl-agreement.md, "Leaving the building": a LOS from a building Location to one at another height
+    # that enters another hex over building art before it leaves its building is blocked, at the target's hex
+    # (docs/los-semantics.md section 6), unless the viewer stands above that hex's building (its ground plus
+    # its upper levels, at least one); VASL tests it from the viewer.  C3 (two upper levels) and C4 (a single
+    # storey) are drawn as one building.  The rules' reading keeps the ends' hexes out of every LOS: clear
+    board = _hexside_run_board(tmp_path, {"C3": (0, ["stone-building"], "levels=2"), "C4": (0, ["wooden-building"])})
+    vasl, walk_alone, rules_blocked = _vasl_and_rules(board, viewer, target)
+    assert vasl == ((True, "inside building", target[:2]) if vasl_blocks else (False, None, None))
+    assert not walk_alone and not rules_blocked
+    assert quiet(kernel.los, board, viewer, target, model="vasl").visible is not vasl_blocks
+    assert quiet(kernel.los, board, viewer, target, model="depiction").visible
+
+
+def test_the_vasl_reference_follows_vasls_trace_out_of_the_building(tmp_path):
+    # the rule holds along VASL's pixel trace at any range: D2h1 -> D4 (range 2) enters D3, a single storey
+    # of the same building art, before leaving it, and D2h1 is no higher than D3's building: blocked, where the
+    # walk alone sees over D3 (D2h1 as high as its top); D4 -> D2h1 stands above both, and with open ground
+    # in D3 the trace leaves the building there: clear
+    from tests.reference.vasl_building_reference import must_leave_building_at
+
+    hexes = {"D2": (0, ["stone-building"], "levels=1"), "D3": (0, ["wooden-building"]), "D4": (2, ["wooden-building"])}
+    board = _hexside_run_board(tmp_path, hexes)
+    assert _vasl_and_rules(board, "D2h1", "D4") == ((True, "inside building", "D4"), False, False)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    assert board.name(must_leave_building_at(reference, *board.location("D2h1"), *board.location("D4"))) == "D3"
+    assert _vasl_and_rules(board, "D4", "D2h1") == ((False, None, None), False, False)
+    assert not quiet(kernel.los, board, "D2h1", "D4", model="vasl").visible
+    assert quiet(kernel.los, board, "D4", "D2h1", model="vasl").visible
+    (tmp_path / "open").mkdir()
+    board = _hexside_run_board(tmp_path / "open", {name: hexes[name] for name in ("D2", "D4")})
+    assert _vasl_and_rules(board, "D2h1", "D4") == ((False, None, None), False, False)
+    assert quiet(kernel.los, board, "D2h1", "D4", model="vasl").visible
+
+
+@pytest.mark.parametrize("seed, viewer, target, vasl_blocks", [
+    (8, "F1", "G2", True), (8, "G2", "F1", True), (8, "G2", "F1h2", True), (8, "F1h1", "G2", False),
+    (11, "C4", "C5h1", True), (11, "C5h1", "C4", True),
+], ids=lambda value: str(value))
+def test_the_vasl_reference_leaves_the_building_as_the_vasl_model_on_the_registrys_maps(seed, viewer, target,
+                                                                                        vasl_blocks):
+    # the registry's maps (tests.comparisons.case): seed 8's F1 (a stone building of two upper levels on level 1)
+    # and G2 (a single storey at level 0), seed 11's C4 (a single storey) and C5 (a stone building of one upper
+    # level), both at level 0: adjacent hexes drawn as one building, the ends at different heights
+    from tests.comparisons import case
+
+    board, _ = case("asl", seed)
+    vasl, walk_alone, rules_blocked = _vasl_and_rules(board, viewer, target)
+    assert vasl[0] is vasl_blocks and not walk_alone and not rules_blocked
+    assert quiet(kernel.los, board, viewer, target, model="vasl").visible is not vasl_blocks
+
+
+def _depressions_at_both_ends(tmp_path, higher_end_terrain):
+    """C2 -> E2 (range 2) runs at 0 degrees along the hexside D1/D2: C2 a stream at level 0 whose banks D1 and D2
+    are at level 1, E2 at level 2 with ``higher_end_terrain``."""
+    hexes = {"C2": (0, ["stream"]), "D1": (1, []), "D2": (1, []), "E2": (2, higher_end_terrain)}
+    return _hexside_run_board(tmp_path, hexes)
+
+
+@pytest.mark.parametrize("higher_end_terrain", [["gully"], []], ids=["E2 in a gully", "E2 open"])
+def test_the_vasl_reference_frees_a_lower_end_whatever_the_higher_end_is_in(tmp_path, higher_end_terrain):
+    # docs/vasl-agreement.md, "Into a depression": the lower end C2's banks bind only while the other end is
+    # fewer levels higher than the range; E2 is two levels higher at range 2, in a depression of its own or
+    # not (the registry's seed-4 map has this pair): VASL's reading sees, the rules' (A6.3) block at a bank
+    board = _depressions_at_both_ends(tmp_path, higher_end_terrain)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for viewer, target in (("C2", "E2"), ("E2", "C2")):
+        a, b = board.index(viewer), board.index(target)
+        assert reference.walk(a, b, per_range=True) == (False, 0)
+        rules = reference.detail(a, b)
+        assert (rules["blocked"], rules["reason"], board.name(rules["blocked_at"])) == (True, "hill", "D2")
+        assert not quiet(kernel.los, board, viewer, target, model="depiction").visible
+
+
+@pytest.mark.xfail(strict=True, reason="model='vasl' keeps the lower end in its depression when the higher end is "
+                                       "in one too (docs/vasl-agreement.md, 'Into a depression')")
+def test_the_vasl_model_frees_a_lower_end_when_the_higher_end_is_in_a_depression(tmp_path):
+    board = _depressions_at_both_ends(tmp_path, ["gully"])
+    assert quiet(kernel.los, board, "C2", "E2", model="vasl").visible
+
+
+LEFT_THE_BUILDING = [(14, "G4h1", "G5"), (34, "E2", "D5h1"), (39, "B1", "F5")]
+
+
+@pytest.mark.parametrize("seed, viewer, target", LEFT_THE_BUILDING, ids=lambda value: str(value))
+def test_the_vasl_reference_lets_a_los_that_left_its_building_through(seed, viewer, target):
+    # the registry's maps (tests.comparisons.case): VASL's trace from the building hex's centre meets ground that
+    # is no building terrain (in the viewer's hex or the next) and no building art beyond it (an open hex, a
+    # bridge deck): outside its building from there on, the LOS is clear (docs/vasl-agreement.md, "Leaving the
+    # building"), and no other rule blocks it
+    from tests.comparisons import case
+    from tests.reference.vasl_building_reference import must_leave_building_at
+
+    board, _ = case("asl", seed)
+    (a, la), (b, lb) = board.location(viewer), board.location(target)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    assert reference.building[int(reference.art_class[math.floor(reference.cx[a]), math.floor(reference.cy[a])])]
+    assert must_leave_building_at(reference, a, la, b, lb) == -1
+    assert reference.walk(a, b, la, lb, per_range=True) == (False, 0)
+
+
+@pytest.mark.xfail(strict=True, reason="model='vasl' blocks 'inside building' where VASL's trace leaves the viewer's "
+                                       "building art (docs/vasl-agreement.md, 'Leaving the building')")
+@pytest.mark.parametrize("seed, viewer, target", LEFT_THE_BUILDING, ids=lambda value: str(value))
+def test_the_vasl_model_lets_a_los_that_left_its_building_through(seed, viewer, target):
+    from tests.comparisons import case
+
+    board, _ = case("asl", seed)
+    assert quiet(kernel.los, board, viewer, target, model="vasl").visible

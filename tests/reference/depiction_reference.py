@@ -87,6 +87,11 @@ terrain mask, building levels and a hexside mask).
   smaller index) before the walk, the other end after it; a total reaching
   the cap there blocks at that end's hex.  Vehicles in an end's hex never
   count.  A LOS with ``a == b`` is clear with no hindrance.
+* With ``per_range``, before the walk, VASL's reading of A6.8 Example 2 from the viewer (the first argument,
+  so it may block one way only; :mod:`tests.reference.vasl_building_reference`): a LOS from a building
+  Location to one at another height that enters another hex over building art before it leaves its
+  building's art, the viewer no higher than that hex's building, is blocked, reason ``"inside building"``,
+  at the target's hex.
 
 Per pixel the checks run in this order: the counters of its hex (first
 meeting), the wall/hedge (``"hexside"``), then, without a continuous slope,
@@ -106,6 +111,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from tests.reference.vasl_building_reference import building_classes, must_leave_building_at
 
 PX_X = 18.75          # pixels per lattice unit across
 PX_Y = 32.25          # pixels per lattice unit down
@@ -184,6 +191,7 @@ class ReferenceDepiction:
         self.inherent_bits = np.zeros(n_class, np.int64)   # the class's inherent terrains (B.6)
         self.hindrance_inherent = np.zeros(n_class, bool)   # one of its hindrance terrains is inherent (B.6)
         self.own_hex = np.zeros(n_class, bool)   # an obstacle even in an end's own hex (B23.71)
+        self.building = building_classes(rs, art.class_terrain)   # VASL's leave-the-building rule (per range)
         self.wall_bits = sum(1 << k for k in range(len(rs.hexside_names)) if rs.hexside_los_role[k] == OBSTACLE)
         for c in range(n_class):
             for t in range(len(rs.terrain_names)):
@@ -531,7 +539,7 @@ class ReferenceDepiction:
         """VASL's reading: whether ``end``'s ground Location sees ``vehicle_hex``'s (this walk, VASL's
         counting, the same SMOKE and no vehicles, nor the viewer's SMOKE extra)."""
         no_vehicles = (counters[0], counters[1], np.zeros_like(np.asarray(counters[2]))) + tuple(counters[3:])
-        return not self.detail(end, vehicle_hex, 0, 0, True, no_vehicles, viewer_smoke=False)["blocked"]
+        return not self.detail(end, vehicle_hex, 0, 0, True, no_vehicles, viewer_rules=False)["blocked"]
 
     def end_smoke(self, end: int, level: int, counters) -> int:
         """A24: the DRM of the SMOKE in an end's own hex when the end's Location lies inside it (its
@@ -564,7 +572,7 @@ class ReferenceDepiction:
         return result["blocked"], result["hindrance"]
 
     def detail(self, a: int, b: int, level_a: int = 0, level_b: int = 0, per_range: bool = False, counters=None,
-               viewer_smoke: bool = True):
+               viewer_rules: bool = True):
         """The LOS between Locations (a, level_a) and (b, level_b), walked from the smaller index.
 
         With ``per_range`` the counters are read as VASL's engine reads them: SMOKE between the ends counts
@@ -572,7 +580,10 @@ class ReferenceDepiction:
         a vehicle counts only when
         both ends and its hex are at one level (no continuous-slope exception) and both ends' hexes see
         its hex (their ground Locations, by this same walk without vehicles), and, with
-        ``viewer_smoke``, SMOKE in the viewer's (``a``'s) own hex adds one more than its DRM.
+        ``viewer_rules`` (the LOS as asked, from its viewer ``a``; off in the walks this one makes itself), SMOKE
+        in the viewer's own hex adds one more than its DRM, and a LOS that enters another hex over building art
+        before it leaves the viewer's building is blocked, reason ``"inside building"``, at the target's hex
+        (:func:`tests.reference.vasl_building_reference.must_leave_building_at`; before the walk).
 
         ``counters``: per-hex arrays ``(smoke DRM, smoke top in half levels (absolute: the hex's ground
         plus the SMOKE's height), vehicle[, smoke base in half levels: the height of the Location the SMOKE
@@ -582,15 +593,21 @@ class ReferenceDepiction:
 
         Returns a dict: ``blocked`` (bool), ``hindrance`` (int, the total so far when blocked),
         ``blocked_at`` (hex index, -1 when clear), ``reason`` (None, "hill", "obstacle", "hexside",
-        "blind hex" or "hindrance"), ``slope`` (whether the continuous slope held) and ``drm_by_hex``
-        (hex index -> the DRM that hex added; hexes adding nothing left out).
+        "blind hex", "hindrance" or, per range, "inside building"), ``slope`` (whether the continuous slope
+        held) and ``drm_by_hex`` (hex index -> the DRM that hex added; hexes adding nothing left out).
         """
         out = {"blocked": False, "hindrance": 0, "blocked_at": -1, "reason": None, "slope": False, "drm_by_hex": {}}
         if a == b:
             return out
-        if per_range and counters is not None and viewer_smoke:
+        if per_range and viewer_rules:
+            # VASL's reading of A6.8 Example 2 (docs/vasl-agreement.md, "Leaving the building"), from the viewer:
+            # blocked at the target's hex (docs/los-semantics.md section 6), whichever hex the LOS entered
+            if must_leave_building_at(self, a, level_a, b, level_b) >= 0:
+                out.update(blocked=True, blocked_at=b, reason="inside building")
+                return out
+        if per_range and counters is not None and viewer_rules:
             # VASL: the viewer's own SMOKE one more, after the walk (the walk itself has no direction)
-            result = self.detail(a, b, level_a, level_b, per_range, counters, viewer_smoke=False)
+            result = self.detail(a, b, level_a, level_b, per_range, counters, viewer_rules=False)
             if not result["blocked"] and self.end_smoke(a, level_a, counters) > 0:
                 result["hindrance"] += 1
                 result["drm_by_hex"][a] = result["drm_by_hex"].get(a, 0) + 1
