@@ -786,11 +786,12 @@ def test_the_vasl_reference_frees_a_lower_end_whatever_the_higher_end_is_in(tmp_
         assert not quiet(kernel.los, board, viewer, target, model="depiction").visible
 
 
-@pytest.mark.xfail(strict=True, reason="model='vasl' keeps the lower end in its depression when the higher end is "
-                                       "in one too (docs/vasl-agreement.md, 'Into a depression')")
-def test_the_vasl_model_frees_a_lower_end_when_the_higher_end_is_in_a_depression(tmp_path):
-    board = _depressions_at_both_ends(tmp_path, ["gully"])
-    assert quiet(kernel.los, board, "C2", "E2", model="vasl").visible
+@pytest.mark.parametrize("higher_end_terrain", [["gully"], []], ids=["E2 in a gully", "E2 open"])
+def test_the_vasl_model_frees_a_lower_end_whatever_the_higher_end_is_in(tmp_path, higher_end_terrain):
+    board = _depressions_at_both_ends(tmp_path, higher_end_terrain)
+    for viewer, target in (("C2", "E2"), ("E2", "C2")):
+        assert quiet(kernel.los, board, viewer, target, model="vasl").visible
+        assert not quiet(kernel.los, board, viewer, target, model="depiction").visible   # the rules (A6.3)
 
 
 LEFT_THE_BUILDING = [(14, "G4h1", "G5"), (34, "E2", "D5h1"), (39, "B1", "F5")]

@@ -127,11 +127,13 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             group_b = depression_group[b]
             if ground_b2 < bank_floor2:
                 bank_floor2 = ground_b2
-    if per_range and (group_a >= 0) != (group_b >= 0) and (S2 + 1) // 2 - (T2 + 1) // 2 >= full_range:
-        # VASL: a lower end in its depression is seen from as many levels higher as the range, or more (A6.3)
-        if (group_a >= 0) != higher_is_a:
-            group_a = -1
+    if per_range and (S2 + 1) // 2 - (T2 + 1) // 2 >= full_range:
+        # VASL: a lower end in its depression is seen from as many levels higher as the range, or more (A6.3),
+        # whether or not the higher end is in a depression of its own
+        if higher_is_a:
             group_b = -1
+        else:
+            group_a = -1
 
     # Continuous slope (B.5): every pixel outside the ends' hexes S2 - 2 * r_s half levels high; the
     # middle pixel first (a cheap test that rules most LOS out)
