@@ -4,7 +4,8 @@ its ends are at different heights and the viewer is no higher than the building 
 
 The facts of VASL's engine this follows: the walk starts "inside" when the viewer's hex centre is building
 terrain, and is "outside" from its first pixel that is no building terrain (in the viewer's own hex too); a
-building pixel of any other hex met while inside blocks, unless the viewer stands above that hex's building
+building pixel of any other hex met while inside blocks (a pixel's hex as VASL's trace finds it: inside an end's
+extended border, the viewer's first, that end's), unless the viewer stands above that hex's building
 (its ground plus its upper levels, at least one).  Used by :mod:`.building_ends`.
 """
 
@@ -16,6 +17,7 @@ from kernel._dtypes import LEVEL_BIAS
 from kernel._jit import jit
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.line_of_sight._depiction.pixel_geometry import VASL_ROW_TIE, vasl_trace, walk_hex
+from kernel.line_of_sight._depiction.vasl_runs import vasl_end_hex
 from kernel.maps._art_kernels import pixel_point
 
 
@@ -45,8 +47,10 @@ def stays_inside(a, b, elev_a, elev_b, lat_x, lat_y, cell_index, neighbours, pix
         word = np.int64(pixels[y, x])   # signed: the level below stays exact
         if class_building[word >> 8] == 0:
             return False
-        qx, qy = pixel_point(x, y, width, height, 0.0)
-        h = walk_hex(qx, qy + VASL_ROW_TIE, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
+        h = vasl_end_hex(x, y, a, b, lat_x, lat_y)   # an end's extended border first, the viewer's before
+        if h < 0:
+            qx, qy = pixel_point(x, y, width, height, 0.0)
+            h = walk_hex(qx, qy + VASL_ROW_TIE, a, ddx, ddy, cell_index, neighbours, lat_x, lat_y)
         if h < 0 or h == a:
             continue
         if np.int64(elev_a) <= (word & 0xFF) - LEVEL_BIAS + hex_height[h]:
