@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernel._jit import jit
+from kernel._jit import jit, jit_inline
 from kernel.grid.pixels import UNIT_X, UNIT_Y
 from kernel.line_of_sight._depiction.pixel_geometry import hex_range, hexside_run_across
 from kernel.line_of_sight._depiction.steps import hex_counters_drm
@@ -98,6 +98,11 @@ _HEXSIDE = 37.5
 _HALF_HEIGHT = 32.25
 #: A pixel this far or farther from a centre dot lies outside that hex's extended border.
 _EXTENDED_REACH = _HEXSIDE + 2.0
+#: The hexagon's vertices from its centre dot, clockwise from the top left, and the pixel each moves outwards.
+_VERTEX_X = np.array([-_HEXSIDE / 2.0, _HEXSIDE / 2.0, _HEXSIDE, _HEXSIDE / 2.0, -_HEXSIDE / 2.0, -_HEXSIDE])
+_VERTEX_Y = np.array([-_HALF_HEIGHT, -_HALF_HEIGHT, 0.0, _HALF_HEIGHT, _HALF_HEIGHT, 0.0])
+_OUTWARD_X = np.array([-1, 1, 1, 1, -1, -1], np.int64)
+_OUTWARD_Y = np.array([-1, -1, 0, 1, 1, 0], np.int64)
 
 
 @jit
@@ -111,29 +116,15 @@ def in_extended_border(x, y, h, lat_x, lat_y):
     ey = y - cy
     if ex * ex + ey * ey >= _EXTENDED_REACH * _EXTENDED_REACH:
         return False
-    px = np.empty(6, np.int64)
-    py = np.empty(6, np.int64)
-    px[0] = int(cx - _HEXSIDE / 2.0) - 1
-    py[0] = int(cy - _HALF_HEIGHT) - 1
-    px[1] = int(cx + _HEXSIDE / 2.0) + 1
-    py[1] = int(cy - _HALF_HEIGHT) - 1
-    px[2] = int(cx + _HEXSIDE) + 1
-    py[2] = int(cy)
-    px[3] = int(cx + _HEXSIDE / 2.0) + 1
-    py[3] = int(cy + _HALF_HEIGHT) + 1
-    px[4] = int(cx - _HEXSIDE / 2.0) - 1
-    py[4] = int(cy + _HALF_HEIGHT) + 1
-    px[5] = int(cx - _HEXSIDE) - 1
-    py[5] = int(cy)
     # the bounding box first (java.awt.Rectangle.contains: right and bottom edges outside)
-    if x < px[5] or x >= px[2] or y < py[0] or y >= py[3]:
+    if x < _border_x(cx, 5) or x >= _border_x(cx, 2) or y < _border_y(cy, 0) or y >= _border_y(cy, 3):
         return False
     hits = 0
-    lastx = px[5]
-    lasty = py[5]
+    lastx = _border_x(cx, 5)
+    lasty = _border_y(cy, 5)
     for i in range(6):
-        curx = px[i]
-        cury = py[i]
+        curx = _border_x(cx, i)
+        cury = _border_y(cy, i)
         if cury != lasty:
             if curx < lastx:
                 skip = x >= lastx
@@ -158,6 +149,18 @@ def in_extended_border(x, y, h, lat_x, lat_y):
         lastx = curx
         lasty = cury
     return (hits & 1) != 0
+
+
+@jit_inline
+def _border_x(cx, i):
+    """The x of vertex ``i`` (clockwise from the top left) of the extended border of the hex centred at ``cx``."""
+    return int(cx + _VERTEX_X[i]) + _OUTWARD_X[i]
+
+
+@jit_inline
+def _border_y(cy, i):
+    """The y of vertex ``i`` of the extended border of the hex centred at ``cy``."""
+    return int(cy + _VERTEX_Y[i]) + _OUTWARD_Y[i]
 
 
 @jit
