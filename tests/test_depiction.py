@@ -596,6 +596,40 @@ def test_an_orchard_beside_a_hexside_run_blocks_from_above_in_vasls_reading(tmp_
     assert reference.along_hexsides(a, b) and reference.walk(a, b, per_range=True) == reference.walk(a, b) == (False, 0)
 
 
+@pytest.mark.parametrize("hexes", [
+    # D2's woods art on the run, where another hex's art shows shellholes alone (an exact class)
+    {"D2": (0, ["woods", "shellholes"]), "A1": (0, ["shellholes"])},
+    # no class shows shellholes alone: the hex beside the run is judged as that terrain, not as its art's class
+    {"D2": (0, ["woods", "shellholes"])},
+    {"D3": (0, ["woods", "shellholes"])},
+    {"D3": (0, ["brush", "shellholes"])},
+], ids=["art beside an exact class", "woods art, D2", "woods art, D3", "brush art, D3"])
+def test_a_hex_of_inherent_terrain_beside_a_hexside_run_is_that_terrain_alone_in_vasls_reading(tmp_path, hexes):
+    # docs/vasl-agreement.md, "A LOS along hexsides": VASL judges a pixel of the run in a hex of inherent terrain
+    # as that terrain whatever is drawn under it, and the other hex beside the hexside as its inherent terrain
+    # too: shellholes (inherent, no hindrance, B2.2) with woods or brush drawn over them neither block nor
+    # hinder C3 -> E3 (the vasl model had judged the woods art, blocked, or the class drawing the shellholes
+    # with brush, +1)
+    board = _hexside_run_board(tmp_path, hexes)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    for viewer, target in (("C3", "E3"), ("E3", "C3")):
+        a, b = board.index(viewer), board.index(target)
+        assert reference.walk(a, b, per_range=True) == (False, 0)
+        result = quiet(kernel.los, board, viewer, target, model="vasl")
+        assert (result.visible, result.hindrance) == (True, 0), (viewer, target)
+
+
+def test_the_vasl_reading_adds_a_pixel_class_for_inherent_terrain_the_art_draws_only_with_other_terrain():
+    from kernel.line_of_sight._depiction.vasl_runs import inherent_classes
+
+    # classes: open, orchard + brush (levels 0), woods + shellholes (building levels 2 as a marker), shellholes
+    class_terrain = np.array([0, 0b0011, 0b1100, 0b1000], np.uint32)
+    class_levels = np.array([0, 0, 2, 0], np.int8)
+    # hexes: orchard (drawn only with brush), shellholes (has an exact class), orchard + shellholes (no class)
+    terrain, levels = inherent_classes(np.array([0b0011, 0b1100, 0b1001]), class_terrain, class_levels, 0b1001)
+    assert terrain.tolist() == [0b0001] and levels.tolist() == [0] and terrain.dtype == np.uint32
+
+
 def test_smoke_beside_a_hexside_run_counts_once_per_range_in_vasls_reading(tmp_path):
     # docs/vasl-agreement.md, "Counters beside a hexside run" and "SMOKE and vehicles once per range": the run
     # C3 -> E3 meets the SMOKE of both D2 (+2) and D3 (+3), at one range: VASL keeps the larger, +3 (D2's +2,

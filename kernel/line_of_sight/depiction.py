@@ -58,7 +58,7 @@ from kernel._cache import BoardCache
 from kernel._dtypes import HEX_INDEX, LEVEL, LEVEL_BIAS
 from kernel.line_of_sight._depiction.hex_tables import far_vertices_open, own_hex_obstacles
 from kernel.line_of_sight._depiction.tables import DepictionTables
-from kernel.line_of_sight._depiction.vasl_runs import hex_terrain_vasl
+from kernel.line_of_sight._depiction.vasl_runs import hex_terrain_vasl, inherent_classes
 from kernel.line_of_sight._depiction.building_ends import R_INSIDE_BUILDING, end_rule_cells, vasl_end_rules
 from kernel.line_of_sight._depiction import vasl_counters as V
 from kernel.line_of_sight._hex import rules
@@ -163,26 +163,30 @@ def depiction_tables(board, per_range: bool = False):
         warnings.warn(f"{board.source}: model='depiction' on a map with no drawn art: "
                       "its hexes are rasterised, so it follows the hex model (see kernel.maps.art)",
                       DepictionWarning, stacklevel=4)
-    obstacle, inherent, hindrance, hindrance_height, hindrance_inherent, above, _ = terrain_los_values(
-        board.ruleset, art.class_terrain, art.class_levels)
     rs = board.ruleset
+    inherent_mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_inherent[t])
+    hex_terrain = board.terrain.astype(np.int64)
+    # VASL's reading judges a hex beside a hexside the LOS runs along as its inherent terrain alone: the
+    # classes of that terrain that the art lacks follow the art's in VASL's pixel table (.vasl_runs)
+    extra_terrain, extra_levels = inherent_classes(hex_terrain, art.class_terrain, art.class_levels, inherent_mask)
+    all_terrain = np.concatenate([art.class_terrain, extra_terrain])
+    obstacle, inherent, hindrance, hindrance_height, hindrance_inherent, above, _ = terrain_los_values(
+        rs, all_terrain, np.concatenate([art.class_levels, extra_levels]))
     class_wall = np.zeros(len(art.class_terrain), np.int64)
     for k in range(len(rs.hexside_names)):
         if rs.hexside_los_role[k] == 2:   # LOS obstacle (wall, hedge, bocage, cliff)
             has = (art.class_hexside & np.uint16(1 << k)) != 0
             class_wall = np.where(has, np.maximum(class_wall, int(rs.hexside_height[k])), class_wall)
     # B.6: inherent terrain is its whole hex; its art drawn into another hex is not that hex's terrain
-    inherent_mask = sum(1 << t for t in range(len(rs.terrain_names)) if rs.terrain_inherent[t])
     class_inherent = (art.class_terrain.astype(np.int64) & inherent_mask).astype(np.int64)
-    hex_terrain = board.terrain.astype(np.int64)
     far_open = far_vertices_open(board)
     class_own, hex_own = own_hex_obstacles(board, art)
     elevation = (art.pixels & 0xFF).astype(np.int64) - LEVEL_BIAS
     level_min = int(min(elevation.min(), 0))
     n_levels = int(max(elevation.max(), 0)) - level_min + 1
     classes = len(art.class_terrain)
-    info = np.zeros((classes * n_levels, rules.H_COLUMNS), LEVEL)
-    for c in range(classes):
+    info = np.zeros((len(all_terrain) * n_levels, rules.H_COLUMNS), LEVEL)
+    for c in range(len(all_terrain)):
         for g in range(level_min, level_min + n_levels):
             row = info[c * n_levels + g - level_min]
             row[rules.H_GROUND2] = 2 * g
@@ -193,16 +197,17 @@ def depiction_tables(board, per_range: bool = False):
             row[rules.H_HINDRANCE_INHERENT] = hindrance_inherent[c]
             row[rules.H_OBSTACLE_ABOVE] = above[c]
     tables = DepictionTables(board.x.astype(np.int64), board.y.astype(np.int64), np.ascontiguousarray(board.cell_index),
-                             np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels, info,
+                             np.ascontiguousarray(board.neighbours), depression_groups(board), art.pixels,
+                             info[:classes * n_levels].copy(),
                              n_levels, level_min, class_wall, class_inherent, hex_terrain, far_open, class_own,
                              hex_own, art.drawn, cap, False, np.zeros((0, rules.H_COLUMNS), LEVEL), False)
     # VASL's terrain table makes crags and graveyards half-level hindrances (height 0, isHalfLevelHeight):
     # model="vasl" reads them so; asl.toml (the rules digest) keeps them one level high
     info_vasl = info.copy()
-    half = np.zeros(classes, np.bool_)
+    half = np.zeros(len(all_terrain), np.bool_)
     for name in VASL_HALF_LEVEL_HINDRANCES:
         if name in rs.terrain_names:
-            half |= (art.class_terrain & np.uint32(1 << rs.terrain_names.index(name))) != 0
+            half |= (all_terrain & np.uint32(1 << rs.terrain_names.index(name))) != 0
     for c in np.flatnonzero(half & (hindrance > 0)):
         rows = slice(c * n_levels, (c + 1) * n_levels)
         info_vasl[rows, rules.H_HINDRANCE_TOP] = info[rows, rules.H_GROUND2] + 1
@@ -210,7 +215,7 @@ def depiction_tables(board, per_range: bool = False):
     for c in np.flatnonzero((obstacle >= 3) & (obstacle % 2 == 1)):
         info_vasl[c * n_levels:(c + 1) * n_levels, rules.H_BLIND_DROP] = 1
     # VASL judges a hex beside a hexside the LOS runs along as its inherent terrain (.vasl_runs)
-    vasl = (info_vasl, hex_terrain_vasl(hex_terrain, art.class_terrain, inherent_mask))
+    vasl = (info_vasl, hex_terrain_vasl(hex_terrain, all_terrain, inherent_mask))
     DEPICTION_CACHE.entries(board)["_depiction_tables"] = tables
     DEPICTION_CACHE.entries(board)["_depiction_vasl_info"] = vasl
     return _for_reading(tables, vasl, per_range)

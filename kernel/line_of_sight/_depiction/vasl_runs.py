@@ -26,10 +26,31 @@ from kernel.line_of_sight._hex.rules import NONE, R_NONE, asl_hex_effect, asl_he
 INHERENT_CLASS_SHIFT = 32
 
 
+def inherent_classes(hex_terrain, class_terrain, class_levels, inherent_mask):
+    """``(terrain, levels)`` of the pixel classes VASL's reading adds so that each hex's inherent terrain
+    (``hex_terrain & inherent_mask``) has a class of exactly that terrain: one for each such terrain that the
+    art shows only together with other terrain (an orchard drawn as orchard and brush: judged as the orchard
+    alone), with the building levels of the class that shows it with the fewest other terrain bits."""
+    terrain_dtype = np.asarray(class_terrain).dtype
+    hex_terrain = np.asarray(hex_terrain, np.int64)
+    class_terrain = np.asarray(class_terrain, np.int64)
+    bits = hex_terrain & int(inherent_mask)
+    terrain, levels = [], []
+    for want in np.unique(bits[bits != 0]):
+        if (class_terrain == want).any():
+            continue
+        shows = np.flatnonzero((class_terrain & int(inherent_mask)) == want)
+        if shows.size:
+            extra = [bin(int(class_terrain[c]) & ~int(want)).count("1") for c in shows]
+            terrain.append(int(want))
+            levels.append(int(np.asarray(class_levels)[shows[int(np.argmin(extra))]]))
+    return np.array(terrain, terrain_dtype), np.array(levels, np.asarray(class_levels).dtype)
+
+
 def hex_terrain_vasl(hex_terrain, class_terrain, inherent_mask) -> np.ndarray:
-    """Each hex's terrain bits (int64) with, from ``INHERENT_CLASS_SHIFT``, one more than the pixel class that
-    shows its inherent terrain (``hex_terrain & inherent_mask``): a class of exactly that terrain, else the
-    one with the fewest other terrain bits; 0 where the hex has none or no class shows it."""
+    """Each hex's terrain bits (int64) with, from ``INHERENT_CLASS_SHIFT``, one more than the pixel class of
+    exactly its inherent terrain (``hex_terrain & inherent_mask``; :func:`inherent_classes` adds the classes
+    the art lacks); 0 where the hex has none or no class is that terrain."""
     hex_terrain = np.asarray(hex_terrain, np.int64)
     if int(hex_terrain.max(initial=0)) >> INHERENT_CLASS_SHIFT:
         raise ValueError(f"terrain mask {int(hex_terrain.max()):#x}: expected below bit {INHERENT_CLASS_SHIFT}")
@@ -37,12 +58,9 @@ def hex_terrain_vasl(hex_terrain, class_terrain, inherent_mask) -> np.ndarray:
     bits = hex_terrain & int(inherent_mask)
     out = hex_terrain.copy()
     for want in np.unique(bits[bits != 0]):
-        shows = np.flatnonzero((class_terrain & int(inherent_mask)) == want)
-        if shows.size == 0:
-            continue
-        extra = [bin(int(class_terrain[c]) & ~int(want)).count("1") for c in shows]
-        best = int(shows[int(np.argmin(extra))])
-        out[bits == want] |= np.int64(best + 1) << INHERENT_CLASS_SHIFT
+        exact = np.flatnonzero(class_terrain == want)
+        if exact.size:
+            out[bits == want] |= np.int64(int(exact[0]) + 1) << INHERENT_CLASS_SHIFT
     return out
 
 
@@ -51,12 +69,15 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
                  level_min, hex_terrain):
     """A walked pixel of hex ``h`` at ground level ``g`` on a LOS along the hexside of ``h`` (VASL's reading): the
     two hexes beside that hexside judged as their inherent terrain (:func:`hex_terrain_vasl`) with the
-    ranges ``r_s``, ``r_t`` from the higher and the lower end: ``(effect, reason, terrain DRM, hex)``, the hex
-    the one that blocks or, when none does, the one whose DRM (the larger of theirs) is given (-1: none).  Nothing where the LOS runs along none of
-    ``h``'s hexsides (``h`` at an even range from the viewer)."""
+    ranges ``r_s``, ``r_t`` from the higher and the lower end: ``(effect, reason, terrain DRM, hex, own)``, the
+    hex the one that blocks or, when none does, the one whose DRM (the larger of theirs) is given (-1: none),
+    and ``own`` whether ``h`` itself was judged so (a hex of inherent terrain: its art under the pixel then
+    counts as bare ground, VASL judging the pixel as that terrain whatever is drawn).  Nothing where the LOS
+    runs along none of ``h``'s hexsides (``h`` at an even range from the viewer)."""
     q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
+    own = False
     if q < 0:
-        return NONE, R_NONE, 0, -1
+        return NONE, R_NONE, 0, -1, own
     drm = 0
     drm_hex = -1
     for side in range(2):
@@ -66,15 +87,16 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
         c = (hex_terrain[hx] >> INHERENT_CLASS_SHIFT) - 1
         if c < 0:
             continue
+        own = own or side == 0
         row = c * n_levels + g - level_min
         effect, reason = asl_hex_effect(row, S2, T2, same, False, r_s, r_t, pixel_info, False)
         if effect != NONE:
-            return effect, reason, 0, hx
+            return effect, reason, 0, hx, own
         terrain = asl_hex_hindrance(row, S2, T2, same, False, False, pixel_info)[0]
         if terrain > drm:
             drm = terrain
             drm_hex = hx
-    return NONE, R_NONE, drm, drm_hex
+    return NONE, R_NONE, drm, drm_hex, own
 
 
 @jit

@@ -175,6 +175,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     vasl_run = per_range and (ddy == 0 or abs(ddx) == abs(ddy))   # VASL's reading of the same (.vasl_runs)
     last_run_hex = -1
     last_run_g = -1 << 20
+    run_own = False   # (VASL's reading) the pixel's hex beside the run was judged as its inherent terrain
     for i in range(i_first, i_last + 1):
         x, y = walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares)
         word = pixels[y, x]
@@ -256,8 +257,9 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                     if blocks:
                         return True, total, R_HINDRANCE, at, slope, n_log
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
-            effect, reason, terrain, at = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours,
-                                                       lat_x, lat_y, pixel_info, n_levels, level_min, hex_terrain)
+            effect, reason, terrain, at, run_own = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t,
+                                                                neighbours, lat_x, lat_y, pixel_info, n_levels,
+                                                                level_min, hex_terrain)
             if effect != NONE:
                 if record:
                     n_log = log_counters(log, n_log, at, 0, effect, reason, HEXSIDE_RUN)
@@ -287,6 +289,8 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         row = c * n_levels + g - level_min
         if class_inherent[c] != 0 and (hex_terrain[h] & class_inherent[c]) == 0:
             row = g - level_min   # inherent terrain drawn past its hex: that hex's ground, not its terrain (B.6)
+        if vasl_run and run_own and h == last_run_hex:
+            row = g - level_min   # VASL: a hex of inherent terrain beside the run is that terrain (judged above)
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
