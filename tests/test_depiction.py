@@ -619,6 +619,27 @@ def test_a_hex_of_inherent_terrain_beside_a_hexside_run_is_that_terrain_alone_in
         assert (result.visible, result.hindrance) == (True, 0), (viewer, target)
 
 
+@pytest.mark.parametrize("seed, viewer, target, expected", [
+    (15, "C5", "E5", (False, 3)),   # D5 shellholes with brush beside D4's SMOKE +2 and vehicle: brush not counted
+    (26, "F3", "G5", (False, 0)),   # G4 shellholes in a wooden building's art: no obstacle on the run
+    (29, "F2", "G1", (False, 0)),   # G2 shellholes with woods: the woods art spills into F1 across the hexside
+    (34, "B4", "D4", (True, 0)),    # building art in C5 (of inherent terrain) is judged as C4 across: blocks
+], ids=lambda value: str(value))
+def test_the_vasl_model_judges_the_hexes_beside_a_run_as_the_reference_on_the_registrys_maps(seed, viewer,
+                                                                                            target, expected):
+    # the registry's maps (tests.comparisons.case), counters included: a pixel of a run in a hex of inherent
+    # terrain is that terrain; its art counts only as the hex across, where that hex has none (B.6 spill rule)
+    from tests.comparisons import case
+
+    board, counters = case("asl", seed)
+    reference = COMPARISONS["los_pairs[depiction]"].reference(board, board_art(board))
+    a, b = board.index(viewer), board.index(target)
+    for first, second in ((a, b), (b, a)):
+        assert reference.walk(first, second, per_range=True, counters=depiction_counters(board, counters)) == expected
+        result = quiet(kernel.los, board, first, second, model="vasl", counters=counters)
+        assert (not result.visible, result.hindrance) == expected, (board.name(first), board.name(second))
+
+
 def test_the_vasl_reading_adds_a_pixel_class_for_inherent_terrain_the_art_draws_only_with_other_terrain():
     from kernel.line_of_sight._depiction.vasl_runs import inherent_classes
 

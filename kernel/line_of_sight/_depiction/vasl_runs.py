@@ -69,15 +69,19 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
                  level_min, hex_terrain):
     """A walked pixel of hex ``h`` at ground level ``g`` on a LOS along the hexside of ``h`` (VASL's reading): the
     two hexes beside that hexside judged as their inherent terrain (:func:`hex_terrain_vasl`) with the
-    ranges ``r_s``, ``r_t`` from the higher and the lower end: ``(effect, reason, terrain DRM, hex, own)``, the
-    hex the one that blocks or, when none does, the one whose DRM (the larger of theirs) is given (-1: none),
-    and ``own`` whether ``h`` itself was judged so (a hex of inherent terrain: its art under the pixel then
-    counts as bare ground, VASL judging the pixel as that terrain whatever is drawn).  Nothing where the LOS
-    runs along none of ``h``'s hexsides (``h`` at an even range from the viewer)."""
+    ranges ``r_s``, ``r_t`` from the higher and the lower end: ``(effect, reason, terrain DRM, hex, art_hex)``,
+    the hex the one that blocks or, when none does, the one whose DRM (the larger of theirs) is given (-1:
+    none), and ``art_hex`` the hex whose terrain the art under the pixel is judged as: VASL judges the pixel's
+    own terrain only as a hex beside the hexside that has no inherent terrain (an end's hex is not judged),
+    so where ``h`` is of inherent terrain that is the hex across, or none (-1: the art there is no terrain)
+    where that one is of inherent terrain too or an end's.  Nothing where the LOS runs along none of ``h``'s
+    hexsides (``h`` at an even range from the viewer; ``art_hex`` is ``h``)."""
     q = hexside_run_across(h, a, ddx, ddy, neighbours, lat_x, lat_y)
-    own = False
     if q < 0:
-        return NONE, R_NONE, 0, -1, own
+        return NONE, R_NONE, 0, -1, h
+    art_hex = h
+    if (hex_terrain[h] >> INHERENT_CLASS_SHIFT) > 0:
+        art_hex = -1 if q == a or q == b or (hex_terrain[q] >> INHERENT_CLASS_SHIFT) > 0 else q
     drm = 0
     drm_hex = -1
     for side in range(2):
@@ -87,16 +91,15 @@ def run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t, neighbours, lat_x
         c = (hex_terrain[hx] >> INHERENT_CLASS_SHIFT) - 1
         if c < 0:
             continue
-        own = own or side == 0
         row = c * n_levels + g - level_min
         effect, reason = asl_hex_effect(row, S2, T2, same, False, r_s, r_t, pixel_info, False)
         if effect != NONE:
-            return effect, reason, 0, hx, own
+            return effect, reason, 0, hx, art_hex
         terrain = asl_hex_hindrance(row, S2, T2, same, False, False, pixel_info)[0]
         if terrain > drm:
             drm = terrain
             drm_hex = hx
-    return NONE, R_NONE, drm, drm_hex, own
+    return NONE, R_NONE, drm, drm_hex, art_hex
 
 
 @jit

@@ -175,7 +175,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
     vasl_run = per_range and (ddy == 0 or abs(ddx) == abs(ddy))   # VASL's reading of the same (.vasl_runs)
     last_run_hex = -1
     last_run_g = -1 << 20
-    run_own = False   # (VASL's reading) the pixel's hex beside the run was judged as its inherent terrain
+    run_art_hex = -1   # (VASL's reading) the hex the art under the run's pixel is judged as (.vasl_runs)
     for i in range(i_first, i_last + 1):
         x, y = walked_pixel(i, per_range, counted, steps, ax, ay, dx, dy, width, height, squares)
         word = pixels[y, x]
@@ -257,7 +257,7 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
                     if blocks:
                         return True, total, R_HINDRANCE, at, slope, n_log
             r_s, r_t = ranges_from_higher(range_a, range_b, higher_is_a)
-            effect, reason, terrain, at, run_own = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t,
+            effect, reason, terrain, at, run_art_hex = run_inherent(h, g, a, b, ddx, ddy, S2, T2, same, r_s, r_t,
                                                                 neighbours, lat_x, lat_y, pixel_info, n_levels,
                                                                 level_min, hex_terrain)
             if effect != NONE:
@@ -289,8 +289,11 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
         row = c * n_levels + g - level_min
         if class_inherent[c] != 0 and (hex_terrain[h] & class_inherent[c]) == 0:
             row = g - level_min   # inherent terrain drawn past its hex: that hex's ground, not its terrain (B.6)
-        if vasl_run and run_own and h == last_run_hex:
-            row = g - level_min   # VASL: a hex of inherent terrain beside the run is that terrain (judged above)
+        if vasl_run and h == last_run_hex and run_art_hex != h and (run_art_hex < 0 or (
+                class_inherent[c] != 0 and (hex_terrain[run_art_hex] & class_inherent[c]) == 0)):
+            # VASL: the art judged as no hex beside the run (both of inherent terrain, judged above) or as the
+            # hex across, inherent terrain drawn there spilling past its hex: that hex's ground (B.6)
+            row = g - level_min
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
