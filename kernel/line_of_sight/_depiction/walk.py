@@ -287,13 +287,10 @@ def depiction_walk(record, log, a, la2, b, lb2, lat_x, lat_y, cell_index, neighb
             else:
                 run, n_log = log_run(log, n_log, h, c, g, x, y, i, NONE, R_NONE)
         row = c * n_levels + g - level_min
-        if class_inherent[c] != 0 and (hex_terrain[h] & class_inherent[c]) == 0:
+        # the hex the art is judged as: its own, or in VASL's reading of a run the hex across or none (.vasl_runs)
+        art_hex = run_art_hex if vasl_run else h
+        if art_hex < 0 or (class_inherent[c] != 0 and (hex_terrain[art_hex] & class_inherent[c]) == 0):
             row = g - level_min   # inherent terrain drawn past its hex: that hex's ground, not its terrain (B.6)
-        if vasl_run and h == last_run_hex and run_art_hex != h and (run_art_hex < 0 or (
-                class_inherent[c] != 0 and (hex_terrain[run_art_hex] & class_inherent[c]) == 0)):
-            # VASL: the art judged as no hex beside the run (both of inherent terrain, judged above) or as the
-            # hex across, inherent terrain drawn there spilling past its hex: that hex's ground (B.6)
-            row = g - level_min
         wall = class_wall[c]
         if wall > 0:
             row = g - level_min  # the ground under the wall
